@@ -1,0 +1,135 @@
+import type { Interaction } from "../schema/interaction.js";
+import type { SessionMessage } from "../schema/messages.js";
+import type { SessionMutation, UnsequencedMutation } from "../schema/mutation.js";
+import type { SessionRecord } from "../schema/session.js";
+
+/** A committed mutation, as the replay log (`session_events`) holds it. */
+export interface SessionEvent {
+  session_id: string;
+  /** Per session, strictly increasing and gap-free. */
+  event_id: number;
+  mutation: SessionMutation;
+}
+
+export type InteractionEventKind = "created" | "resolved" | "denied" | "cancelled" | "failed";
+
+/** The admin feed: every interaction created / answered / cancelled, in all sessions. */
+export interface InteractionEvent {
+  /** From one global sequence across all sessions. */
+  event_id: number;
+  kind: InteractionEventKind;
+  session_id: string;
+  interaction: Interaction;
+}
+
+/**
+ * The denormalised index row of one Interaction (the admin inbox reads these). The canonical copy
+ * lives in the owning tool part; both are written in the same commit.
+ */
+export interface InteractionRecord {
+  session_id: string;
+  message_id: string;
+  tool_call_id: string;
+  tool_name: string;
+  /** Position of the interaction within its tool part's `interactions[]` (0-based). */
+  ordinal: number;
+  interaction: Interaction;
+}
+
+/**
+ * One atomic revision: everything in it is committed together or not at all. The runtime builds
+ * the complete new state first; the store only checks and writes.
+ */
+export interface SessionCommit {
+  session_id: string;
+  /**
+   * Fencing: the lease epoch the writer holds. The store rejects the commit with
+   * `StoreConflictError("fenced")` when the session's current epoch differs. Omitted for writes that
+   * need no turn ownership (e.g. a `respond` taken by a non-owner: the revision check suffices).
+   */
+  epoch?: number;
+  /**
+   * A message snapshot to write. `expected_revision` is the revision the writer based its change
+   * on (0 for a new message); the store rejects the commit with `StoreConflictError("revision")`
+   * when the stored revision differs, and with `StoreConflictError("sequence")` when a new
+   * message's `sequence` is already taken. `snapshot.revision` must be `expected_revision + 1`.
+   */
+  message?: { snapshot: SessionMessage; expected_revision: number };
+  /** Interaction index rows this revision creates or changes (upsert by `interaction_id`). */
+  interactions?: InteractionRecord[];
+  /** Changes to the session row. */
+  session_patch?: Partial<
+    Pick<SessionRecord, "title" | "approval_mode" | "effective_approval_mode" | "closed_at" | "updated_at">
+  >;
+  /** The mutation to append to the replay log. Omitted: nothing is published, no event id is taken. */
+  mutation?: UnsequencedMutation;
+  /** Admin feed entries for the interactions this revision changes. */
+  interaction_events?: Omit<InteractionEvent, "event_id">[];
+}
+
+export interface CommitResult {
+  /** The appended replay-log entry, when the commit carried a mutation. */
+  event?: SessionEvent;
+  interaction_events: InteractionEvent[];
+}
+
+export interface MessagePage {
+  items: SessionMessage[];
+  has_more: boolean;
+  next_before_sequence: number | null;
+}
+
+export interface SessionPage {
+  items: SessionRecord[];
+  next_cursor: string | null;
+}
+
+export interface InteractionQuery {
+  status?: Interaction["status"];
+  type?: string;
+  tool_name?: string;
+  session_id?: string;
+  /** Restrict to sessions of this owner (members); omitted for admins. */
+  owner_id?: string;
+  cursor?: string;
+  limit: number;
+}
+
+export interface InteractionPage {
+  /** Pending first by age (oldest first); otherwise newest answered first. */
+  items: InteractionRecord[];
+  next_cursor: string | null;
+}
+
+/**
+ * The persistence port. Every write is `commit`, one atomic revision. Implementations: the
+ * in-memory store here and the Prisma store in `@parley/db`; both must pass
+ * `runSessionStoreConformance` from `@parley/session-core/testing`.
+ */
+export interface SessionStore {
+  createSession(record: SessionRecord): Promise<void>;
+  getSession(session_id: string): Promise<SessionRecord | null>;
+  /** Newest first (by `created_at`, then `session_id`). */
+  listSessions(query: { owner_id?: string; cursor?: string; limit: number }): Promise<SessionPage>;
+
+  commit(commit: SessionCommit): Promise<CommitResult>;
+
+  getMessage(session_id: string, message_id: string): Promise<SessionMessage | null>;
+  /** The newest `limit` messages before `before_sequence` (or overall), returned ascending. */
+  listMessages(session_id: string, query: { before_sequence?: number; limit: number }): Promise<MessagePage>;
+  /** Highest `sequence` in the session, 0 when empty. */
+  lastSequence(session_id: string): Promise<number>;
+  /** Assistant messages still `streaming` (open Turns), all sessions or one, ascending by sequence. */
+  listOpenAssistantMessages(session_id?: string): Promise<SessionMessage[]>;
+
+  getInteraction(interaction_id: string): Promise<InteractionRecord | null>;
+  /** Pending interactions of a session in occurrence order (message sequence, part sequence, ordinal). */
+  listPendingInteractions(session_id: string): Promise<InteractionRecord[]>;
+  countPendingInteractions(session_id: string): Promise<number>;
+  queryInteractions(query: InteractionQuery): Promise<InteractionPage>;
+
+  /** Replay log after `after_event_id`, ascending, at most `limit`. */
+  listEvents(session_id: string, after_event_id: number, limit: number): Promise<SessionEvent[]>;
+  /** Global admin feed after `after_event_id`, ascending. */
+  listInteractionEvents(after_event_id: number, limit: number): Promise<InteractionEvent[]>;
+}

@@ -1,0 +1,55 @@
+import type { Clock, IdSource } from "../ports/clock.js";
+import type { EventBus } from "../ports/event-bus.js";
+import type { SessionStore } from "../ports/session-store.js";
+import type { TurnLeaseManager } from "../ports/turn-lease.js";
+import type { ApprovalMode } from "../schema/approval-mode.js";
+import type { SessionRecord } from "../schema/session.js";
+import type { WorkspaceRef } from "../tools/define-agent-tool.js";
+import type { AgentDefinition, Session } from "./session-facade.js";
+
+export interface RuntimeLogger {
+  info(fields: Record<string, unknown>, message: string): void;
+  warn(fields: Record<string, unknown>, message: string): void;
+  error(fields: Record<string, unknown>, message: string): void;
+}
+
+export interface SessionRuntimeOptions {
+  store: SessionStore;
+  bus: EventBus;
+  leases: TurnLeaseManager;
+  /** Resolves a session's `agent_id` to its definition. */
+  agents: { get(agent_id: string): AgentDefinition | undefined };
+  /** Gives each session's tools their workspace (`context.workspace`). */
+  resolveWorkspace?: (session: SessionRecord) => WorkspaceRef;
+  clock?: Clock;
+  ids?: IdSource;
+  logger?: RuntimeLogger;
+  /** How long text/reasoning deltas are coalesced into one revision, in ms (default 50). */
+  delta_flush_ms?: number;
+}
+
+export interface CreateSessionInput {
+  session_id?: string;
+  owner_id: string;
+  agent_id: string;
+  title?: string;
+  approval_mode?: ApprovalMode;
+  workspace_id?: string | null;
+}
+
+/**
+ * The process-wide host of sessions: composes the ports, owns every Turn this process runs, and
+ * resumes Turns that no live process owns (DESIGN.md §3.3–3.4).
+ */
+export interface SessionRuntimeApi {
+  createSession(input: CreateSessionInput): Promise<Session>;
+  /** A facade over a persisted session, or null when it does not exist. */
+  openSession(session_id: string): Promise<Session | null>;
+  /**
+   * Takes over and resumes every open Turn whose owner is gone (startup recovery; the API also
+   * calls it periodically so that takeover happens within 2 s of an owner's death).
+   */
+  recover(): Promise<{ resumed_session_ids: string[] }>;
+  /** Stops taking work and releases leases; persisted state (pending interactions) stays as it is. */
+  shutdown(): Promise<void>;
+}

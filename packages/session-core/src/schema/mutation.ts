@@ -1,0 +1,88 @@
+import { z } from "zod";
+import { approvalModeSchema } from "./approval-mode.js";
+import { sessionMessageSchema } from "./messages.js";
+import { assistantPartSchema } from "./parts.js";
+
+const mutationBase = {
+  /** Per session, strictly increasing and gap-free; assigned when the change is committed. */
+  event_id: z.number().int().positive(),
+  mutation_id: z.string(),
+  session_id: z.string(),
+  created_at: z.number(),
+};
+
+export const messageMutationSchema = z.object({
+  ...mutationBase,
+  variant: z.literal("message"),
+  type: z.enum(["user", "assistant", "action", "error"]),
+  message_id: z.string(),
+  turn_id: z.string().optional(),
+  sequence: z.number(),
+  revision: z.number(),
+  message: sessionMessageSchema,
+});
+
+export const partMutationSchema = z.object({
+  ...mutationBase,
+  variant: z.literal("part"),
+  type: z.enum(["text", "reasoning", "tool", "step-start"]),
+  message_id: z.string(),
+  turn_id: z.string().optional(),
+  /** Revision of the parent message after the change. */
+  revision: z.number(),
+  part_id: z.string(),
+  part: assistantPartSchema,
+});
+
+export const deltaMutationSchema = z.object({
+  ...mutationBase,
+  variant: z.literal("delta"),
+  type: z.enum(["text", "reasoning"]),
+  message_id: z.string(),
+  turn_id: z.string().optional(),
+  revision: z.number(),
+  part_id: z.string(),
+  /** The appended fragment, not the cumulative text. */
+  delta: z.string(),
+});
+
+export const turnMutationSchema = z.object({
+  ...mutationBase,
+  variant: z.literal("turn"),
+  type: z.enum(["start", "finish"]),
+  turn_id: z.string(),
+  status: z.enum(["running", "completed", "failed", "stopped"]),
+  text: z.string().optional(),
+  error: z.string().optional(),
+});
+
+export const sessionInfoMutationSchema = z.object({
+  ...mutationBase,
+  variant: z.literal("session"),
+  type: z.enum(["title", "config", "closed"]),
+  title: z.string().optional(),
+  approval_mode: approvalModeSchema.optional(),
+  effective_approval_mode: approvalModeSchema.optional(),
+  closed_at: z.number().optional(),
+});
+
+export const sessionMutationSchema = z.discriminatedUnion("variant", [
+  messageMutationSchema,
+  partMutationSchema,
+  deltaMutationSchema,
+  turnMutationSchema,
+  sessionInfoMutationSchema,
+]);
+export type SessionMutation = z.infer<typeof sessionMutationSchema>;
+export type MessageMutation = z.infer<typeof messageMutationSchema>;
+export type PartMutation = z.infer<typeof partMutationSchema>;
+export type DeltaMutation = z.infer<typeof deltaMutationSchema>;
+export type TurnMutation = z.infer<typeof turnMutationSchema>;
+export type SessionInfoMutation = z.infer<typeof sessionInfoMutationSchema>;
+
+/** A mutation before the store assigned its `event_id`. */
+export type UnsequencedMutation = SessionMutation extends infer M
+  ? M extends SessionMutation
+    ? Omit<M, "event_id">
+    : never
+  : never;

@@ -1,0 +1,70 @@
+import { z } from "zod";
+import { interactionSchema } from "./interaction.js";
+import { jsonValueSchema } from "./json.js";
+
+const partBase = { part_id: z.string(), sequence: z.number().int().positive() };
+
+export const textPartSchema = z.object({
+  ...partBase,
+  type: z.literal("text"),
+  text: z.string(),
+  state: z.enum(["streaming", "done"]),
+});
+export type TextPart = z.infer<typeof textPartSchema>;
+
+export const reasoningPartSchema = z.object({
+  ...partBase,
+  type: z.literal("reasoning"),
+  text: z.string(),
+  state: z.enum(["streaming", "done"]),
+});
+export type ReasoningPart = z.infer<typeof reasoningPartSchema>;
+
+export const stepStartPartSchema = z.object({ ...partBase, type: z.literal("step-start") });
+export type StepStartPart = z.infer<typeof stepStartPartSchema>;
+
+export const toolStateSchema = z.enum([
+  "input-streaming",
+  "ready",
+  "waiting-user",
+  "running",
+  "completed",
+  "failed",
+]);
+export type ToolState = z.infer<typeof toolStateSchema>;
+
+/**
+ * A tool call and its lifecycle. `part_id` is `tool:<tool_call_id>` and never changes; every state
+ * change of the call, including each change of an embedded Interaction, is one new revision of the
+ * owning assistant message and one `part` mutation of this part.
+ */
+export const toolPartSchema = z.object({
+  ...partBase,
+  type: z.literal("tool"),
+  tool_call_id: z.string(),
+  tool_name: z.string(),
+  state: toolStateSchema,
+  input_text: z.string().optional(),
+  input: jsonValueSchema.optional(),
+  output: jsonValueSchema.optional(),
+  error: z.string().optional(),
+  title: z.string().optional(),
+  interactions: z.array(interactionSchema).optional(),
+});
+export type ToolPart = z.infer<typeof toolPartSchema>;
+
+export const assistantPartSchema = z.discriminatedUnion("type", [
+  textPartSchema,
+  reasoningPartSchema,
+  toolPartSchema,
+  stepStartPartSchema,
+]);
+export type AssistantPart = z.infer<typeof assistantPartSchema>;
+
+export const userTextPartSchema = z.object({
+  part_id: z.string(),
+  type: z.literal("text"),
+  text: z.string(),
+  state: z.literal("done"),
+});
+export type UserTextPart = z.infer<typeof userTextPartSchema>;

@@ -1,0 +1,61 @@
+import type { z } from "zod";
+import type { ApprovalDecision, ApprovalRequestInput } from "../schema/approval.js";
+import type { InteractionRequestInput, InteractionResult } from "../schema/interaction.js";
+import type { JsonValue } from "../schema/json.js";
+
+export interface InteractionHandle {
+  interaction_id: string;
+  /** Settles exactly once, after the terminal state is committed; never rejects. */
+  result: Promise<InteractionResult>;
+}
+
+export interface ApprovalPort {
+  /** Reads the effective approval mode: `always-allow` returns at once without an Interaction. */
+  request(input: ApprovalRequestInput): Promise<ApprovalDecision>;
+}
+
+/** `context.interactions` of a tool, and `session.interactions.request/.approval` (decision D-7). */
+export interface InteractionPort {
+  request(input: InteractionRequestInput): Promise<InteractionHandle>;
+  readonly approval: ApprovalPort;
+}
+
+/** Where a session's tools may work. Chosen at session creation; clients never send paths. */
+export interface WorkspaceRef {
+  workspace_id: string | null;
+  root: string;
+}
+
+export interface ToolCallContext {
+  session_id: string;
+  turn_id: string;
+  tool_call_id: string;
+  tool_name: string;
+  interactions: InteractionPort;
+  /** Aborted when the Turn is stopped or the session closed. */
+  abort_signal: AbortSignal;
+  /** Undefined when the runtime was built without a workspace resolver. */
+  workspace: WorkspaceRef | undefined;
+}
+
+export interface AgentTool<Input = unknown, Output extends JsonValue | undefined = JsonValue | undefined> {
+  description: string;
+  input_schema: z.ZodType<Input>;
+  /**
+   * Runs after the input passed `input_schema`. May run more than once for one tool call when a
+   * Turn is resumed after a restart: do side effects only after approvals, which then return the
+   * already-given answer.
+   */
+  execute(input: Input, context: ToolCallContext): Promise<Output> | Output;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: a registry holds tools of any input type
+export type AnyAgentTool = AgentTool<any, JsonValue | undefined>;
+
+export function define_agent_tool<Input, Output extends JsonValue | undefined>(definition: {
+  description: string;
+  input_schema: z.ZodType<Input>;
+  execute(input: Input, context: ToolCallContext): Promise<Output> | Output;
+}): AgentTool<Input, Output> {
+  return definition;
+}

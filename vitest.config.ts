@@ -1,0 +1,42 @@
+import { defineConfig } from "vitest/config";
+
+// `source` resolves workspace packages to their TypeScript sources, so tests need no build.
+const resolveSource = { conditions: ["source", "import", "default"] };
+
+export default defineConfig({
+  resolve: resolveSource,
+  ssr: { resolve: { conditions: ["source", "import", "default"], externalConditions: ["source"] } },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          include: ["packages/*/src/**/*.test.ts", "apps/api/src/**/*.test.ts"],
+          exclude: ["**/*.int.test.ts", "**/*.e2e.test.ts", "**/node_modules/**"],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "int",
+          include: ["packages/*/src/**/*.int.test.ts", "apps/api/src/**/*.int.test.ts"],
+          globalSetup: ["packages/db/src/testing/global-setup.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "e2e",
+          include: ["apps/api/src/**/*.e2e.test.ts", "packages/sdk/src/**/*.e2e.test.ts"],
+          globalSetup: ["packages/db/src/testing/global-setup.ts"],
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
