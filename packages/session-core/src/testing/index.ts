@@ -1,1 +1,2 @@
-export {};
+export * from "./gates.js";
+export * from "./scripted-model.js";

@@ -1,0 +1,394 @@
+import { StoreConflictError } from "../errors.js";
+import type {
+  CommitResult,
+  InteractionEvent,
+  InteractionPage,
+  InteractionQuery,
+  InteractionRecord,
+  MessagePage,
+  SessionCommit,
+  SessionEvent,
+  SessionPage,
+  SessionStore,
+} from "../ports/session-store.js";
+import type { SessionMessage } from "../schema/messages.js";
+import type { SessionMutation } from "../schema/mutation.js";
+import type { SessionRecord } from "../schema/session.js";
+import {
+  compareInteractionPositions,
+  compareNumberTuples,
+  compareSessionsNewestFirst,
+  decodeCursor,
+  encodeCursor,
+  interactionPosition,
+  isInteractionPosition,
+  isSessionPosition,
+} from "./in-memory-store-order.js";
+
+/**
+ * Where a lease manager writes the fencing epoch it granted. The in-memory store implements it; a
+ * lease manager that takes a session over sets the new epoch here before handing out the lease, so
+ * every later commit of the former holder is rejected as `fenced`.
+ */
+export interface LeaseEpochSink {
+  setLeaseEpoch(session_id: string, epoch: number): Promise<void>;
+}
+
+/** A failure the next matching commits raise instead of writing (tests of storage write failures). */
+export interface CommitFailureInjection {
+  /** Stops failing commits; idempotent. */
+  remove(): void;
+  /** How many commits this injection has failed so far. */
+  readonly hits: number;
+}
+
+interface SessionState {
+  record: SessionRecord;
+  /** By message_id. */
+  messages: Map<string, SessionMessage>;
+  /** sequence → message_id; a sequence belongs to one message forever. */
+  sequences: Map<number, string>;
+  events: SessionEvent[];
+}
+
+interface FailureRule {
+  error: Error;
+  match: (commit: SessionCommit) => boolean;
+  remaining: number;
+  hits: number;
+}
+
+/**
+ * The reference `SessionStore`: every port rule held in process memory. A commit is checked in
+ * full before anything is written, and runs without an `await` in between, so it is atomic with
+ * respect to every other call. Everything is deep-copied on the way in and out: callers can never
+ * change stored state through a reference they passed or received.
+ */
+export class InMemorySessionStore implements SessionStore, LeaseEpochSink {
+  readonly #sessions = new Map<string, SessionState>();
+  readonly #interactions = new Map<string, InteractionRecord>();
+  readonly #interactionEvents: InteractionEvent[] = [];
+  /** Fencing epochs by session; a session never leased has epoch 0. */
+  readonly #epochs = new Map<string, number>();
+  readonly #failures: FailureRule[] = [];
+
+  async createSession(record: SessionRecord): Promise<void> {
+    if (this.#sessions.has(record.session_id)) {
+      throw new Error(`Session already exists: ${record.session_id}`);
+    }
+    this.#sessions.set(record.session_id, {
+      record: structuredClone(record),
+      messages: new Map(),
+      sequences: new Map(),
+      events: [],
+    });
+  }
+
+  async getSession(session_id: string): Promise<SessionRecord | null> {
+    const state = this.#sessions.get(session_id);
+    return state ? structuredClone(state.record) : null;
+  }
+
+  async listSessions(query: { owner_id?: string; cursor?: string; limit: number }): Promise<SessionPage> {
+    const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, isSessionPosition);
+    const ordered = [...this.#sessions.values()]
+      .map((state) => state.record)
+      .filter((record) => query.owner_id === undefined || record.owner_id === query.owner_id)
+      .sort(compareSessionsNewestFirst);
+    const remaining = after
+      ? ordered.filter((record) => compareSessionsNewestFirst(record, after) > 0)
+      : ordered;
+    const items = remaining.slice(0, query.limit);
+    const last = items.at(-1);
+    return {
+      items: structuredClone(items),
+      next_cursor:
+        last && remaining.length > items.length
+          ? encodeCursor({ created_at: last.created_at, session_id: last.session_id })
+          : null,
+    };
+  }
+
+  async commit(commit: SessionCommit): Promise<CommitResult> {
+    const state = this.#requireSession(commit.session_id);
+    this.#raiseInjectedFailure(commit);
+    this.#checkCommit(state, commit);
+    return this.#applyCommit(state, structuredClone(commit));
+  }
+
+  async getMessage(session_id: string, message_id: string): Promise<SessionMessage | null> {
+    const message = this.#sessions.get(session_id)?.messages.get(message_id);
+    return message ? structuredClone(message) : null;
+  }
+
+  async listMessages(
+    session_id: string,
+    query: { before_sequence?: number; limit: number },
+  ): Promise<MessagePage> {
+    const before = query.before_sequence ?? Number.POSITIVE_INFINITY;
+    const older = this.#messagesAscending(session_id).filter((message) => message.sequence < before);
+    const items = query.limit > 0 ? older.slice(-query.limit) : [];
+    const has_more = older.length > items.length;
+    const first = items[0];
+    return {
+      items: structuredClone(items),
+      has_more,
+      next_before_sequence: has_more && first ? first.sequence : null,
+    };
+  }
+
+  async lastSequence(session_id: string): Promise<number> {
+    const sequences = this.#sessions.get(session_id)?.sequences.keys() ?? [];
+    return Math.max(0, ...sequences);
+  }
+
+  async listOpenAssistantMessages(session_id?: string): Promise<SessionMessage[]> {
+    const session_ids = session_id === undefined ? [...this.#sessions.keys()].sort() : [session_id];
+    const open = session_ids.flatMap((id) =>
+      this.#messagesAscending(id).filter(
+        (message) => message.type === "assistant" && message.status === "streaming",
+      ),
+    );
+    return structuredClone(open);
+  }
+
+  async getInteraction(interaction_id: string): Promise<InteractionRecord | null> {
+    const record = this.#interactions.get(interaction_id);
+    return record ? structuredClone(record) : null;
+  }
+
+  async listPendingInteractions(session_id: string): Promise<InteractionRecord[]> {
+    const pending = [...this.#interactions.values()].filter(
+      (record) => record.session_id === session_id && record.interaction.status === "pending",
+    );
+    const position = (record: InteractionRecord): [number, number, number] => {
+      const message = this.#sessions.get(session_id)?.messages.get(record.message_id);
+      const part =
+        message?.type === "assistant"
+          ? message.parts.find(
+              (candidate) => candidate.type === "tool" && candidate.tool_call_id === record.tool_call_id,
+            )
+          : undefined;
+      return [
+        message?.sequence ?? Number.MAX_SAFE_INTEGER,
+        part?.sequence ?? Number.MAX_SAFE_INTEGER,
+        record.ordinal,
+      ];
+    };
+    const ordered = pending
+      .map((record) => ({ record, key: position(record) }))
+      .sort((left, right) => compareNumberTuples(left.key, right.key))
+      .map(({ record }) => record);
+    return structuredClone(ordered);
+  }
+
+  async countPendingInteractions(session_id: string): Promise<number> {
+    let count = 0;
+    for (const record of this.#interactions.values()) {
+      if (record.session_id === session_id && record.interaction.status === "pending") count += 1;
+    }
+    return count;
+  }
+
+  async queryInteractions(query: InteractionQuery): Promise<InteractionPage> {
+    const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, isInteractionPosition);
+    const matching = [...this.#interactions.values()]
+      .filter((record) => this.#matchesQuery(record, query))
+      .map((record) => ({ record, position: interactionPosition(record) }))
+      .sort((left, right) => compareInteractionPositions(left.position, right.position));
+    const remaining = after
+      ? matching.filter(({ position }) => compareInteractionPositions(position, after) > 0)
+      : matching;
+    const page = remaining.slice(0, query.limit);
+    const last = page.at(-1);
+    return {
+      items: structuredClone(page.map(({ record }) => record)),
+      next_cursor: last && remaining.length > page.length ? encodeCursor(last.position) : null,
+    };
+  }
+
+  async listEvents(session_id: string, after_event_id: number, limit: number): Promise<SessionEvent[]> {
+    const events = this.#sessions.get(session_id)?.events ?? [];
+    return structuredClone(events.filter((event) => event.event_id > after_event_id).slice(0, limit));
+  }
+
+  async listInteractionEvents(after_event_id: number, limit: number): Promise<InteractionEvent[]> {
+    return structuredClone(
+      this.#interactionEvents.filter((event) => event.event_id > after_event_id).slice(0, limit),
+    );
+  }
+
+  async setLeaseEpoch(session_id: string, epoch: number): Promise<void> {
+    this.#epochs.set(session_id, epoch);
+  }
+
+  /** The fencing epoch commits of this session must carry (0 until a lease was granted). */
+  leaseEpoch(session_id: string): number {
+    return this.#epochs.get(session_id) ?? 0;
+  }
+
+  /**
+   * Makes the next `times` commits that `match` (default: every commit) throw `error` and write
+   * nothing, as a failed storage write would. The failure is raised after the session lookup and
+   * before any check, so it wins over conflicts.
+   */
+  injectCommitFailure(options: {
+    error: Error;
+    match?: (commit: SessionCommit) => boolean;
+    times?: number;
+  }): CommitFailureInjection {
+    const rule: FailureRule = {
+      error: options.error,
+      match: options.match ?? (() => true),
+      remaining: options.times ?? Number.POSITIVE_INFINITY,
+      hits: 0,
+    };
+    this.#failures.push(rule);
+    return {
+      remove: () => {
+        const index = this.#failures.indexOf(rule);
+        if (index >= 0) this.#failures.splice(index, 1);
+      },
+      get hits() {
+        return rule.hits;
+      },
+    };
+  }
+
+  /** Fails exactly the next commit that `match`es (default: the next commit) with `error`. */
+  failNextCommit(error: Error, match?: (commit: SessionCommit) => boolean): CommitFailureInjection {
+    return this.injectCommitFailure(match ? { error, match, times: 1 } : { error, times: 1 });
+  }
+
+  #requireSession(session_id: string): SessionState {
+    const state = this.#sessions.get(session_id);
+    if (!state) throw new Error(`Session not found in store: ${session_id}`);
+    return state;
+  }
+
+  #raiseInjectedFailure(commit: SessionCommit): void {
+    const rule = this.#failures.find((candidate) => candidate.match(commit));
+    if (!rule) return;
+    rule.hits += 1;
+    rule.remaining -= 1;
+    if (rule.remaining <= 0) this.#failures.splice(this.#failures.indexOf(rule), 1);
+    throw rule.error;
+  }
+
+  /** Every rule of the port, checked before anything is written. */
+  #checkCommit(state: SessionState, commit: SessionCommit): void {
+    const { session_id } = commit;
+    if (commit.epoch !== undefined && commit.epoch !== this.leaseEpoch(session_id)) {
+      throw new StoreConflictError(
+        "fenced",
+        `Lease epoch ${commit.epoch} is not the current epoch ${this.leaseEpoch(session_id)} of session ${session_id}`,
+      );
+    }
+    if (commit.message) {
+      const { snapshot, expected_revision } = commit.message;
+      if (snapshot.session_id !== session_id) {
+        throw new Error(
+          `Message ${snapshot.message_id} belongs to session ${snapshot.session_id}, not ${session_id}`,
+        );
+      }
+      if (snapshot.revision !== expected_revision + 1) {
+        throw new Error(
+          `Message ${snapshot.message_id} snapshot revision ${snapshot.revision} must be expected_revision + 1 (${expected_revision + 1})`,
+        );
+      }
+      const stored = state.messages.get(snapshot.message_id);
+      const stored_revision = stored?.revision ?? 0;
+      if (stored_revision !== expected_revision) {
+        throw new StoreConflictError(
+          "revision",
+          `Message ${snapshot.message_id} is at revision ${stored_revision}, not ${expected_revision}`,
+        );
+      }
+      if (stored && stored.sequence !== snapshot.sequence) {
+        throw new Error(
+          `Message ${snapshot.message_id} cannot move from sequence ${stored.sequence} to ${snapshot.sequence}`,
+        );
+      }
+      const holder = state.sequences.get(snapshot.sequence);
+      if (!stored && holder !== undefined) {
+        throw new StoreConflictError(
+          "sequence",
+          `Sequence ${snapshot.sequence} of session ${session_id} is taken by message ${holder}`,
+        );
+      }
+    }
+    for (const record of commit.interactions ?? []) {
+      if (record.session_id !== session_id) {
+        throw new Error(
+          `Interaction ${record.interaction.interaction_id} belongs to session ${record.session_id}, not ${session_id}`,
+        );
+      }
+      const existing = this.#interactions.get(record.interaction.interaction_id);
+      if (existing && existing.session_id !== session_id) {
+        throw new Error(
+          `Interaction ${record.interaction.interaction_id} already belongs to session ${existing.session_id}`,
+        );
+      }
+    }
+    if (commit.mutation && commit.mutation.session_id !== session_id) {
+      throw new Error(
+        `Mutation ${commit.mutation.mutation_id} belongs to session ${commit.mutation.session_id}, not ${session_id}`,
+      );
+    }
+    for (const event of commit.interaction_events ?? []) {
+      if (event.session_id !== session_id) {
+        throw new Error(
+          `Interaction event for ${event.interaction.interaction_id} belongs to session ${event.session_id}, not ${session_id}`,
+        );
+      }
+    }
+  }
+
+  /** Writes a checked commit; nothing here can fail, which makes the commit all-or-nothing. */
+  #applyCommit(state: SessionState, commit: SessionCommit): CommitResult {
+    if (commit.message) {
+      const { snapshot } = commit.message;
+      state.messages.set(snapshot.message_id, snapshot);
+      state.sequences.set(snapshot.sequence, snapshot.message_id);
+    }
+    for (const record of commit.interactions ?? []) {
+      this.#interactions.set(record.interaction.interaction_id, record);
+    }
+    if (commit.session_patch) {
+      state.record = { ...state.record, ...commit.session_patch };
+    }
+    let event: SessionEvent | undefined;
+    if (commit.mutation) {
+      const event_id = state.events.length + 1;
+      event = {
+        session_id: commit.session_id,
+        event_id,
+        mutation: { ...commit.mutation, event_id } as SessionMutation,
+      };
+      state.events.push(event);
+    }
+    const interaction_events = (commit.interaction_events ?? []).map((entry) => {
+      const stored: InteractionEvent = { ...entry, event_id: this.#interactionEvents.length + 1 };
+      this.#interactionEvents.push(stored);
+      return stored;
+    });
+    return structuredClone(event ? { event, interaction_events } : { interaction_events });
+  }
+
+  #messagesAscending(session_id: string): SessionMessage[] {
+    const messages = this.#sessions.get(session_id)?.messages.values() ?? [];
+    return [...messages].sort((left, right) => left.sequence - right.sequence);
+  }
+
+  #matchesQuery(record: InteractionRecord, query: InteractionQuery): boolean {
+    const { interaction } = record;
+    if (query.status !== undefined && interaction.status !== query.status) return false;
+    if (query.type !== undefined && interaction.interaction_type !== query.type) return false;
+    if (query.tool_name !== undefined && record.tool_name !== query.tool_name) return false;
+    if (query.session_id !== undefined && record.session_id !== query.session_id) return false;
+    if (query.owner_id !== undefined) {
+      return this.#sessions.get(record.session_id)?.record.owner_id === query.owner_id;
+    }
+    return true;
+  }
+}
