@@ -1,0 +1,53 @@
+import { lstat, stat, unlink } from "node:fs/promises";
+import path from "node:path";
+import { define_agent_tool } from "@parley/session-core";
+import { z } from "zod";
+import { DENIED_RESULT, requestToolApproval } from "./request-tool-approval.js";
+import { confinePath, realWorkspaceRoot, requireWorkspace, WorkspacePathError } from "./workspace-path.js";
+
+export const deleteFileInputSchema = z.strictObject({
+  path: z.string().min(1).describe("File path relative to the workspace root"),
+});
+export type DeleteFileInput = z.infer<typeof deleteFileInputSchema>;
+
+export type DeleteFileResult = { success: true; deleted: string } | typeof DENIED_RESULT;
+
+export const DELETE_FILE_DESCRIPTION =
+  "Delete one file inside the workspace (not a directory). Asks the user for approval first.";
+
+export const deleteFileTool = define_agent_tool({
+  description: DELETE_FILE_DESCRIPTION,
+  input_schema: deleteFileInputSchema,
+  async execute(input, context): Promise<DeleteFileResult> {
+    const root = await realWorkspaceRoot(requireWorkspace(context));
+    await assertDeletable(root, input.path);
+    const decision = await requestToolApproval(context, input, DELETE_FILE_DESCRIPTION);
+    if (!decision.approved) return DENIED_RESULT;
+    // Resolved again: the workspace may have changed while the approval was pending.
+    const target = await assertDeletable(root, input.path);
+    await unlink(target.entry);
+    return { success: true, deleted: target.relative };
+  },
+});
+
+/**
+ * Checks the target and returns the directory entry to unlink: for a symbolic link (whose target is
+ * inside the workspace, or `confinePath` refuses it) that is the link itself, never what it points to.
+ */
+async function assertDeletable(
+  root: string,
+  requested: string,
+): Promise<{ relative: string; entry: string }> {
+  const target = await confinePath(root, requested);
+  if (!target.exists) throw new WorkspacePathError(`File not found: ${target.relative}`);
+  if (target.relative === "." || !(await stat(target.real)).isFile()) {
+    throw new WorkspacePathError(`Not a file: ${target.relative}`);
+  }
+  const parent = await confinePath(root, path.posix.dirname(target.relative));
+  const entry = path.join(parent.real, path.posix.basename(target.relative));
+  const entryStats = await lstat(entry);
+  if (!entryStats.isFile() && !entryStats.isSymbolicLink()) {
+    throw new WorkspacePathError(`Not a file: ${target.relative}`);
+  }
+  return { relative: target.relative, entry };
+}

@@ -1,0 +1,66 @@
+import { readdir } from "node:fs/promises";
+import { define_agent_tool } from "@parley/session-core";
+import { z } from "zod";
+import {
+  confinePath,
+  errorCode,
+  realWorkspaceRoot,
+  requireWorkspace,
+  WorkspacePathError,
+} from "./workspace-path.js";
+
+/** A listing stops after this many entries, flagged `truncated`. */
+export const LIST_FILES_MAX_ENTRIES = 1000;
+
+export const listFilesInputSchema = z.strictObject({
+  path: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("Directory relative to the workspace root; the root when omitted"),
+});
+export type ListFilesInput = z.infer<typeof listFilesInputSchema>;
+
+export type ListedEntry = { name: string; type: "file" | "directory" | "symlink" | "other" };
+
+export type ListFilesResult = {
+  path: string;
+  entries: ListedEntry[];
+  truncated: boolean;
+};
+
+export const LIST_FILES_DESCRIPTION =
+  "List the entries of a directory inside the workspace (not recursive), sorted by name.";
+
+export const listFilesTool = define_agent_tool({
+  description: LIST_FILES_DESCRIPTION,
+  input_schema: listFilesInputSchema,
+  async execute(input, context): Promise<ListFilesResult> {
+    const root = await realWorkspaceRoot(requireWorkspace(context));
+    const target = await confinePath(root, input.path ?? ".");
+    if (!target.exists) throw new WorkspacePathError(`Directory not found: ${target.relative}`);
+    const dirents = await readdir(target.real, { withFileTypes: true }).catch((error: unknown) => {
+      if (errorCode(error) === "ENOTDIR") throw new WorkspacePathError(`Not a directory: ${target.relative}`);
+      throw error;
+    });
+    const entries = dirents
+      .map((dirent): ListedEntry => ({ name: dirent.name, type: entryType(dirent) }))
+      .sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0));
+    return {
+      path: target.relative,
+      entries: entries.slice(0, LIST_FILES_MAX_ENTRIES),
+      truncated: entries.length > LIST_FILES_MAX_ENTRIES,
+    };
+  },
+});
+
+function entryType(dirent: {
+  isFile(): boolean;
+  isDirectory(): boolean;
+  isSymbolicLink(): boolean;
+}): ListedEntry["type"] {
+  if (dirent.isFile()) return "file";
+  if (dirent.isDirectory()) return "directory";
+  if (dirent.isSymbolicLink()) return "symlink";
+  return "other";
+}

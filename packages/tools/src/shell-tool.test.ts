@@ -1,0 +1,148 @@
+import { access, mkdir, readFile, rm } from "node:fs/promises";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ShellAbortedError } from "./run-shell-command.js";
+import { SHELL_MAX_OUTPUT_BYTES, shellTool } from "./shell-tool.js";
+import { snapshotDirectory } from "./testing/directory-snapshot.js";
+import { createRecordingToolContext, createTempWorkspace } from "./testing/recording-tool-context.js";
+
+let base: string;
+let root: string;
+
+beforeEach(async () => {
+  ({ base, root } = await createTempWorkspace());
+  await mkdir(path.join(root, "sub"), { recursive: true });
+});
+
+afterEach(async () => {
+  await rm(base, { recursive: true, force: true });
+});
+
+describe("shell", () => {
+  it("asks a shell approval with operation exec, the command and the relative cwd, then runs there", async () => {
+    const { context, approvals } = createRecordingToolContext({ tool_name: "shell", root });
+    const result = await shellTool.execute({ command: "pwd; echo oops >&2; exit 3", cwd: "sub" }, context);
+    expect(approvals).toEqual([
+      {
+        turn_id: "turn:test",
+        tool_call_id: "call_test",
+        tool_name: "shell",
+        source_type: "shell",
+        payload: { operation: "exec", command: "pwd; echo oops >&2; exit 3", cwd: "sub" },
+      },
+    ]);
+    expect(result).toEqual({
+      exit_code: 3,
+      signal: null,
+      stdout: `${path.join(root, "sub")}\n`,
+      stderr: "oops\n",
+      timed_out: false,
+      truncated: false,
+    });
+  });
+
+  it("runs in the workspace root when no cwd is given", async () => {
+    const { context, approvals } = createRecordingToolContext({ tool_name: "shell", root });
+    const result = await shellTool.execute({ command: "pwd" }, context);
+    expect(approvals[0]?.payload).toEqual({ operation: "exec", command: "pwd", cwd: "." });
+    expect(result).toMatchObject({ exit_code: 0, stdout: `${root}\n` });
+  });
+
+  it("runs nothing when the approval is not given", async () => {
+    const { context, approvals } = createRecordingToolContext({ tool_name: "shell", root, approve: false });
+    const before = await snapshotDirectory(root);
+    await expect(shellTool.execute({ command: "touch made.txt" }, context)).resolves.toEqual({
+      success: false,
+      error: "denied",
+    });
+    expect(approvals).toHaveLength(1);
+    expect(await snapshotDirectory(root)).toEqual(before);
+  });
+
+  it("kills the command and its children at the timeout", async () => {
+    const { context } = createRecordingToolContext({ tool_name: "shell", root });
+    const result = await shellTool.execute(
+      { command: "echo begun; sleep 30 & echo $! > background.pid; sleep 30", timeout_ms: 300 },
+      context,
+    );
+    expect(result).toEqual({
+      exit_code: null,
+      signal: "SIGKILL",
+      stdout: "begun\n",
+      stderr: "",
+      timed_out: true,
+      truncated: false,
+    });
+    const backgroundPid = Number(await readFile(path.join(root, "background.pid"), "utf8"));
+    await waitUntilProcessIsGone(backgroundPid);
+  });
+
+  it("caps each output stream and flags the truncation", async () => {
+    const { context } = createRecordingToolContext({ tool_name: "shell", root });
+    const result = await shellTool.execute(
+      { command: `head -c ${SHELL_MAX_OUTPUT_BYTES * 3} /dev/zero | tr '\\0' a; echo small >&2` },
+      context,
+    );
+    if (!("stdout" in result)) throw new Error("expected a shell result");
+    expect(result.stdout).toBe("a".repeat(SHELL_MAX_OUTPUT_BYTES));
+    expect(result.stderr).toBe("small\n");
+    expect(result.truncated).toBe(true);
+    expect(result.exit_code).toBe(0);
+  });
+
+  it("stops the command when the tool call is aborted", async () => {
+    const { context, abort } = createRecordingToolContext({ tool_name: "shell", root });
+    const running = shellTool.execute({ command: "touch started; sleep 30" }, context);
+    await waitForFile(path.join(root, "started"));
+    abort.abort();
+    await expect(running).rejects.toBeInstanceOf(ShellAbortedError);
+  });
+
+  it("does not pass the server's environment on to the command", async () => {
+    process.env.PARLEY_TOOLS_TEST_SECRET = "sk-should-not-leak";
+    try {
+      const { context } = createRecordingToolContext({ tool_name: "shell", root });
+      const result = await shellTool.execute({ command: "env" }, context);
+      if (!("stdout" in result)) throw new Error("expected a shell result");
+      expect(result.stdout).not.toContain("sk-should-not-leak");
+      expect(result.stdout).toContain(`HOME=${root}`);
+    } finally {
+      delete process.env.PARLEY_TOOLS_TEST_SECRET;
+    }
+  });
+
+  it("fails clearly on a missing or non-directory cwd, without asking", async () => {
+    const { context, approvals } = createRecordingToolContext({ tool_name: "shell", root });
+    await expect(shellTool.execute({ command: "ls", cwd: "nope" }, context)).rejects.toThrow(
+      "Working directory not found: nope",
+    );
+    await shellTool.execute({ command: "touch file.txt" }, context);
+    await expect(shellTool.execute({ command: "ls", cwd: "file.txt" }, context)).rejects.toThrow(
+      "Working directory is not a directory: file.txt",
+    );
+    expect(approvals).toHaveLength(1);
+  });
+});
+
+async function waitForFile(file: string): Promise<void> {
+  for (;;) {
+    try {
+      await access(file);
+      return;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+}
+
+/** Returns once no process has this pid (a killed orphan is reaped by init shortly after). */
+async function waitUntilProcessIsGone(pid: number): Promise<void> {
+  for (;;) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

@@ -1,0 +1,47 @@
+import { mkdtemp, realpath } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { ApprovalDecision, ApprovalRequestInput, ToolCallContext } from "@parley/session-core";
+
+/** A tool context whose approval port records every request and answers with a fixed decision. */
+export interface RecordingToolContext {
+  context: ToolCallContext;
+  approvals: ApprovalRequestInput[];
+  abort: AbortController;
+}
+
+export function createRecordingToolContext(options: {
+  tool_name: string;
+  root: string | undefined;
+  approve?: boolean;
+}): RecordingToolContext {
+  const approvals: ApprovalRequestInput[] = [];
+  const abort = new AbortController();
+  const approve = options.approve ?? true;
+  const context: ToolCallContext = {
+    session_id: "session:test",
+    turn_id: "turn:test",
+    tool_call_id: "call_test",
+    tool_name: options.tool_name,
+    abort_signal: abort.signal,
+    workspace: options.root === undefined ? undefined : { workspace_id: null, root: options.root },
+    interactions: {
+      request: () => Promise.reject(new Error("unexpected interactions.request in a workspace tool")),
+      approval: {
+        request: async (input): Promise<ApprovalDecision> => {
+          approvals.push(input);
+          return approve
+            ? { approved: true, auto_approved: false, approval_id: "interaction:test" }
+            : { approved: false, auto_approved: false, approval_id: "interaction:test" };
+        },
+      },
+    },
+  };
+  return { context, approvals, abort };
+}
+
+/** A fresh real temp directory holding `workspace/` and, beside it, `outside/` (for escape attempts). */
+export async function createTempWorkspace(): Promise<{ base: string; root: string; outside: string }> {
+  const base = await realpath(await mkdtemp(path.join(tmpdir(), "parley-tools-")));
+  return { base, root: path.join(base, "workspace"), outside: path.join(base, "outside") };
+}
