@@ -1,0 +1,124 @@
+import type { AskQuestionInput, JsonValue } from "@parley/session-core";
+
+/** What the demo model makes of a user's message: one tool call, or a plain answer. */
+export type DemoIntent =
+  | { kind: "tool"; tool_name: string; input: { [key: string]: JsonValue }; preface: string }
+  | { kind: "help" };
+
+const POLITE_PREFIX = /^(?:please\s+|can you\s+|could you\s+)/i;
+
+/**
+ * Reads one plain request ("delete notes.txt", "write todo.md: buy milk", "run ls -la",
+ * "read notes.txt", "list files", "ask me where to deploy"). Pure and deterministic: the same text
+ * always gives the same intent. Anything else is `help`.
+ */
+export function parseDemoIntent(message: string): DemoIntent {
+  const text = message.trim().replace(POLITE_PREFIX, "").trim();
+
+  const write = /^(?:write|create)\s+(?:(?:the|a)\s+)?(?:file\s+)?([^\s:]+)\s*:\s?([\s\S]*)$/i.exec(text);
+  if (write?.[1] !== undefined && write[2] !== undefined) {
+    const path = write[1];
+    return {
+      kind: "tool",
+      tool_name: "write_file",
+      input: { path, content: write[2] },
+      preface: `I'll write ${path}. Writing a file needs your approval.`,
+    };
+  }
+
+  const remove = /^(?:delete|remove|rm)\s+(?:(?:the)\s+)?(?:file\s+)?(\S+?)[.!]?$/i.exec(text);
+  if (remove?.[1] !== undefined) {
+    const path = remove[1];
+    return {
+      kind: "tool",
+      tool_name: "delete_file",
+      input: { path },
+      preface: `I'll delete ${path}. Deleting a file needs your approval.`,
+    };
+  }
+
+  const run = /^(?:run|exec|execute)\s+([\s\S]+)$/i.exec(text);
+  if (run?.[1] !== undefined) {
+    const command = stripCodeQuotes(run[1].trim());
+    return {
+      kind: "tool",
+      tool_name: "shell",
+      input: { command },
+      preface: `I'll run \`${command}\` in the workspace. Shell commands need your approval unless the session allows them.`,
+    };
+  }
+
+  const list = /^(?:list|ls)(?:\s+(?:the\s+|all\s+)?files)?(?:\s+(?:in|under)\s+(\S+?))?[.!]?$/i.exec(text);
+  if (list !== null) {
+    const directory = list[1];
+    return {
+      kind: "tool",
+      tool_name: "list_files",
+      input: directory === undefined ? {} : { path: directory },
+      preface: `Let me list the files${directory === undefined ? " in the workspace" : ` in ${directory}`}.`,
+    };
+  }
+
+  const read = /^(?:read|show|cat|open)\s+(?:(?:the)\s+)?(?:file\s+)?(\S+?)[.!]?$/i.exec(text);
+  if (read?.[1] !== undefined) {
+    const path = read[1];
+    return { kind: "tool", tool_name: "read_file", input: { path }, preface: `Let me read ${path}.` };
+  }
+
+  const ask = /^ask\s+me\b\s*([\s\S]*)$/i.exec(text);
+  if (ask !== null) {
+    const questions = questionsAbout((ask[1] ?? "").trim().replace(/[?.!]+$/, ""));
+    return {
+      kind: "tool",
+      tool_name: "ask_question",
+      input: questions,
+      preface: "I need a few answers from you before I go on.",
+    };
+  }
+
+  return { kind: "help" };
+}
+
+/** The question set the demo asks: deployment gets a region choice; any other topic a text question. */
+export function questionsAbout(topic: string): AskQuestionInput & { [key: string]: JsonValue } {
+  if (/\bdeploy/i.test(topic)) {
+    return {
+      title: "Where to deploy",
+      questions: [
+        {
+          question: "Which region should I deploy to?",
+          type: "single_select",
+          options: [
+            { value: "eu", label: "Europe" },
+            { value: "us", label: "United States" },
+            { value: "cn", label: "China" },
+          ],
+        },
+        { question: "Anything the deployment should take care of?", type: "text" },
+      ],
+    };
+  }
+  const subject = topic.replace(/^(?:about|for|regarding)\s+/i, "").trim();
+  return {
+    title: subject === "" ? "A question for you" : `About ${subject}`,
+    questions: [
+      {
+        question: subject === "" ? "What should I know?" : `What should I know about ${subject}?`,
+        type: "text",
+      },
+      {
+        question: "How should I go on?",
+        type: "single_select",
+        options: [
+          { value: "proceed", label: "Go ahead" },
+          { value: "wait", label: "Wait for me" },
+        ],
+      },
+    ],
+  };
+}
+
+function stripCodeQuotes(command: string): string {
+  const quoted = /^`([^`]+)`$/.exec(command);
+  return quoted?.[1] ?? command;
+}

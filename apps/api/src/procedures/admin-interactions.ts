@@ -1,0 +1,75 @@
+import { interactionSchema, interactionStatusSchema } from "@parley/session-core";
+import { z } from "zod";
+import { adminProcedure } from "../trpc.js";
+import { cursorSchema, sessionIdSchema } from "./common-schemas.js";
+import { LIMITS } from "./limits.js";
+
+export const adminInteractionsInputSchema = z
+  .strictObject({
+    status: interactionStatusSchema.optional(),
+    type: z.string().min(1).max(LIMITS.id_chars).optional(),
+    tool_name: z.string().min(1).max(LIMITS.id_chars).optional(),
+    session_id: sessionIdSchema.optional(),
+    cursor: cursorSchema.nullish(),
+    limit: z.number().int().min(1).max(LIMITS.inbox_page_max).optional(),
+  })
+  .optional();
+
+export const adminInboxItemSchema = z.object({
+  interaction: interactionSchema,
+  session_id: z.string(),
+  session_title: z.string(),
+  owner_id: z.string(),
+  owner_name: z.string().nullable(),
+  tool_name: z.string(),
+  tool_call_id: z.string(),
+  created_at: z.number(),
+});
+
+export const adminInteractionsOutputSchema = z.object({
+  items: z.array(adminInboxItemSchema),
+  next_cursor: z.string().nullable(),
+});
+
+/** The inbox: interactions across all sessions, oldest pending first, with session and owner names. */
+export const adminInteractions = adminProcedure
+  .input(adminInteractionsInputSchema)
+  .output(adminInteractionsOutputSchema)
+  .query(async ({ ctx, input }) => {
+    const { store, auth } = ctx.services;
+    const page = await store.queryInteractions({
+      status: input?.status,
+      type: input?.type,
+      tool_name: input?.tool_name,
+      session_id: input?.session_id,
+      cursor: input?.cursor ?? undefined,
+      limit: input?.limit ?? LIMITS.inbox_page_default,
+    });
+    const sessionIds = [...new Set(page.items.map((item) => item.session_id))];
+    const sessions = new Map(
+      await Promise.all(sessionIds.map(async (id) => [id, await store.getSession(id)] as const)),
+    );
+    const ownerIds = [
+      ...new Set([...sessions.values()].flatMap((session) => (session ? [session.owner_id] : []))),
+    ];
+    const owners = new Map(
+      await Promise.all(ownerIds.map(async (id) => [id, await auth.getUser(id)] as const)),
+    );
+    return {
+      items: page.items.map((item) => {
+        const session = sessions.get(item.session_id) ?? null;
+        const owner_id = session?.owner_id ?? "";
+        return {
+          interaction: item.interaction,
+          session_id: item.session_id,
+          session_title: session?.title ?? "",
+          owner_id,
+          owner_name: owners.get(owner_id)?.name ?? null,
+          tool_name: item.tool_name,
+          tool_call_id: item.tool_call_id,
+          created_at: item.interaction.request.created_at,
+        };
+      }),
+      next_cursor: page.next_cursor,
+    };
+  });

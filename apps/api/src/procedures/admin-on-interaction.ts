@@ -1,0 +1,45 @@
+import { interactionSchema } from "@parley/session-core";
+import { tracked } from "@trpc/server";
+import { z } from "zod";
+import { toTRPCError } from "../errors.js";
+import { interactionEventSource } from "../subscriptions/event-sources.js";
+import { streamOrderedEvents } from "../subscriptions/ordered-event-stream.js";
+import { adminProcedure } from "../trpc.js";
+import { lastEventIdSchema, parseLastEventId } from "./common-schemas.js";
+
+export const adminOnInteractionInputSchema = z.strictObject({ lastEventId: lastEventIdSchema }).optional();
+
+export const adminInteractionEventSchema = z.object({
+  event_id: z.number().int().positive(),
+  kind: z.enum(["created", "resolved", "denied", "cancelled", "failed"]),
+  session_id: z.string(),
+  interaction: interactionSchema,
+});
+export type AdminInteractionEvent = z.infer<typeof adminInteractionEventSchema>;
+
+/**
+ * Every interaction created, answered or cancelled in any session, as
+ * `tracked(String(event_id), event)` from one global sequence; resumes after `lastEventId`.
+ */
+export const adminOnInteraction = adminProcedure
+  .input(adminOnInteractionInputSchema)
+  .subscription(async function* ({ ctx, input, signal }) {
+    try {
+      const events = streamOrderedEvents({
+        source: interactionEventSource(ctx.services.store, ctx.services.bus),
+        after_event_id: parseLastEventId(input?.lastEventId),
+        signal,
+      });
+      for await (const event of events) {
+        const payload: AdminInteractionEvent = {
+          event_id: event.event_id,
+          kind: event.kind,
+          session_id: event.session_id,
+          interaction: event.interaction,
+        };
+        yield tracked(String(event.event_id), payload);
+      }
+    } catch (error) {
+      throw toTRPCError(error);
+    }
+  });

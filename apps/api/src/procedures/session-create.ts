@@ -1,0 +1,33 @@
+import { approvalModeSchema, sessionInfoSchema } from "@parley/session-core";
+import { z } from "zod";
+import { authedProcedure } from "../trpc.js";
+import { LIMITS } from "./limits.js";
+
+export const sessionCreateInputSchema = z
+  .strictObject({
+    title: z.string().max(LIMITS.title_chars).optional(),
+    approval_mode: approvalModeSchema.optional(),
+    workspace_id: z.string().min(1).max(LIMITS.id_chars).nullish(),
+  })
+  .optional();
+
+export const sessionCreateOutputSchema = sessionInfoSchema;
+
+/** Creates a session owned by the caller, in a configured workspace or its own directory. */
+export const sessionCreate = authedProcedure
+  .input(sessionCreateInputSchema)
+  .output(sessionCreateOutputSchema)
+  .mutation(async ({ ctx, input }) => {
+    const { runtime, workspaces, agent_id } = ctx.services;
+    const workspace_id = input?.workspace_id ?? null;
+    if (workspace_id !== null) workspaces.assertKnown(workspace_id);
+    const session = await runtime.createSession({
+      owner_id: ctx.user.user_id,
+      agent_id,
+      title: input?.title,
+      approval_mode: input?.approval_mode,
+      workspace_id,
+    });
+    await workspaces.prepare({ session_id: session.id, workspace_id });
+    return session.info();
+  });

@@ -1,0 +1,37 @@
+import { sessionInfoSchema } from "@parley/session-core";
+import { z } from "zod";
+import { authedProcedure } from "../trpc.js";
+import { cursorSchema } from "./common-schemas.js";
+import { LIMITS } from "./limits.js";
+
+export const sessionListInputSchema = z
+  .strictObject({
+    cursor: cursorSchema.nullish(),
+    limit: z.number().int().min(1).max(LIMITS.session_page_max).optional(),
+  })
+  .optional();
+
+export const sessionListOutputSchema = z.object({
+  items: z.array(sessionInfoSchema),
+  next_cursor: z.string().nullable(),
+});
+
+/** The caller's own sessions, newest first (admins too: the inbox is where they see everyone's). */
+export const sessionList = authedProcedure
+  .input(sessionListInputSchema)
+  .output(sessionListOutputSchema)
+  .query(async ({ ctx, input }) => {
+    const { store, runtime } = ctx.services;
+    const page = await store.listSessions({
+      owner_id: ctx.user.user_id,
+      cursor: input?.cursor ?? undefined,
+      limit: input?.limit ?? LIMITS.session_page_default,
+    });
+    const items = await Promise.all(
+      page.items.map(async (record) => {
+        const session = await runtime.openSession(record.session_id);
+        return session === null ? null : session.info();
+      }),
+    );
+    return { items: items.filter((item) => item !== null), next_cursor: page.next_cursor };
+  });

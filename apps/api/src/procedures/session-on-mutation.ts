@@ -1,0 +1,37 @@
+import type { SessionMutation } from "@parley/session-core";
+import { tracked } from "@trpc/server";
+import { z } from "zod";
+import { toTRPCError } from "../errors.js";
+import { findVisibleSession } from "../session-access.js";
+import { sessionEventSource } from "../subscriptions/event-sources.js";
+import { streamOrderedEvents } from "../subscriptions/ordered-event-stream.js";
+import { authedProcedure } from "../trpc.js";
+import { lastEventIdSchema, parseLastEventId, sessionIdSchema } from "./common-schemas.js";
+
+export const sessionOnMutationInputSchema = z.strictObject({
+  session_id: sessionIdSchema,
+  lastEventId: lastEventIdSchema,
+});
+
+/**
+ * Every committed mutation of one session as `tracked(String(event_id), mutation)`. With
+ * `lastEventId` it first replays the log after that id (`"0"`: everything); without it only later
+ * mutations. Reconnecting clients resume with no gap and no duplicate.
+ */
+export const sessionOnMutation = authedProcedure
+  .input(sessionOnMutationInputSchema)
+  .subscription(async function* ({ ctx, input, signal }) {
+    try {
+      await findVisibleSession(ctx, input.session_id);
+      const events = streamOrderedEvents({
+        source: sessionEventSource(ctx.services.store, ctx.services.bus, input.session_id),
+        after_event_id: parseLastEventId(input.lastEventId),
+        signal,
+      });
+      for await (const event of events) {
+        yield tracked(String(event.event_id), event.mutation as SessionMutation);
+      }
+    } catch (error) {
+      throw toTRPCError(error);
+    }
+  });

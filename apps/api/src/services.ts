@@ -1,0 +1,21 @@
+import type { EventBus, SessionRuntimeApi, SessionStore } from "@parley/session-core";
+import type { Logger } from "pino";
+import type { AuthStore } from "./auth/auth-store.js";
+import type { WorkspaceCatalog } from "./workspace-catalog.js";
+
+/**
+ * Everything a procedure may use, built once by the composition root (`main.ts`, or a test) and
+ * handed to every request's context. Procedures never construct adapters themselves.
+ */
+export interface ApiServices {
+  runtime: SessionRuntimeApi;
+  /** Read side for lists, the admin inbox and subscription replay. Writes go through `runtime`. */
+  store: SessionStore;
+  /** Live committed events; subscriptions combine it with `store` replay for no gap. */
+  bus: EventBus;
+  auth: AuthStore;
+  workspaces: WorkspaceCatalog;
+  /** The agent every new session runs (the server serves one default agent). */
+  agent_id: string;
+  logger: Logger;
+}

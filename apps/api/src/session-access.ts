@@ -1,0 +1,22 @@
+import { ParleyError, type Session, type SessionRecord } from "@parley/session-core";
+import type { AuthedContext } from "./trpc.js";
+
+/**
+ * The session record if the caller may see it. A member asking for another member's session gets
+ * the same `session_not_found` as for a session that does not exist, so existence is not revealed.
+ */
+export async function findVisibleSession(context: AuthedContext, session_id: string): Promise<SessionRecord> {
+  const record = await context.services.store.getSession(session_id);
+  if (record === null || (context.user.role !== "admin" && record.owner_id !== context.user.user_id)) {
+    throw new ParleyError("session_not_found", `Session not found: ${session_id}`);
+  }
+  return record;
+}
+
+/** The Session facade of a session the caller may see. */
+export async function openVisibleSession(context: AuthedContext, session_id: string): Promise<Session> {
+  await findVisibleSession(context, session_id);
+  const session = await context.services.runtime.openSession(session_id);
+  if (session === null) throw new ParleyError("session_not_found", `Session not found: ${session_id}`);
+  return session;
+}

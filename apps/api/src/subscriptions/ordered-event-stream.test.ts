@@ -1,0 +1,115 @@
+import { describe, expect, it } from "vitest";
+import { type OrderedEventSource, streamOrderedEvents } from "./ordered-event-stream.js";
+
+interface TestEvent {
+  event_id: number;
+}
+
+/** A log plus a live channel the test drives: `commit` appends, `deliver` pushes live. */
+function createTestSource() {
+  const log: TestEvent[] = [];
+  const listeners = new Set<(event: TestEvent) => void>();
+  const source: OrderedEventSource<TestEvent> = {
+    listen(push) {
+      listeners.add(push);
+      return () => listeners.delete(push);
+    },
+    readAfter: async (after, limit) => log.filter((event) => event.event_id > after).slice(0, limit),
+  };
+  return {
+    source,
+    listenerCount: () => listeners.size,
+    commit(event_id: number) {
+      const event = { event_id };
+      log.push(event);
+      return event;
+    },
+    deliver(event: TestEvent) {
+      for (const listener of listeners) listener(event);
+    },
+  };
+}
+
+async function take(iterator: AsyncGenerator<TestEvent>, count: number): Promise<number[]> {
+  const ids: number[] = [];
+  while (ids.length < count) {
+    const next = await iterator.next();
+    if (next.done) break;
+    ids.push(next.value.event_id);
+  }
+  return ids;
+}
+
+describe("streamOrderedEvents", () => {
+  it("replays after the given id, then continues live without duplicates", async () => {
+    const test = createTestSource();
+    for (const id of [1, 2, 3]) test.commit(id);
+    const stream = streamOrderedEvents({ source: test.source, after_event_id: 1, signal: undefined });
+    const first = await take(stream, 2);
+    test.deliver(test.commit(4));
+    test.deliver({ event_id: 3 });
+    test.deliver(test.commit(5));
+    expect([...first, ...(await take(stream, 2))]).toEqual([2, 3, 4, 5]);
+    await stream.return(undefined);
+    expect(test.listenerCount()).toBe(0);
+  });
+
+  it("replays everything after 0", async () => {
+    const test = createTestSource();
+    for (const id of [1, 2]) test.commit(id);
+    const stream = streamOrderedEvents({ source: test.source, after_event_id: 0, signal: undefined });
+    expect(await take(stream, 2)).toEqual([1, 2]);
+    await stream.return(undefined);
+  });
+
+  it("without a start id delivers only events that arrive after subscribing", async () => {
+    const test = createTestSource();
+    for (const id of [1, 2]) test.commit(id);
+    const stream = streamOrderedEvents({ source: test.source, after_event_id: null, signal: undefined });
+    const pending = take(stream, 2);
+    await Promise.resolve();
+    test.deliver(test.commit(3));
+    test.deliver(test.commit(4));
+    expect(await pending).toEqual([3, 4]);
+    await stream.return(undefined);
+  });
+
+  it("fills a hole the live channel left from the log", async () => {
+    const test = createTestSource();
+    test.commit(1);
+    const stream = streamOrderedEvents({ source: test.source, after_event_id: 1, signal: undefined });
+    const pending = take(stream, 3);
+    await Promise.resolve();
+    test.commit(2);
+    test.commit(3);
+    test.deliver(test.commit(4));
+    expect(await pending).toEqual([2, 3, 4]);
+    await stream.return(undefined);
+  });
+
+  it("buffers live events that arrive during the replay", async () => {
+    const test = createTestSource();
+    for (let id = 1; id <= 1200; id += 1) test.commit(id);
+    const stream = streamOrderedEvents({ source: test.source, after_event_id: 0, signal: undefined });
+    const firstId = await take(stream, 1);
+    test.deliver(test.commit(1201));
+    const rest = await take(stream, 1200);
+    expect([...firstId, ...rest]).toEqual(Array.from({ length: 1201 }, (_, index) => index + 1));
+    await stream.return(undefined);
+  });
+
+  it("ends and unsubscribes when the signal aborts", async () => {
+    const test = createTestSource();
+    const controller = new AbortController();
+    const stream = streamOrderedEvents({
+      source: test.source,
+      after_event_id: null,
+      signal: controller.signal,
+    });
+    const pending = stream.next();
+    await Promise.resolve();
+    controller.abort();
+    expect(await pending).toEqual({ value: undefined, done: true });
+    expect(test.listenerCount()).toBe(0);
+  });
+});

@@ -1,0 +1,74 @@
+import { AsyncQueue } from "./async-queue.js";
+
+export interface OrderedEventSource<E extends { event_id: number }> {
+  /** Starts live delivery; returns the unsubscribe. Called before any replay read. */
+  listen(push: (event: E) => void): () => void;
+  /** Committed events after `after_event_id`, ascending, at most `limit`. */
+  readAfter(after_event_id: number, limit: number): Promise<E[]>;
+}
+
+const PAGE_SIZE = 500;
+
+/**
+ * Gap-free, duplicate-free delivery of an ordered event log (DESIGN.md §3.5): listen first, then
+ * replay everything after `after_event_id` from the log, then stream live events, skipping ones
+ * already delivered and filling from the log any hole the live channel left (e.g. a dropped
+ * notification). With `after_event_id` null only events committed after the call are delivered.
+ */
+export async function* streamOrderedEvents<E extends { event_id: number }>(options: {
+  source: OrderedEventSource<E>;
+  after_event_id: number | null;
+  signal: AbortSignal | undefined;
+}): AsyncGenerator<E, void, undefined> {
+  const { source, signal } = options;
+  const live = new AsyncQueue<E>();
+  const stopListening = source.listen((event) => live.push(event));
+  const onAbort = () => live.close();
+  signal?.addEventListener("abort", onAbort);
+  try {
+    if (signal?.aborted) return;
+    let last = options.after_event_id;
+
+    async function* readRange(after: number, through: number): AsyncGenerator<E> {
+      let cursor = after;
+      while (cursor < through) {
+        const page = await source.readAfter(cursor, Math.min(PAGE_SIZE, through - cursor));
+        for (const event of page) {
+          if (event.event_id > through) return;
+          yield event;
+          cursor = event.event_id;
+        }
+        if (page.length === 0) return;
+      }
+    }
+
+    if (last !== null) {
+      while (true) {
+        const page = await source.readAfter(last, PAGE_SIZE);
+        for (const event of page) {
+          yield event;
+          last = event.event_id;
+        }
+        if (page.length < PAGE_SIZE) break;
+      }
+    }
+
+    for await (const event of live) {
+      if (last === null) last = event.event_id - 1;
+      if (event.event_id <= last) continue;
+      if (event.event_id > last + 1) {
+        for await (const missed of readRange(last, event.event_id - 1)) {
+          if (missed.event_id <= last) continue;
+          yield missed;
+          last = missed.event_id;
+        }
+      }
+      yield event;
+      last = event.event_id;
+    }
+  } finally {
+    signal?.removeEventListener("abort", onAbort);
+    stopListening();
+    live.close();
+  }
+}
