@@ -1,0 +1,119 @@
+import type { AppRouter } from "@parley/api";
+import { createTRPCClient, createWSClient, httpBatchLink, splitLink, wsLink } from "@trpc/client";
+import { withParleyErrors } from "./parley-error.js";
+import { createSessionHandle, type ParleySession } from "./session-handle.js";
+import { startTrackedSubscription } from "./subscription.js";
+import type {
+  AdminInteractionEvent,
+  AdminInteractionsPage,
+  AdminInteractionsQuery,
+  CreatedUser,
+  CreateSessionInput,
+  CreateUserInput,
+  SessionListPage,
+  SessionListQuery,
+  SubscribeOptions,
+  WhoAmI,
+  WorkspaceList,
+} from "./types.js";
+import { deferredWebSocket, loadWebSocketImplementation } from "./websocket-implementation.js";
+
+export interface ParleyClientOptions {
+  /** The API's base URL, e.g. `http://localhost:4000` (tRPC lives at `<url>/trpc`). */
+  url: string;
+  /** A bearer token (`npm run parley -- token create …` or `admin.users.create`). */
+  token: string;
+}
+
+export interface ParleyClient {
+  sessions: {
+    create(input?: CreateSessionInput): Promise<ParleySession>;
+    /** The caller's own sessions, newest first. */
+    list(query?: SessionListQuery): Promise<SessionListPage>;
+  };
+  /** A handle on an existing session (no request is made until a method is called). */
+  session(session_id: string): ParleySession;
+  admin: {
+    /** The inbox across all sessions (admins only; members get `forbidden`). */
+    interactions(query?: AdminInteractionsQuery): Promise<AdminInteractionsPage>;
+    /** Every interaction created / answered / cancelled, resuming after reconnects like `subscribe`. */
+    subscribe(
+      listener: (event: AdminInteractionEvent) => void | Promise<void>,
+      options?: SubscribeOptions,
+    ): () => void;
+    users: { create(input: CreateUserInput): Promise<CreatedUser> };
+  };
+  auth: { whoami(): Promise<WhoAmI> };
+  workspaces: { list(): Promise<WorkspaceList> };
+  /** Closes the WebSocket (subscriptions end). Queries and mutations over HTTP keep working. */
+  close(): Promise<void>;
+}
+
+function trimTrailingSlash(url: string): string {
+  return url.endsWith("/") ? url.slice(0, -1) : url;
+}
+
+/**
+ * The typed Parley client for browsers and Node ≥ 20, with no extra option: queries and mutations
+ * go over HTTP (batched), subscriptions over one WebSocket that connects on first use, reconnects
+ * by itself and closes when idle.
+ */
+export function createParleyClient(options: ParleyClientOptions): ParleyClient {
+  const base = trimTrailingSlash(options.url);
+  const httpUrl = `${base}/trpc`;
+  const wsUrl = `${base.replace(/^http/i, "ws")}/trpc`;
+
+  const wsClient = createWSClient({
+    url: async () => {
+      await loadWebSocketImplementation();
+      return wsUrl;
+    },
+    WebSocket: deferredWebSocket,
+    connectionParams: { token: options.token },
+    lazy: { enabled: true, closeMs: 5_000 },
+    keepAlive: { enabled: true, intervalMs: 10_000, pongTimeoutMs: 5_000 },
+    retryDelayMs: (attempt) => Math.min(100 * 2 ** attempt, 3_000),
+  });
+
+  const trpc = createTRPCClient<AppRouter>({
+    links: [
+      splitLink({
+        condition: (operation) => operation.type === "subscription",
+        true: wsLink<AppRouter>({ client: wsClient }),
+        false: httpBatchLink<AppRouter>({
+          url: httpUrl,
+          headers: { authorization: `Bearer ${options.token}` },
+        }),
+      }),
+    ],
+  });
+
+  return {
+    sessions: {
+      create: (input) =>
+        withParleyErrors(async () => {
+          const info = await trpc.session.create.mutate(input);
+          return createSessionHandle(trpc, info.session_id);
+        }),
+      list: (query) => withParleyErrors(() => trpc.session.list.query(query)),
+    },
+    session: (session_id) => createSessionHandle(trpc, session_id),
+    admin: {
+      interactions: (query) => withParleyErrors(() => trpc.admin.interactions.query(query)),
+      subscribe: (listener, subscribeOptions) =>
+        startTrackedSubscription<AdminInteractionEvent>({
+          subscribe: (input, handlers) =>
+            trpc.admin.onInteraction.subscribe(input, {
+              onData: (tracked) => handlers.onData(tracked as { id: string; data: AdminInteractionEvent }),
+              onError: handlers.onError,
+            }),
+          listener,
+          subscribeOptions,
+        }),
+      users: { create: (input) => withParleyErrors(() => trpc.admin.users.create.mutate(input)) },
+    },
+    auth: { whoami: () => withParleyErrors(() => trpc.auth.whoami.query()) },
+    workspaces: { list: () => withParleyErrors(() => trpc.workspace.list.query()) },
+    close: () => wsClient.close(),
+  };
+}

@@ -1,0 +1,11 @@
+export {
+  isParleyCode,
+  PARLEY_CODES,
+  type ParleyCode,
+  ParleyError,
+  SESSION_APPROVAL_RESPONSE_SCHEMA,
+} from "@parley/session-core";
+export { createParleyClient, type ParleyClient, type ParleyClientOptions } from "./client.js";
+export { toParleyError } from "./parley-error.js";
+export type { ParleySession } from "./session-handle.js";
+export type * from "./types.js";

@@ -1,0 +1,81 @@
+import type { AppRouter } from "@parley/api";
+import type { TRPCClient } from "@trpc/client";
+import { withParleyErrors } from "./parley-error.js";
+import { startTrackedSubscription } from "./subscription.js";
+import type {
+  InteractionRequest,
+  InteractionResult,
+  MessagePage,
+  MessagesQuery,
+  PromptInput,
+  PromptResult,
+  RespondInput,
+  SessionInfo,
+  SessionMutation,
+  SessionSetInput,
+  SessionSetOptions,
+  SessionStatus,
+  StopResult,
+  SubscribeOptions,
+} from "./types.js";
+
+/** The design note's Session facade over the network (DESIGN.md §5). Every call is one request. */
+export interface ParleySession {
+  readonly id: string;
+  /**
+   * Live persisted mutations of this session. Reconnects by itself and resumes after the last
+   * received `event_id`: no gap, no duplicate. Returns the idempotent unsubscribe.
+   */
+  subscribe(
+    listener: (mutation: SessionMutation) => void | Promise<void>,
+    options?: SubscribeOptions,
+  ): () => void;
+  /** Resolves once the prompt is persisted and assigned to a Turn. */
+  prompt(input: PromptInput): Promise<PromptResult>;
+  stop(): Promise<StopResult>;
+  close(): Promise<void>;
+  /** Answers a pending interaction; the server records the caller as `responded_by`. */
+  respond(input: RespondInput): Promise<InteractionResult>;
+  /** The bare requests of the pending interactions, in occurrence order. */
+  interactions(): Promise<InteractionRequest[]>;
+  status(): Promise<SessionStatus>;
+  set(input: SessionSetInput, options?: SessionSetOptions): Promise<{ queued: boolean }>;
+  messages(query?: MessagesQuery): Promise<MessagePage>;
+  info(): Promise<SessionInfo>;
+}
+
+export function createSessionHandle(trpc: TRPCClient<AppRouter>, session_id: string): ParleySession {
+  const target = { session_id };
+  return {
+    id: session_id,
+    subscribe(listener, options) {
+      return startTrackedSubscription<SessionMutation>({
+        subscribe: (input, handlers) =>
+          trpc.session.onMutation.subscribe(
+            { ...target, ...input },
+            {
+              onData: (tracked) => handlers.onData(tracked as { id: string; data: SessionMutation }),
+              onError: handlers.onError,
+            },
+          ),
+        listener,
+        subscribeOptions: options,
+      });
+    },
+    prompt: (input) =>
+      withParleyErrors(() =>
+        trpc.session.prompt.mutate({ ...target, ...(typeof input === "string" ? { query: input } : input) }),
+      ),
+    stop: () => withParleyErrors(() => trpc.session.stop.mutate(target)),
+    close: () => withParleyErrors(async () => void (await trpc.session.close.mutate(target))),
+    respond: (input) => withParleyErrors(() => trpc.session.respond.mutate({ ...target, ...input })),
+    interactions: () => withParleyErrors(() => trpc.session.interactions.query(target)),
+    status: () => withParleyErrors(() => trpc.session.status.query(target)),
+    set: (input, options) =>
+      withParleyErrors(() =>
+        trpc.session.set.mutate(options === undefined ? { ...target, input } : { ...target, input, options }),
+      ),
+    messages: (query) => withParleyErrors(() => trpc.session.messages.query({ ...target, ...query })),
+    info: () => withParleyErrors(() => trpc.session.get.query(target)),
+  };
+}
