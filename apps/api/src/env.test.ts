@@ -10,24 +10,19 @@ describe("parseEnv", () => {
       HOST: "127.0.0.1",
       PARLEY_MODEL: "demo",
       PARLEY_WORKSPACE_ROOT: ".parley/workspaces",
-      PARLEY_WORKSPACES: [],
       LOG_LEVEL: "info",
     });
   });
 
-  it("parses PARLEY_WORKSPACES id=path pairs", () => {
-    const env = parseEnv({ PARLEY_WORKSPACES: "project=/srv/repo, docs=/srv/docs", PORT: "4201" });
-    expect(env.PARLEY_WORKSPACES).toEqual([
-      { workspace_id: "project", root: "/srv/repo" },
-      { workspace_id: "docs", root: "/srv/docs" },
-    ]);
+  it("coerces numbers and treats blank optional values as unset", () => {
+    const env = parseEnv({ PORT: "4201", DATABASE_URL: "  ", PARLEY_WORKSPACES: "project=/srv/repo" });
     expect(env.PORT).toBe(4201);
+    expect(env.DATABASE_URL).toBeUndefined();
+    expect(env.PARLEY_WORKSPACES).toBe("project=/srv/repo");
   });
 
   it("rejects malformed values with one error naming them", () => {
     expect(() => parseEnv({ PORT: "http" })).toThrow(/PORT/);
-    expect(() => parseEnv({ PARLEY_WORKSPACES: "/srv/repo" })).toThrow(/id=path/);
-    expect(() => parseEnv({ PARLEY_WORKSPACES: "a=/x,a=/y" })).toThrow(/repeats/);
     expect(() => parseEnv({ LOG_LEVEL: "loud" })).toThrow(/LOG_LEVEL/);
   });
 });

@@ -2,28 +2,6 @@ import { z } from "zod";
 
 const DEFAULT_PORT = 4000;
 
-/** `id=path` pairs, comma-separated (`project=/srv/repo,docs=/srv/docs`). */
-const workspacePairsSchema = z.string().transform((value, context) => {
-  const pairs: { workspace_id: string; root: string }[] = [];
-  for (const entry of value.split(",")) {
-    const trimmed = entry.trim();
-    if (trimmed === "") continue;
-    const separator = trimmed.indexOf("=");
-    const workspace_id = separator > 0 ? trimmed.slice(0, separator).trim() : "";
-    const root = separator > 0 ? trimmed.slice(separator + 1).trim() : "";
-    if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(workspace_id) || root === "") {
-      context.addIssue({ code: "custom", message: `PARLEY_WORKSPACES entry must be id=path: ${trimmed}` });
-      return z.NEVER;
-    }
-    if (pairs.some((pair) => pair.workspace_id === workspace_id)) {
-      context.addIssue({ code: "custom", message: `PARLEY_WORKSPACES repeats the id: ${workspace_id}` });
-      return z.NEVER;
-    }
-    pairs.push({ workspace_id, root });
-  }
-  return pairs;
-});
-
 const optionalText = z
   .string()
   .optional()
@@ -48,7 +26,8 @@ export const envSchema = z.object({
   OPENAI_BASE_URL: optionalText,
   ANTHROPIC_API_KEY: optionalText,
   PARLEY_WORKSPACE_ROOT: z.string().min(1).default(".parley/workspaces"),
-  PARLEY_WORKSPACES: workspacePairsSchema.default([]),
+  /** `id=path` pairs, comma-separated; parsed and checked by `@parley/tools` `parseWorkspaceConfig`. */
+  PARLEY_WORKSPACES: optionalText,
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** How often startup recovery re-runs to take over Turns whose owner died (DESIGN.md §9: ≤ 2 s). */
   PARLEY_RECOVER_INTERVAL_MS: z.coerce.number().int().min(100).max(60_000).default(1000),

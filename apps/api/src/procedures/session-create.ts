@@ -28,6 +28,5 @@ export const sessionCreate = authedProcedure
       approval_mode: input?.approval_mode,
       workspace_id,
     });
-    await workspaces.prepare({ session_id: session.id, workspace_id });
     return session.info();
   });
