@@ -1,11 +1,13 @@
 import { defineConfig } from "vitest/config";
 
-// `source` resolves workspace packages to their TypeScript sources, so tests need no build.
-const resolveSource = { conditions: ["source", "import", "default"] };
+// `source` resolves workspace packages to their TypeScript sources, so tests need no build. Only
+// `source`: vitest also passes these conditions to Node (`--conditions`) in its workers, and an
+// `import` condition there makes CommonJS `require` load ESM wrappers (pg → pg-pool breaks).
+const resolveSource = { conditions: ["source"] };
 
 export default defineConfig({
   resolve: resolveSource,
-  ssr: { resolve: { conditions: ["source", "import", "default"], externalConditions: ["source"] } },
+  ssr: { resolve: { conditions: ["source"], externalConditions: ["source"] } },
   test: {
     projects: [
       {
