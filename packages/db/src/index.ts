@@ -1,0 +1,13 @@
+export { quoteIdentifier, withDatabaseName } from "./database-url.js";
+export {
+  type EmbeddedPostgresOptions,
+  type EmbeddedPostgresServer,
+  startEmbeddedPostgres,
+} from "./embedded-postgres.js";
+export {
+  DEFAULT_MIGRATIONS_DIR,
+  type MigrateResult,
+  type MigrationFile,
+  migrateDatabase,
+  readMigrations,
+} from "./migrations/migrate-database.js";

@@ -1,0 +1,2 @@
+export { resolveTestAdminUrl, TEST_ADMIN_URL_ENV } from "./admin-url.js";
+export { createTestDatabase, type TestDatabase } from "./test-database.js";
