@@ -1,4 +1,4 @@
-import type { AskQuestionInput, JsonValue } from "@parley/session-core";
+import type { JsonValue } from "@parley/session-core";
 
 /** What the demo model makes of a user's message: one tool call, or a plain answer. */
 export type DemoIntent =
@@ -79,8 +79,11 @@ export function parseDemoIntent(message: string): DemoIntent {
   return { kind: "help" };
 }
 
-/** The question set the demo asks: deployment gets a region choice; any other topic a text question. */
-export function questionsAbout(topic: string): AskQuestionInput & { [key: string]: JsonValue } {
+/**
+ * The `ask_question` input the demo sends (it must pass `askQuestionInputSchema`): deployment gets a
+ * region choice and a text question; any other topic a text question and a choice on how to go on.
+ */
+export function questionsAbout(topic: string): { [key: string]: JsonValue } {
   if (/\bdeploy/i.test(topic)) {
     return {
       title: "Where to deploy",
