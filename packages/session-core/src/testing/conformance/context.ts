@@ -1,0 +1,83 @@
+import { expect } from "vitest";
+import { StoreConflictError } from "../../errors.js";
+import type { CommitResult, SessionCommit, SessionStore } from "../../ports/session-store.js";
+import type { Interaction } from "../../schema/interaction.js";
+import type { AssistantMessage, SessionMessage } from "../../schema/messages.js";
+import type { SessionRecord } from "../../schema/session.js";
+import { buildAssistantMessage, buildSessionRecord, buildToolPart, messageCommitOf } from "../fixtures.js";
+
+/** What every conformance case works with; valid only inside a test. */
+export interface ConformanceContext {
+  readonly store: SessionStore;
+  setLeaseEpoch(session_id: string, epoch: number): Promise<void>;
+}
+
+export async function createSession(
+  context: ConformanceContext,
+  session_id: string,
+  overrides: Partial<SessionRecord> = {},
+): Promise<SessionRecord> {
+  const record = buildSessionRecord({ session_id, ...overrides });
+  await context.store.createSession(record);
+  return record;
+}
+
+/** Commits `message` as its own revision, with its interaction rows and its `message` mutation. */
+export function commitMessage(
+  context: ConformanceContext,
+  message: SessionMessage,
+  extra: Partial<SessionCommit> = {},
+): Promise<CommitResult> {
+  return context.store.commit(messageCommitOf(message, extra));
+}
+
+/** An assistant message whose tool parts (part sequence 1, 2 …) embed the given interactions. */
+export function assistantWithTools(input: {
+  session_id: string;
+  message_id: string;
+  sequence: number;
+  tools: { tool_call_id: string; tool_name?: string; interactions: Interaction[]; part_sequence?: number }[];
+}): AssistantMessage {
+  return buildAssistantMessage({
+    session_id: input.session_id,
+    message_id: input.message_id,
+    sequence: input.sequence,
+    parts: input.tools.map((tool, index) =>
+      buildToolPart({
+        sequence: tool.part_sequence ?? index + 1,
+        tool_call_id: tool.tool_call_id,
+        tool_name: tool.tool_name ?? "delete_file",
+        state: tool.interactions.some((interaction) => interaction.status === "pending")
+          ? "waiting-user"
+          : "running",
+        interactions: tool.interactions,
+      }),
+    ),
+  });
+}
+
+/** Asserts that `promise` rejects with a `StoreConflictError` of `kind`. */
+export async function expectConflict(
+  promise: Promise<unknown>,
+  kind: StoreConflictError["kind"],
+): Promise<void> {
+  const error = await promise.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
+  expect(error).toBeInstanceOf(StoreConflictError);
+  expect((error as StoreConflictError).kind).toBe(kind);
+}
+
+/** Everything a session holds, to assert that a failed commit changed nothing. */
+export async function snapshotSession(context: ConformanceContext, session_id: string) {
+  const { store } = context;
+  return {
+    session: await store.getSession(session_id),
+    messages: await store.listMessages(session_id, { limit: 1000 }),
+    events: await store.listEvents(session_id, 0, 1000),
+    pending: await store.listPendingInteractions(session_id),
+    interactions: await store.queryInteractions({ session_id, limit: 1000 }),
+    interaction_events: await store.listInteractionEvents(0, 1000),
+  };
+}

@@ -1,0 +1,174 @@
+import { describe, expect, it } from "vitest";
+import type { InteractionEvent } from "../../ports/session-store.js";
+import type { SessionMutation } from "../../schema/mutation.js";
+import { buildInteraction, buildUserMessage, messageCommitOf, messageMutationOf, T0 } from "../fixtures.js";
+import { assistantWithTools, type ConformanceContext, commitMessage, createSession } from "./context.js";
+
+const SESSION = "session:a";
+
+function userMessage(session_id: string, sequence: number) {
+  return buildUserMessage({ session_id, message_id: `message:${session_id}:${sequence}`, sequence });
+}
+
+/** A commit creating one pending interaction (in a new message) with its admin feed entry. */
+function interactionCommit(session_id: string, sequence: number) {
+  const interaction = buildInteraction({
+    interaction_id: `interaction:${session_id}:${sequence}`,
+    tool_call_id: `call_${sequence}`,
+    created_at: T0 + sequence,
+  });
+  const message = assistantWithTools({
+    session_id,
+    message_id: `message:${session_id}:${sequence}`,
+    sequence,
+    tools: [{ tool_call_id: `call_${sequence}`, interactions: [interaction] }],
+  });
+  return messageCommitOf(message, { interaction_events: [{ kind: "created", session_id, interaction }] });
+}
+
+export function describeEventConformance(context: ConformanceContext): void {
+  describe("replay log (session events)", () => {
+    it("numbers events 1, 2, 3 … and spends no id on a commit without a mutation", async () => {
+      await createSession(context, SESSION);
+      const first = await commitMessage(context, userMessage(SESSION, 1));
+      const silent = userMessage(SESSION, 2);
+      const without = await context.store.commit({
+        session_id: SESSION,
+        message: { snapshot: silent, expected_revision: 0 },
+      });
+      const third = await commitMessage(context, userMessage(SESSION, 3));
+      expect(first.event?.event_id).toBe(1);
+      expect(without.event).toBeUndefined();
+      expect(third.event?.event_id).toBe(2);
+      expect(await context.store.getMessage(SESSION, silent.message_id)).toStrictEqual(silent);
+      const events = await context.store.listEvents(SESSION, 0, 10);
+      expect(events.map((event) => event.event_id)).toEqual([1, 2]);
+      expect(events[1]).toStrictEqual(third.event);
+    });
+
+    it("stores the mutation with its assigned event_id", async () => {
+      await createSession(context, SESSION);
+      const message = userMessage(SESSION, 1);
+      const result = await commitMessage(context, message);
+      const expected = { ...messageMutationOf(message), event_id: 1 } as SessionMutation;
+      expect(result.event).toStrictEqual({ session_id: SESSION, event_id: 1, mutation: expected });
+      expect(await context.store.listEvents(SESSION, 0, 10)).toStrictEqual([result.event]);
+    });
+
+    it("numbers each session's events independently", async () => {
+      await createSession(context, "session:a");
+      await createSession(context, "session:b");
+      await commitMessage(context, userMessage("session:a", 1));
+      await commitMessage(context, userMessage("session:b", 1));
+      await commitMessage(context, userMessage("session:a", 2));
+      const ids = async (session_id: string) =>
+        (await context.store.listEvents(session_id, 0, 10)).map((event) => event.event_id);
+      expect(await ids("session:a")).toEqual([1, 2]);
+      expect(await ids("session:b")).toEqual([1]);
+    });
+
+    it("gives 20 concurrent commits to one session the ids 1..20, each exactly once", async () => {
+      await createSession(context, SESSION);
+      const messages = Array.from({ length: 20 }, (_, index) => userMessage(SESSION, index + 1));
+      const results = await Promise.all(messages.map((message) => commitMessage(context, message)));
+      const assigned = results.map((result) => result.event?.event_id ?? 0);
+      expect([...assigned].sort((a, b) => a - b)).toEqual(
+        Array.from({ length: 20 }, (_, index) => index + 1),
+      );
+      const events = await context.store.listEvents(SESSION, 0, 100);
+      expect(events.map((event) => event.event_id)).toEqual(
+        Array.from({ length: 20 }, (_, index) => index + 1),
+      );
+      for (const [index, message] of messages.entries()) {
+        const logged = events.find((event) => event.event_id === results[index]?.event?.event_id);
+        expect(logged?.mutation.mutation_id).toBe(messageMutationOf(message).mutation_id);
+      }
+    });
+
+    it("lists events after an id, ascending, at most limit", async () => {
+      await createSession(context, SESSION);
+      for (let sequence = 1; sequence <= 5; sequence += 1)
+        await commitMessage(context, userMessage(SESSION, sequence));
+      const ids = async (after: number, limit: number) =>
+        (await context.store.listEvents(SESSION, after, limit)).map((event) => event.event_id);
+      expect(await ids(0, 2)).toEqual([1, 2]);
+      expect(await ids(2, 2)).toEqual([3, 4]);
+      expect(await ids(4, 2)).toEqual([5]);
+      expect(await ids(5, 2)).toEqual([]);
+      expect(await context.store.listEvents("session:missing", 0, 5)).toEqual([]);
+    });
+  });
+
+  describe("admin feed (interaction events)", () => {
+    it("numbers interaction events from one global sequence across sessions, in commit order", async () => {
+      await createSession(context, "session:a");
+      await createSession(context, "session:b");
+      const first = await context.store.commit(interactionCommit("session:a", 1));
+      const second = await context.store.commit(interactionCommit("session:b", 1));
+      const third = await context.store.commit(interactionCommit("session:a", 2));
+      const ids = [first, second, third].map((result) =>
+        result.interaction_events.map((event) => event.event_id),
+      );
+      expect(ids.map((list) => list.length)).toEqual([1, 1, 1]);
+      const flat = ids.flat();
+      expect(flat[0]).toBeLessThan(flat[1] ?? 0);
+      expect(flat[1]).toBeLessThan(flat[2] ?? 0);
+      const feed = await context.store.listInteractionEvents(0, 10);
+      expect(feed).toStrictEqual([
+        ...first.interaction_events,
+        ...second.interaction_events,
+        ...third.interaction_events,
+      ]);
+      expect(feed.map((event) => [event.session_id, event.kind, event.interaction.interaction_id])).toEqual([
+        ["session:a", "created", "interaction:session:a:1"],
+        ["session:b", "created", "interaction:session:b:1"],
+        ["session:a", "created", "interaction:session:a:2"],
+      ]);
+    });
+
+    it("assigns ids to several events of one commit in the order given", async () => {
+      await createSession(context, SESSION);
+      const commit = interactionCommit(SESSION, 1);
+      const interaction = commit.interaction_events?.[0]?.interaction;
+      if (!interaction) throw new Error("fixture has an interaction event");
+      const resolved = { ...interaction, status: "resolved" as const, resolved_at: T0 + 10 };
+      const events: Omit<InteractionEvent, "event_id">[] = [
+        { kind: "created", session_id: SESSION, interaction },
+        { kind: "resolved", session_id: SESSION, interaction: resolved },
+      ];
+      const result = await context.store.commit({ ...commit, interaction_events: events });
+      expect(result.interaction_events.map((event) => event.kind)).toEqual(["created", "resolved"]);
+      const [created_id, resolved_id] = result.interaction_events.map((event) => event.event_id);
+      expect(resolved_id).toBeGreaterThan(created_id ?? Number.POSITIVE_INFINITY);
+      expect(result.interaction_events[1]).toStrictEqual({ ...events[1], event_id: resolved_id });
+    });
+
+    it("gives concurrent commits across sessions distinct interaction event ids", async () => {
+      const sessions = ["session:a", "session:b", "session:c", "session:d"];
+      for (const session_id of sessions) await createSession(context, session_id);
+      const commits = sessions.flatMap((session_id) =>
+        [1, 2, 3].map((sequence) => interactionCommit(session_id, sequence)),
+      );
+      const results = await Promise.all(commits.map((commit) => context.store.commit(commit)));
+      const ids = results.flatMap((result) => result.interaction_events.map((event) => event.event_id));
+      expect(new Set(ids).size).toBe(12);
+      const feed = await context.store.listInteractionEvents(0, 100);
+      expect(feed.map((event) => event.event_id)).toEqual([...ids].sort((a, b) => a - b));
+    });
+
+    it("lists interaction events after an id, ascending, at most limit", async () => {
+      await createSession(context, SESSION);
+      for (let sequence = 1; sequence <= 3; sequence += 1)
+        await context.store.commit(interactionCommit(SESSION, sequence));
+      const all = (await context.store.listInteractionEvents(0, 10)).map((event) => event.event_id);
+      expect(all).toHaveLength(3);
+      const [first, second, third] = all as [number, number, number];
+      const ids = async (after: number, limit: number) =>
+        (await context.store.listInteractionEvents(after, limit)).map((event) => event.event_id);
+      expect(await ids(0, 2)).toEqual([first, second]);
+      expect(await ids(first, 1)).toEqual([second]);
+      expect(await ids(second, 5)).toEqual([third]);
+      expect(await ids(third, 5)).toEqual([]);
+    });
+  });
+}

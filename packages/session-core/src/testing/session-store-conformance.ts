@@ -1,0 +1,71 @@
+import { afterEach, beforeEach, describe } from "vitest";
+import type { SessionStore } from "../ports/session-store.js";
+import { describeCommitConformance } from "./conformance/commit-cases.js";
+import type { ConformanceContext } from "./conformance/context.js";
+import { describeEventConformance } from "./conformance/event-cases.js";
+import { describeInteractionConformance } from "./conformance/interaction-cases.js";
+import { describeMessageConformance } from "./conformance/message-cases.js";
+import { describeSessionConformance } from "./conformance/session-cases.js";
+
+/** One store under test, fresh and empty for each test case. */
+export interface SessionStoreConformanceSubject {
+  store: SessionStore;
+  /**
+   * Sets a session's current fencing epoch, as the subject's lease manager does when it grants a
+   * lease. Commits carrying another epoch must then fail with `StoreConflictError("fenced")`.
+   */
+  setLeaseEpoch(session_id: string, epoch: number): Promise<void>;
+  /** Releases what the factory created (connections, databases). */
+  cleanup(): Promise<void>;
+}
+
+/**
+ * Called before every test case. It must return an EMPTY store: the admin feed, the global
+ * interaction query and the session list are asserted exactly.
+ */
+export type SessionStoreConformanceFactory = () => Promise<SessionStoreConformanceSubject>;
+
+/**
+ * The contract of the `SessionStore` port as executable tests (a vitest suite). Every
+ * implementation runs it: the in-memory store in this package and the Postgres store in
+ * `@parley/db`.
+ *
+ * Orders it fixes, beyond the port's JSDoc (string ties compare by code unit, `COLLATE "C"`):
+ * - `listSessions`: `created_at` descending, then `session_id` descending.
+ * - `queryInteractions`: pending first, by `request.created_at` ascending, then `interaction_id`
+ *   ascending; then every other status by `resolved_at` (or `request.created_at` when absent)
+ *   descending, then `interaction_id` descending.
+ * - `listOpenAssistantMessages()` without a session: each session's messages ascending by sequence.
+ * - Cursors are opaque; `next_cursor` / `next_before_sequence` are null exactly when nothing follows.
+ * - Session event ids are 1, 2, 3 … per session with no gap, even under concurrent commits;
+ *   interaction event ids are distinct and increase in commit order across all sessions.
+ */
+export function runSessionStoreConformance(name: string, factory: SessionStoreConformanceFactory): void {
+  describe(`SessionStore conformance: ${name}`, () => {
+    let subject: SessionStoreConformanceSubject | undefined;
+    const context: ConformanceContext = {
+      get store() {
+        if (!subject) throw new Error("The conformance subject is only available inside a test");
+        return subject.store;
+      },
+      setLeaseEpoch(session_id, epoch) {
+        if (!subject) throw new Error("The conformance subject is only available inside a test");
+        return subject.setLeaseEpoch(session_id, epoch);
+      },
+    };
+
+    beforeEach(async () => {
+      subject = await factory();
+    });
+    afterEach(async () => {
+      await subject?.cleanup();
+      subject = undefined;
+    });
+
+    describeSessionConformance(context);
+    describeCommitConformance(context);
+    describeEventConformance(context);
+    describeInteractionConformance(context);
+    describeMessageConformance(context);
+  });
+}
