@@ -1,0 +1,81 @@
+import { createRequire } from "node:module";
+
+/**
+ * Where in an interaction's life the API process kills itself with SIGKILL (fault suite only):
+ * - `request-commit`: the transaction that creates a pending Interaction has written its rows and
+ *   is about to COMMIT; the COMMIT is never sent.
+ * - `respond-commit`: the transaction that answers an Interaction has written its rows and is about
+ *   to COMMIT; the COMMIT is never sent (Postgres rolls it back when the connection drops).
+ * - `respond-committed`: that COMMIT succeeded; the process dies before the result reaches the
+ *   runtime, so the waiting tool never resumes in this process.
+ */
+export type FaultPhase = "request-commit" | "respond-commit" | "respond-committed";
+
+export const FAULT_PHASE_ENV = "PARLEY_FAULT_PHASE";
+
+const FAULT_PHASES: readonly FaultPhase[] = ["request-commit", "respond-commit", "respond-committed"];
+
+/** INSERT INTO / UPDATE of the `interactions` table, however the store quotes or qualifies it. */
+const INTERACTIONS_WRITE = /\b(?:insert\s+into|update)\s+(?:"?public"?\.)?"?interactions"?[\s(]/i;
+
+interface QueryConfigLike {
+  text?: unknown;
+  values?: unknown;
+}
+
+function queryParts(args: unknown[]): { text: string; values: unknown[] } {
+  const [first, second] = args;
+  if (typeof first === "string") return { text: first, values: Array.isArray(second) ? second : [] };
+  const config = (first ?? {}) as QueryConfigLike;
+  const values = Array.isArray(config.values) ? config.values : Array.isArray(second) ? second : [];
+  return { text: typeof config.text === "string" ? config.text : "", values };
+}
+
+function killNow(): never {
+  process.kill(process.pid, "SIGKILL");
+  // SIGKILL to ourselves does not return; this only satisfies the type checker.
+  throw new Error("unreachable");
+}
+
+/**
+ * Wraps `pg.Client.prototype.query` of the process's `pg` (the driver under Prisma's adapter and
+ * under the NOTIFY bus) so that the API dies at exactly `phase`. A connection is armed when, inside
+ * a transaction, it writes the `interactions` table with a bound value equal to the status that
+ * phase is about (`pending` for a request, `resolved`/`denied` for an answer); its next COMMIT is
+ * the fault point. The runtime is untouched: this only observes the SQL the store sends.
+ */
+export function installKillSwitch(phase: FaultPhase): void {
+  const require = createRequire(import.meta.url);
+  const pg = require("pg") as { Client: { prototype: { query: (...args: unknown[]) => unknown } } };
+  const original = pg.Client.prototype.query;
+  const armed = new WeakSet<object>();
+  const statuses = phase === "request-commit" ? ["pending"] : ["resolved", "denied"];
+
+  pg.Client.prototype.query = function patchedQuery(this: object, ...args: unknown[]) {
+    const { text, values } = queryParts(args);
+    const statement = text.trim().toUpperCase();
+    if (
+      INTERACTIONS_WRITE.test(text) &&
+      values.some((value) => typeof value === "string" && statuses.includes(value))
+    ) {
+      armed.add(this);
+    } else if (statement === "BEGIN" || statement.startsWith("ROLLBACK")) {
+      armed.delete(this);
+    } else if (statement === "COMMIT" && armed.has(this)) {
+      if (phase !== "respond-committed") killNow();
+      const result = original.apply(this, args);
+      if (result instanceof Promise) return result.then(() => killNow());
+      return result;
+    }
+    return original.apply(this, args);
+  };
+}
+
+export function faultPhaseFromEnv(env: Record<string, string | undefined>): FaultPhase | null {
+  const value = env[FAULT_PHASE_ENV];
+  if (value === undefined || value === "") return null;
+  if (!FAULT_PHASES.includes(value as FaultPhase)) {
+    throw new Error(`${FAULT_PHASE_ENV} must be one of ${FAULT_PHASES.join(", ")}, got ${value}`);
+  }
+  return value as FaultPhase;
+}

@@ -1,0 +1,29 @@
+import { startParleyStack } from "./lib/parley-stack.js";
+
+/**
+ * A Parley API process serving the bench agent, for the load test: prints one JSON line
+ * `{ url, token, database_url }` on stdout once listening, and stops (dropping its database) on
+ * SIGTERM. Usage: `node --import tsx --conditions=source bench/bench-server.ts <serverUrl> <port>`.
+ */
+async function main(): Promise<void> {
+  const [serverUrl, port] = process.argv.slice(2);
+  if (!serverUrl || !port) throw new Error("usage: bench-server.ts <postgres server url> <port>");
+  const stack = await startParleyStack({ serverUrl, port: Number(port) });
+  process.stdout.write(
+    `${JSON.stringify({ url: stack.server.url, token: stack.adminToken, database_url: stack.scratch.url })}\n`,
+  );
+  process.once("SIGTERM", () => {
+    stack.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(error);
+        process.exit(1);
+      },
+    );
+  });
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

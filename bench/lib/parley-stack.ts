@@ -1,0 +1,119 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type ApiServer, startApiServer } from "@parley/api";
+import { createDatabase, migrateDatabase } from "@parley/db";
+import { createParleyClient, type ParleyClient } from "@parley/sdk";
+import { type AgentDefinition, SessionRuntime } from "@parley/session-core";
+import pino from "pino";
+import { createWorkspaceCatalog, type WorkspaceCatalog } from "../../apps/api/src/workspace-catalog.js";
+import { BENCH_AGENT_ID, createBenchAgent, ToolProbe } from "./bench-agent.js";
+import { createScratchDatabase, type ScratchDatabase } from "./scratch-database.js";
+
+export type { ParleyClient };
+
+type Database = Awaited<ReturnType<typeof createDatabase>>;
+
+/**
+ * One Parley API server composed in this process exactly as `apps/api/src/main.ts` composes it
+ * (Postgres store, NOTIFY bus, advisory-lock leases, the tRPC server), but serving the bench agent
+ * (a zero-latency scripted model and a tool that asks for approval), so that times can be taken
+ * inside the tool. Clients connect over real loopback WebSockets.
+ */
+export interface ParleyStack {
+  scratch: ScratchDatabase;
+  database: Database;
+  runtime: SessionRuntime;
+  server: ApiServer;
+  probe: ToolProbe;
+  adminToken: string;
+  adminUserId: string;
+  /** A new SDK client (its own WebSocket) signed in as the bench admin. */
+  client(): ParleyClient;
+  close(): Promise<void>;
+}
+
+/** A runtime over an existing, migrated database, as one API process has it (no server). */
+export interface ParleyRuntime {
+  database: Database;
+  runtime: SessionRuntime;
+  probe: ToolProbe;
+  workspaces: WorkspaceCatalog;
+  close(): Promise<void>;
+}
+
+export async function startParleyRuntime(databaseUrl: string): Promise<ParleyRuntime> {
+  const database = await createDatabase({ url: databaseUrl });
+  const probe = new ToolProbe();
+  const agent: AgentDefinition = createBenchAgent(probe);
+  const workspaceRoot = mkdtempSync(join(tmpdir(), "parley-bench-ws-"));
+  const workspaces = createWorkspaceCatalog({ session_root: workspaceRoot, named: new Map() });
+  const runtime = new SessionRuntime({
+    store: database.store,
+    bus: database.bus,
+    leases: database.leases,
+    agents: { get: (agent_id: string) => (agent_id === BENCH_AGENT_ID ? agent : undefined) },
+    resolveWorkspace: (session) => workspaces.resolve(session),
+  });
+  return {
+    database,
+    runtime,
+    probe,
+    workspaces,
+    close: async () => {
+      await runtime.shutdown();
+      await database.close();
+      rmSync(workspaceRoot, { recursive: true, force: true });
+    },
+  };
+}
+
+/** `scratch` given: the caller owns (and drops) that database; otherwise the stack makes and drops one. */
+export async function startParleyStack(options: {
+  serverUrl: string;
+  port: number;
+  scratch?: ScratchDatabase;
+}): Promise<ParleyStack> {
+  const scratch = options.scratch ?? (await createScratchDatabase(options.serverUrl));
+  await migrateDatabase(scratch.url);
+  const { database, runtime, probe, workspaces, close: closeRuntime } = await startParleyRuntime(scratch.url);
+  const logger = pino({ level: "silent" });
+  const server = await startApiServer({
+    services: {
+      runtime,
+      store: database.store,
+      bus: database.bus,
+      auth: database.auth,
+      workspaces,
+      agent_id: BENCH_AGENT_ID,
+      logger,
+    },
+    port: options.port,
+    host: "127.0.0.1",
+    checkHealth: async () => true,
+  });
+  const admin = await database.auth.ensureUser({ name: "bench-admin", role: "admin" });
+  const adminToken = await database.auth.issueToken(admin.user_id);
+  const clients: ParleyClient[] = [];
+
+  return {
+    scratch,
+    database,
+    runtime,
+    server,
+    probe,
+    adminToken,
+    adminUserId: admin.user_id,
+    client: () => {
+      const client = createParleyClient({ url: server.url, token: adminToken });
+      clients.push(client);
+      return client;
+    },
+    close: async () => {
+      await Promise.all(clients.map((client) => client.close()));
+      await server.close();
+      await closeRuntime();
+      if (!options.scratch) await scratch.drop();
+    },
+  };
+}

@@ -1,0 +1,71 @@
+import pg from "pg";
+
+/** Cluster-wide write-ahead-log position and this database's statement counts at one instant. */
+export interface CounterSnapshot {
+  wal_lsn: string;
+  statements: number;
+  commits: number;
+}
+
+/**
+ * Reads `pg_current_wal_lsn()` and `pg_stat_statements` for one database, from a connection to a
+ * different database (`postgres`), so that the readings themselves are not counted. WAL is
+ * cluster-wide: it is only ours when the server is private to the bench. Statement counts need
+ * `pg_stat_statements` in `shared_preload_libraries` (the private server has it); otherwise
+ * `statements` and `commits` are NaN.
+ */
+export class PostgresCounters {
+  readonly #client: pg.Client;
+  readonly #database: string;
+  #hasStatements = false;
+
+  private constructor(client: pg.Client, database: string) {
+    this.#client = client;
+    this.#database = database;
+  }
+
+  static async open(serverUrl: string, database: string): Promise<PostgresCounters> {
+    const client = new pg.Client({ connectionString: serverUrl });
+    await client.connect();
+    const counters = new PostgresCounters(client, database);
+    try {
+      await client.query("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
+      await client.query("SELECT count(*) FROM pg_stat_statements");
+      counters.#hasStatements = true;
+    } catch {
+      counters.#hasStatements = false;
+    }
+    return counters;
+  }
+
+  get hasStatements(): boolean {
+    return this.#hasStatements;
+  }
+
+  async snapshot(): Promise<CounterSnapshot> {
+    const wal = await this.#client.query<{ lsn: string }>("SELECT pg_current_wal_lsn()::text AS lsn");
+    const lsn = wal.rows[0]?.lsn ?? "0/0";
+    if (!this.#hasStatements) return { wal_lsn: lsn, statements: Number.NaN, commits: Number.NaN };
+    const counts = await this.#client.query<{ statements: string | null; commits: string | null }>(
+      `SELECT sum(calls)::text AS statements,
+              sum(calls) FILTER (WHERE upper(query) LIKE 'COMMIT%')::text AS commits
+         FROM pg_stat_statements
+        WHERE dbid = (SELECT oid FROM pg_database WHERE datname = $1)`,
+      [this.#database],
+    );
+    const row = counts.rows[0];
+    return { wal_lsn: lsn, statements: Number(row?.statements ?? 0), commits: Number(row?.commits ?? 0) };
+  }
+
+  async walBytesBetween(before: CounterSnapshot, after: CounterSnapshot): Promise<number> {
+    const result = await this.#client.query<{ bytes: string }>(
+      "SELECT pg_wal_lsn_diff($1, $2)::text AS bytes",
+      [after.wal_lsn, before.wal_lsn],
+    );
+    return Number(result.rows[0]?.bytes ?? Number.NaN);
+  }
+
+  async close(): Promise<void> {
+    await this.#client.end();
+  }
+}

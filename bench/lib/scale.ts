@@ -1,0 +1,89 @@
+/**
+ * How big each measurement is. `full` is the scale of DESIGN.md §8 and issue #7; `small` is a quick
+ * run for development. Every size can be overridden alone with `BENCH_<NAME>` (e.g.
+ * `BENCH_WAITING_SESSIONS=200`).
+ */
+export interface BenchScale {
+  name: "small" | "full";
+  /** Sequential repetitions of each latency figure. */
+  floor_runs: number;
+  cycle_runs: number;
+  /** Connections of the concurrent floor, and its transactions. */
+  floor_concurrency: number;
+  floor_concurrent_runs: number;
+  /** Sessions answered at once for `concurrent_resumes`. */
+  concurrent_resumes: number;
+  /** Sessions waiting at once for the respond-throughput figure and memory per waiting session. */
+  waiting_sessions: number;
+  inbox_interactions: number;
+  inbox_pending: number;
+  inbox_query_runs: number;
+  recovery_pending: number;
+  /** Characters one streamed answer carries, and how many text deltas the model sends for it. */
+  stream_characters: number;
+  stream_chunks: number;
+  stream_runs: number;
+  /** API clients streaming at once. */
+  streaming_clients: number;
+  /** Load test: sessions at once, cycles each, and a time bound in seconds. */
+  load_sessions: number;
+  load_cycles_per_session: number;
+  load_time_limit_s: number;
+}
+
+const full: BenchScale = {
+  name: "full",
+  floor_runs: 500,
+  cycle_runs: 200,
+  floor_concurrency: 10,
+  floor_concurrent_runs: 2000,
+  concurrent_resumes: 50,
+  waiting_sessions: 1000,
+  inbox_interactions: 100_000,
+  inbox_pending: 10_000,
+  inbox_query_runs: 50,
+  recovery_pending: 1000,
+  stream_characters: 20_000,
+  stream_chunks: 2000,
+  stream_runs: 10,
+  streaming_clients: 10,
+  load_sessions: 50,
+  load_cycles_per_session: 10,
+  load_time_limit_s: 120,
+};
+
+const small: BenchScale = {
+  name: "small",
+  floor_runs: 100,
+  cycle_runs: 20,
+  floor_concurrency: 10,
+  floor_concurrent_runs: 200,
+  concurrent_resumes: 10,
+  waiting_sessions: 100,
+  inbox_interactions: 10_000,
+  inbox_pending: 1000,
+  inbox_query_runs: 10,
+  recovery_pending: 100,
+  stream_characters: 5000,
+  stream_chunks: 500,
+  stream_runs: 3,
+  streaming_clients: 3,
+  load_sessions: 10,
+  load_cycles_per_session: 3,
+  load_time_limit_s: 60,
+};
+
+export function resolveScale(env: Record<string, string | undefined>): BenchScale {
+  const base = env.BENCH_SCALE === "small" ? small : full;
+  const scale: BenchScale = { ...base };
+  for (const key of Object.keys(base) as (keyof BenchScale)[]) {
+    if (key === "name") continue;
+    const override = env[`BENCH_${key.toUpperCase()}`];
+    if (override === undefined) continue;
+    const value = Number(override);
+    if (!Number.isInteger(value) || value <= 0)
+      throw new Error(`BENCH_${key.toUpperCase()} must be a positive integer`);
+    scale[key] = value;
+  }
+  return scale;
+}

@@ -1,0 +1,70 @@
+import type { SessionMutation } from "@parley/session-core";
+import { now } from "./stats.js";
+
+interface Waiter {
+  matches(mutation: SessionMutation): boolean;
+  resolve(at: number, mutation: SessionMutation): void;
+}
+
+/**
+ * Follows one session's mutations at a client: remembers every event id (to check there is no gap
+ * or duplicate) and lets a caller wait, with the arrival time, for the first mutation that matches.
+ */
+export class SessionWatch {
+  readonly event_ids: number[] = [];
+  readonly mutations: SessionMutation[] = [];
+  #waiters: Waiter[] = [];
+
+  readonly onMutation = (mutation: SessionMutation): void => {
+    const at = now();
+    this.event_ids.push(mutation.event_id);
+    this.mutations.push(mutation);
+    const ready = this.#waiters.filter((waiter) => waiter.matches(mutation));
+    this.#waiters = this.#waiters.filter((waiter) => !ready.includes(waiter));
+    for (const waiter of ready) waiter.resolve(at, mutation);
+  };
+
+  /** Resolves with the arrival time of the first mutation (already seen or later) that matches. */
+  waitFor(
+    matches: (mutation: SessionMutation) => boolean,
+  ): Promise<{ at: number; mutation: SessionMutation }> {
+    return new Promise((resolve) => {
+      this.#waiters.push({ matches, resolve: (at, mutation) => resolve({ at, mutation }) });
+    });
+  }
+
+  /** Waits for a tool part of `tool_name` to reach `state`, after the mutations seen so far. */
+  waitForToolState(tool_name: string, state: string) {
+    return this.waitFor(
+      (mutation) =>
+        mutation.variant === "part" &&
+        mutation.part.type === "tool" &&
+        mutation.part.tool_name === tool_name &&
+        mutation.part.state === state,
+    );
+  }
+
+  waitForTurnFinish() {
+    return this.waitFor((mutation) => mutation.variant === "turn" && mutation.type === "finish");
+  }
+
+  /** True when the ids seen are 1, 2, 3 … with none missing and none repeated. */
+  isGapFree(): boolean {
+    return this.event_ids.every((id, index) => id === (this.event_ids[0] ?? 1) + index);
+  }
+}
+
+/** The pending interaction id of a `waiting-user` tool part mutation. */
+export function pendingInteractionId(mutation: SessionMutation): string {
+  if (mutation.variant !== "part" || mutation.part.type !== "tool")
+    throw new Error("not a tool part mutation");
+  const pending = mutation.part.interactions?.find((interaction) => interaction.status === "pending");
+  if (!pending) throw new Error(`tool part ${mutation.part.part_id} has no pending interaction`);
+  return pending.interaction_id;
+}
+
+export const APPROVE = {
+  type: "approval",
+  outcome: "resolved",
+  payload: { decision: "approved" },
+} as const;

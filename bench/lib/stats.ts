@@ -1,0 +1,33 @@
+/** Distribution of one figure's samples. Percentiles use the nearest-rank method. */
+export interface Distribution {
+  n: number;
+  p50: number;
+  p99: number;
+  mean: number;
+  min: number;
+  max: number;
+}
+
+export function percentile(sorted: readonly number[], fraction: number): number {
+  if (sorted.length === 0) throw new Error("percentile of no samples");
+  const rank = Math.max(1, Math.ceil(fraction * sorted.length));
+  return sorted[Math.min(rank, sorted.length) - 1] as number;
+}
+
+export function summarize(samples: readonly number[]): Distribution {
+  const sorted = [...samples].sort((left, right) => left - right);
+  const total = sorted.reduce((sum, value) => sum + value, 0);
+  return {
+    n: sorted.length,
+    p50: percentile(sorted, 0.5),
+    p99: percentile(sorted, 0.99),
+    mean: total / sorted.length,
+    min: sorted[0] as number,
+    max: sorted[sorted.length - 1] as number,
+  };
+}
+
+/** Milliseconds since an arbitrary origin, sub-millisecond resolution, monotonic. */
+export function now(): number {
+  return performance.now();
+}

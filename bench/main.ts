@@ -1,0 +1,120 @@
+import { join } from "node:path";
+import {
+  findPostgresBinaries,
+  type PrivatePostgres,
+  startPrivatePostgres,
+} from "../apps/api/src/faults/private-postgres.js";
+import { measureConcurrency } from "./concurrent.js";
+import { measureCycle } from "./cycle.js";
+import { measureFloor } from "./floor.js";
+import { measureInbox } from "./inbox.js";
+import { describeMachine } from "./lib/machine.js";
+import { applyFloors, type BenchReport, type Figure, renderTable, writeReport } from "./lib/report.js";
+import { resolveScale } from "./lib/scale.js";
+import type { Suite, SuiteContext } from "./lib/suite.js";
+import { measureRecovery } from "./recovery.js";
+import { measureStreaming } from "./streaming.js";
+
+const PRIVATE_POSTGRES_PORT = 4510;
+const FIRST_LISTEN_PORT = 4520;
+
+const suites: Suite[] = [
+  {
+    name: "floor",
+    run: (context) =>
+      measureFloor(context.serverUrl, {
+        runs: context.scale.floor_runs,
+        concurrency: context.scale.floor_concurrency,
+        concurrentRuns: context.scale.floor_concurrent_runs,
+      }),
+  },
+  { name: "cycle", run: measureCycle },
+  { name: "concurrent", run: measureConcurrency },
+  { name: "inbox", run: measureInbox },
+  { name: "recovery", run: measureRecovery },
+  { name: "streaming", run: measureStreaming },
+];
+
+/**
+ * `npm run bench [-- suite…]`: starts (or picks) a Postgres server, runs the floor and every suite
+ * (or the named ones) in one process, prints the table and writes `bench/results/*.json`.
+ */
+async function main(): Promise<void> {
+  const requested = process.argv.slice(2);
+  const unknown = requested.filter((name) => !suites.some((suite) => suite.name === name));
+  if (unknown.length > 0) {
+    throw new Error(
+      `Unknown suite(s) ${unknown.join(", ")}; known: ${suites.map((suite) => suite.name).join(", ")}`,
+    );
+  }
+  const scale = resolveScale(process.env);
+  const started_at = new Date().toISOString();
+  const log = (message: string) =>
+    console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
+
+  let privateServer: PrivatePostgres | null = null;
+  let serverUrl = process.env.BENCH_DATABASE_URL;
+  if (!serverUrl && findPostgresBinaries()) {
+    log(`starting a private PostgreSQL on port ${PRIVATE_POSTGRES_PORT}`);
+    privateServer = await startPrivatePostgres({
+      port: PRIVATE_POSTGRES_PORT,
+      settings: { shared_preload_libraries: "pg_stat_statements", max_connections: "300" },
+    });
+    serverUrl = privateServer.url();
+  }
+  serverUrl ??= process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+
+  let port = FIRST_LISTEN_PORT;
+  const context: SuiteContext = {
+    scale,
+    serverUrl,
+    privateServer: privateServer !== null,
+    nextPort: () => {
+      if (port > 4599) throw new Error("bench ran out of its port range 4500–4599");
+      return port++;
+    },
+    log,
+  };
+
+  const figures: Figure[] = [];
+  const failures: BenchReport["failures"] = [];
+  try {
+    const machine = await describeMachine(serverUrl);
+    for (const suite of suites) {
+      if (requested.length > 0 && !requested.includes(suite.name) && suite.name !== "floor") continue;
+      log(`suite ${suite.name} (scale ${scale.name})`);
+      try {
+        figures.push(...(await suite.run(context)));
+      } catch (error) {
+        const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+        log(`suite ${suite.name} failed: ${message}`);
+        failures.push({ suite: suite.name, error: message });
+      }
+    }
+    const report: BenchReport = {
+      started_at,
+      finished_at: new Date().toISOString(),
+      scale: scale.name,
+      machine,
+      figures: applyFloors(figures),
+      failures,
+    };
+    console.log(renderTable(report.figures));
+    console.log(
+      `\nmachine: ${machine.nproc} cores (${machine.cpu_model}), ${machine.memory_total_mib} MiB, load ${machine.load_average_1m.toFixed(2)}; ${machine.postgres_version.split(",")[0]}; node ${machine.node}`,
+    );
+    const path = writeReport(join(import.meta.dirname, "results"), report);
+    console.log(`written: ${path}`);
+    if (failures.length > 0) {
+      console.log(`FAILED suites: ${failures.map((failure) => failure.suite).join(", ")}`);
+      process.exitCode = 1;
+    }
+  } finally {
+    await privateServer?.destroy();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

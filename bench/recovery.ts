@@ -1,0 +1,90 @@
+import pg from "pg";
+import { startParleyRuntime, startParleyStack } from "./lib/parley-stack.js";
+import { type Figure, valueFigure } from "./lib/report.js";
+import { createScratchDatabase } from "./lib/scratch-database.js";
+import { APPROVE } from "./lib/session-watch.js";
+import { now } from "./lib/stats.js";
+import type { SuiteContext } from "./lib/suite.js";
+import { createWaitingSessions, inBatches } from "./lib/waiting-sessions.js";
+
+/**
+ * Restart recovery with `recovery_pending` pending interactions: process A leaves that many tools
+ * waiting for approval and stops; process B (a new runtime over the same database) runs
+ * `recover()`. Recovered means every waiting tool runs again up to its `approval.request`, which
+ * attaches to the existing pending Interaction. Then every one is answered through B, and the bench
+ * checks that no interaction was lost or duplicated and that each tool resumed exactly once.
+ */
+export async function measureRecovery(context: SuiteContext): Promise<Figure[]> {
+  const count = context.scale.recovery_pending;
+  const scratch = await createScratchDatabase(context.serverUrl);
+  try {
+    const first = await startParleyStack({ serverUrl: context.serverUrl, port: context.nextPort(), scratch });
+    let waiting: Awaited<ReturnType<typeof createWaitingSessions>>;
+    try {
+      waiting = await createWaitingSessions(first, first.client(), "recover", count);
+    } finally {
+      await first.close();
+    }
+
+    const second = await startParleyRuntime(scratch.url);
+    try {
+      const startedAt = now();
+      const requested = Promise.all(waiting.map((entry) => second.probe.waitRequested(entry.key)));
+      const recovered = await second.runtime.recover();
+      const recoverReturnedAt = now();
+      await requested;
+      const allWaitingAgainAt = now();
+      if (recovered.resumed_session_ids.length !== count) {
+        throw new Error(
+          `recover() resumed ${recovered.resumed_session_ids.length} sessions, expected ${count}`,
+        );
+      }
+
+      const resumed = Promise.all(waiting.map((entry) => second.probe.waitResumed(entry.key)));
+      await inBatches(waiting, 50, async (entry) => {
+        const session = await second.runtime.openSession(entry.session_id);
+        if (!session) throw new Error(`session ${entry.session_id} lost`);
+        await session.respond(
+          { interaction_id: entry.interaction_id, response: APPROVE },
+          { user_id: "bench" },
+        );
+      });
+      await resumed;
+      await checkExactlyOnce(scratch.url, count);
+
+      const seconds = (allWaitingAgainAt - startedAt) / 1000;
+      return [
+        valueFigure("recovery_ms", "ms", allWaitingAgainAt - startedAt, count, {
+          note: `new runtime: recover() → all ${count} tools waiting again on their existing interactions`,
+        }),
+        valueFigure("recover_call_ms", "ms", recoverReturnedAt - startedAt, count, {
+          note: "until recover() returned",
+        }),
+        valueFigure("recovered_sessions_per_s", "1/s", count / seconds, count),
+      ];
+    } finally {
+      await second.close();
+    }
+  } finally {
+    await scratch.drop();
+  }
+}
+
+/** Every interaction answered once, none pending, none extra. */
+async function checkExactlyOnce(databaseUrl: string, count: number): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const result = await client.query<{ status: string; count: string }>(
+      "SELECT status, count(*)::text AS count FROM interactions GROUP BY status ORDER BY status",
+    );
+    const byStatus = Object.fromEntries(result.rows.map((row) => [row.status, Number(row.count)]));
+    if (byStatus.resolved !== count || Object.keys(byStatus).length !== 1) {
+      throw new Error(
+        `after recovery expected ${count} resolved interactions, found ${JSON.stringify(byStatus)}`,
+      );
+    }
+  } finally {
+    await client.end();
+  }
+}
