@@ -1,0 +1,111 @@
+#!/usr/bin/env node
+// `npm start` (after `npm run build`): Postgres (embedded under .parley/ unless DATABASE_URL is set),
+// migrations, a local admin token, then the API and the web app. Ctrl-C stops everything.
+import { spawn } from "node:child_process";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { createDatabase, migrateDatabase, startEmbeddedPostgres } from "@parley/db";
+
+const root = new URL("..", import.meta.url).pathname;
+const apiPort = Number(process.env.PORT ?? 4000);
+const webPort = Number(process.env.WEB_PORT ?? 3000);
+const children = [];
+let embedded = null;
+let stopping = false;
+
+async function main() {
+  let databaseUrl = process.env.DATABASE_URL;
+  if (!databaseUrl) {
+    const dataDir = join(root, ".parley", "postgres");
+    mkdirSync(join(root, ".parley"), { recursive: true });
+    console.log(`Starting embedded PostgreSQL (data in ${dataDir}) …`);
+    embedded = await startEmbeddedPostgres({ dataDir });
+    databaseUrl = embedded.url;
+  }
+  await migrateDatabase(databaseUrl);
+
+  const database = await createDatabase({ url: databaseUrl });
+  const admin = await database.auth.ensureUser({ name: "local-admin", role: "admin" });
+  const token = await database.auth.issueToken(admin.user_id);
+  await database.close();
+
+  const apiUrl = `http://localhost:${apiPort}`;
+  startChild("api", process.execPath, [join(root, "apps/api/dist/main.js")], {
+    DATABASE_URL: databaseUrl,
+    PORT: String(apiPort),
+  });
+  await waitForHealth(`${apiUrl}/healthz`);
+
+  startChild(
+    "web",
+    process.execPath,
+    [join(root, "node_modules/next/dist/bin/next"), "start", "-p", String(webPort)],
+    {
+      PARLEY_API_URL: apiUrl,
+      PARLEY_LOCAL_TOKEN: token,
+      NEXT_TELEMETRY_DISABLED: "1",
+    },
+    join(root, "apps/web"),
+  );
+
+  console.log(`
+Parley is running.
+  Web app:          http://localhost:${webPort}   (signs in as local-admin automatically)
+  API:              ${apiUrl}/trpc   (health: ${apiUrl}/healthz)
+  Local admin token: ${token}
+Press Ctrl-C to stop.`);
+}
+
+function startChild(name, command, args, extraEnv, cwd = root) {
+  const child = spawn(command, args, {
+    cwd,
+    stdio: ["ignore", "inherit", "inherit"],
+    env: { ...process.env, ...extraEnv },
+  });
+  child.on("exit", (code, signal) => {
+    if (!stopping) {
+      console.error(`${name} exited (${signal ?? code}); stopping.`);
+      void shutdown(1);
+    }
+  });
+  children.push(child);
+}
+
+async function waitForHealth(url) {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    try {
+      const response = await fetch(url);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`API did not become healthy at ${url} within 60 s`);
+}
+
+async function shutdown(code) {
+  if (stopping) return;
+  stopping = true;
+  await Promise.all(
+    children.map(
+      (child) =>
+        new Promise((resolve) => {
+          if (child.exitCode !== null) return resolve();
+          child.once("exit", resolve);
+          child.kill("SIGTERM");
+          setTimeout(() => child.kill("SIGKILL"), 10_000).unref();
+        }),
+    ),
+  );
+  if (embedded) await embedded.stop();
+  process.exit(code);
+}
+
+process.on("SIGINT", () => void shutdown(0));
+process.on("SIGTERM", () => void shutdown(0));
+main().catch(async (error) => {
+  console.error(error instanceof Error ? error.message : error);
+  await shutdown(1);
+});

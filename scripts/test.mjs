@@ -1,0 +1,70 @@
+#!/usr/bin/env node
+// `npm test`: every suite, in the order a failure is cheapest to find. Each step runs even when an
+// earlier one failed, so one run reports everything; the exit code is non-zero if any step failed.
+// The last line is the plain "N passed, N failed" summary CI reads.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+
+const root = new URL("..", import.meta.url).pathname;
+const reportDir = join(root, ".parley", "test-reports");
+rmSync(reportDir, { recursive: true, force: true });
+mkdirSync(reportDir, { recursive: true });
+
+const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", FORCE_COLOR: process.env.CI ? "0" : "1" };
+
+/** @type {{ name: string, ok: boolean }[]} */
+const steps = [];
+function run(name, command, args, extraEnv = {}) {
+  console.log(`\n▶ ${name}: ${command} ${args.join(" ")}`);
+  const result = spawnSync(command, args, { cwd: root, stdio: "inherit", env: { ...env, ...extraEnv } });
+  const ok = result.status === 0;
+  steps.push({ name, ok });
+  return ok;
+}
+
+const built = run("build", "npx", ["turbo", "run", "build"]);
+run("typecheck", "npx", ["turbo", "run", "typecheck"]);
+run("lint", "npx", ["biome", "check", "."]);
+run("migrations match schema", "npm", ["run", "db:check-drift", "-w", "@parley/db"]);
+
+const vitestReport = join(reportDir, "vitest.json");
+run("unit, integration and API/SDK end-to-end tests", "npx", [
+  "vitest",
+  "run",
+  "--reporter=default",
+  "--reporter=json",
+  `--outputFile.json=${vitestReport}`,
+]);
+
+const playwrightReport = join(reportDir, "playwright.json");
+if (built) {
+  run(
+    "browser tests",
+    "npx",
+    ["playwright", "test", "-c", "apps/web/playwright.config.ts", "--reporter=list,json"],
+    { PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightReport },
+  );
+} else {
+  steps.push({ name: "browser tests (not run: build failed)", ok: false });
+}
+
+let passed = 0;
+let failed = 0;
+if (existsSync(vitestReport)) {
+  const report = JSON.parse(readFileSync(vitestReport, "utf8"));
+  passed += report.numPassedTests ?? 0;
+  failed += (report.numFailedTests ?? 0) + (report.numFailedTestSuites ?? 0);
+}
+if (existsSync(playwrightReport)) {
+  const stats = JSON.parse(readFileSync(playwrightReport, "utf8")).stats ?? {};
+  passed += (stats.expected ?? 0) + (stats.flaky ?? 0);
+  failed += stats.unexpected ?? 0;
+}
+
+console.log("\nSteps:");
+for (const step of steps) console.log(`  ${step.ok ? "ok  " : "FAIL"} ${step.name}`);
+const stepFailures = steps.filter((step) => !step.ok).length;
+if (stepFailures > 0 && failed === 0) failed = stepFailures;
+console.log(`\ntests: ${passed} passed, ${failed} failed`);
+process.exit(stepFailures > 0 ? 1 : 0);
