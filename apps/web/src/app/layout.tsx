@@ -1,0 +1,28 @@
+import { GeistMono } from "geist/font/mono";
+import { GeistSans } from "geist/font/sans";
+import type { Metadata, Viewport } from "next";
+import { connection } from "next/server";
+import type { ReactNode } from "react";
+import { AppProviders } from "@/components/app-providers";
+import { readRuntimeConfig } from "@/lib/runtime-config";
+import "./globals.css";
+
+export const metadata: Metadata = {
+  title: "Parley",
+  description: "Agent sessions with a person in the loop",
+};
+
+export const viewport: Viewport = { width: "device-width", initialScale: 1 };
+
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  // Read the API location per request, so one build works against any API.
+  await connection();
+  const config = readRuntimeConfig();
+  return (
+    <html lang="en" className={`${GeistSans.variable} ${GeistMono.variable}`}>
+      <body>
+        <AppProviders config={config}>{children}</AppProviders>
+      </body>
+    </html>
+  );
+}

@@ -1,0 +1,124 @@
+"use client";
+
+import type { ApprovalMode } from "@parley/session-core";
+import * as Dialog from "@radix-ui/react-dialog";
+import clsx from "clsx";
+import { ShieldAlert } from "lucide-react";
+import { useId, useState } from "react";
+import { toDisplayError } from "@/lib/parley-api";
+
+const modeLabel: Record<ApprovalMode, string> = { ask: "Ask first", "always-allow": "Always allow" };
+
+/**
+ * Configured vs effective approval mode. A change is configured at once but only takes effect at
+ * the agent's next Step, so the control says so while the two differ. `always-allow` needs an
+ * explicit confirmation.
+ */
+export function ApprovalModeControl({
+  security,
+  disabled,
+  onChange,
+}: {
+  security: { approval_mode: ApprovalMode; effective_approval_mode: ApprovalMode };
+  disabled: boolean;
+  onChange: (mode: ApprovalMode) => Promise<void>;
+}) {
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const groupId = useId();
+  const pendingChange = security.approval_mode !== security.effective_approval_mode;
+
+  async function apply(mode: ApprovalMode) {
+    setBusy(true);
+    setError(null);
+    try {
+      await onChange(mode);
+    } catch (failure) {
+      setError(toDisplayError(failure).message);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  function choose(mode: ApprovalMode) {
+    if (mode === security.approval_mode || busy) return;
+    if (mode === "always-allow") setConfirming(true);
+    else void apply(mode);
+  }
+
+  return (
+    <div className="mode-control">
+      <fieldset className="segmented" disabled={disabled || busy}>
+        <legend className="segmented-label">Approvals</legend>
+        {(["ask", "always-allow"] as const).map((mode) => (
+          <label
+            key={mode}
+            className={clsx(
+              "segment",
+              security.approval_mode === mode && "on",
+              mode === "always-allow" && "risky",
+            )}
+          >
+            <input
+              type="radio"
+              className="sr-only"
+              name={groupId}
+              value={mode}
+              checked={security.approval_mode === mode}
+              onChange={() => choose(mode)}
+            />
+            {modeLabel[mode]}
+          </label>
+        ))}
+      </fieldset>
+      <p className="mode-status" data-testid="mode-status" aria-live="polite">
+        {pendingChange ? (
+          <span className="pending-change" data-testid="mode-pending">
+            Now: {modeLabel[security.effective_approval_mode]} · takes effect at the next step
+          </span>
+        ) : (
+          <span className="muted">In effect: {modeLabel[security.effective_approval_mode]}</span>
+        )}
+      </p>
+      {error ? (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      <Dialog.Root open={confirming} onOpenChange={setConfirming}>
+        <Dialog.Portal>
+          <Dialog.Overlay className="dialog-overlay" />
+          <Dialog.Content className="dialog">
+            <Dialog.Title className="dialog-title">
+              <ShieldAlert size={18} aria-hidden />
+              Allow every tool call without asking?
+            </Dialog.Title>
+            <Dialog.Description className="dialog-description">
+              The agent will run file changes and shell commands in this session without waiting for approval,
+              starting at its next step. Approvals already waiting still need an answer. You can switch back
+              to “Ask first” at any time.
+            </Dialog.Description>
+            <div className="dialog-actions">
+              <Dialog.Close asChild>
+                <button type="button" className="button">
+                  Keep asking
+                </button>
+              </Dialog.Close>
+              <button
+                type="button"
+                className="button danger"
+                onClick={() => {
+                  setConfirming(false);
+                  void apply("always-allow");
+                }}
+              >
+                Always allow
+              </button>
+            </div>
+          </Dialog.Content>
+        </Dialog.Portal>
+      </Dialog.Root>
+    </div>
+  );
+}

@@ -1,0 +1,164 @@
+"use client";
+
+import type { Interaction, Question, RespondInput } from "@parley/session-core";
+import { Send } from "lucide-react";
+import { type FormEvent, useId, useState } from "react";
+import { formatJson } from "@/lib/interaction-view";
+import type { DisplayError } from "@/lib/parley-api";
+import {
+  type AnswerDraft,
+  buildQuestionResponse,
+  isDraftComplete,
+  isQuestionAnswered,
+  readQuestions,
+  toggleMultiValue,
+} from "@/lib/question-answers";
+import { errorText, useRespond } from "./use-respond";
+
+/** The answers held in a terminal Interaction's response, as a draft to show them read-only. */
+function draftFromResponse(interaction: Interaction): AnswerDraft {
+  const payload = interaction.response?.payload;
+  if (!payload || typeof payload !== "object" || Array.isArray(payload)) return {};
+  const answers = (payload as { answers?: unknown }).answers;
+  if (!Array.isArray(answers)) return {};
+  const draft: Record<string, string | string[]> = {};
+  for (const answer of answers) {
+    if (
+      answer &&
+      typeof answer === "object" &&
+      "question_id" in answer &&
+      typeof answer.question_id === "string"
+    ) {
+      const value = (answer as { value?: unknown }).value;
+      if (typeof value === "string") draft[answer.question_id] = value;
+      else if (Array.isArray(value)) draft[answer.question_id] = value.map(String);
+    }
+  }
+  return draft;
+}
+
+export function QuestionForm({
+  interaction,
+  onRespond,
+}: {
+  interaction: Interaction;
+  onRespond: (input: RespondInput) => Promise<DisplayError | null>;
+}) {
+  const questions = readQuestions(interaction.request.payload);
+  const [draft, setDraft] = useState<AnswerDraft>({});
+  const { submit, busy, sent, error, locked } = useRespond(interaction, onRespond);
+  const formId = useId();
+
+  if (!questions) {
+    return (
+      <div>
+        <p className="muted">This question request is malformed and can't be answered here.</p>
+        <pre className="code-block">{formatJson(interaction.request.payload)}</pre>
+      </div>
+    );
+  }
+
+  const shown = interaction.status === "pending" ? draft : draftFromResponse(interaction);
+  const answered = questions.filter((question) => isQuestionAnswered(question, shown)).length;
+  const complete = isDraftComplete(questions, shown);
+
+  function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    if (!complete || !questions) return;
+    void submit(buildQuestionResponse(questions, draft));
+  }
+
+  return (
+    <form className="question-form" onSubmit={onSubmit} aria-describedby={`${formId}-progress`}>
+      {questions.map((question, index) => (
+        <QuestionField
+          key={question.question_id}
+          id={`${formId}-${index}`}
+          question={question}
+          value={shown[question.question_id]}
+          disabled={locked}
+          onChange={(value) => setDraft((current) => ({ ...current, [question.question_id]: value }))}
+        />
+      ))}
+      <div className="card-actions">
+        <button type="submit" className="button primary icon-text" disabled={locked || !complete}>
+          <Send size={15} aria-hidden />
+          <span>Submit answers</span>
+        </button>
+        <span className="card-note" id={`${formId}-progress`} role="status">
+          {busy
+            ? "Sending…"
+            : sent
+              ? "Answers sent — waiting for the agent"
+              : interaction.status === "pending"
+                ? `${answered} of ${questions.length} answered`
+                : ""}
+        </span>
+      </div>
+      {error ? (
+        <p className="field-error" role="alert" data-testid="interaction-error">
+          {errorText(error)}
+        </p>
+      ) : null}
+    </form>
+  );
+}
+
+function QuestionField({
+  id,
+  question,
+  value,
+  disabled,
+  onChange,
+}: {
+  id: string;
+  question: Question;
+  value: string | readonly string[] | undefined;
+  disabled: boolean;
+  onChange: (value: string | string[]) => void;
+}) {
+  if (question.type === "text") {
+    return (
+      <div className="question">
+        <label htmlFor={id} className="question-text">
+          {question.question}
+        </label>
+        <textarea
+          id={id}
+          rows={2}
+          value={typeof value === "string" ? value : ""}
+          disabled={disabled}
+          onChange={(event) => onChange(event.target.value)}
+        />
+      </div>
+    );
+  }
+  const multi = question.type === "multi_select";
+  const picked = multi ? (Array.isArray(value) ? value : []) : typeof value === "string" ? [value] : [];
+  return (
+    <fieldset className="question" disabled={disabled}>
+      <legend className="question-text">
+        {question.question}
+        <span className="muted small">{multi ? " (choose any)" : " (choose one)"}</span>
+      </legend>
+      <div className="options">
+        {(question.options ?? []).map((option, index) => (
+          <label key={option.value} className="option" htmlFor={`${id}-${index}`}>
+            <input
+              id={`${id}-${index}`}
+              type={multi ? "checkbox" : "radio"}
+              name={id}
+              value={option.value}
+              checked={picked.includes(option.value)}
+              onChange={() => onChange(multi ? toggleMultiValue(picked, option.value) : option.value)}
+            />
+            <span>
+              <span className="option-label">{option.label}</span>
+              {option.description ? <span className="option-description">{option.description}</span> : null}
+            </span>
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+}

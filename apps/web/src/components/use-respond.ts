@@ -1,0 +1,48 @@
+"use client";
+
+import type { Interaction, InteractionResponse, RespondInput } from "@parley/session-core";
+import { useState } from "react";
+import type { DisplayError } from "@/lib/parley-api";
+
+/**
+ * Submission state of one card. `sent` means the server accepted the answer; the card still shows
+ * the Interaction as pending until the server publishes the new status.
+ */
+export function useRespond(
+  interaction: Interaction,
+  onRespond: (input: RespondInput) => Promise<DisplayError | null>,
+) {
+  const [busy, setBusy] = useState(false);
+  const [sent, setSent] = useState(false);
+  const [error, setError] = useState<DisplayError | null>(null);
+  const pending = interaction.status === "pending";
+
+  async function submit(response: InteractionResponse) {
+    if (!pending || busy) return;
+    setBusy(true);
+    setError(null);
+    const failure = await onRespond({ interaction_id: interaction.interaction_id, response });
+    setBusy(false);
+    if (failure) setError(failure);
+    else setSent(true);
+  }
+
+  return {
+    submit,
+    busy,
+    sent: sent && pending,
+    error: pending ? error : null,
+    locked: !pending || busy || sent,
+  };
+}
+
+export function errorText(error: DisplayError): string {
+  switch (error.code) {
+    case "interaction_not_pending":
+      return `Someone else answered first. ${error.message}`;
+    case "session_closed":
+      return "The session was closed, so this can no longer be answered.";
+    default:
+      return error.message;
+  }
+}

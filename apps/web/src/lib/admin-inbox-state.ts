@@ -1,0 +1,143 @@
+import type { AdminInteractionEvent, AdminInteractionItem } from "./parley-api";
+
+/**
+ * The admin inbox: every pending Interaction across sessions plus the recently answered ones.
+ * Same sync protocol as a session view: subscribe and buffer, load the lists, apply the buffer;
+ * events are deduplicated by their global `event_id`. A `created` event for a session the inbox
+ * has not seen yet carries no title or owner, so those rows show the ids until `needs_refresh`
+ * makes the caller reload the lists.
+ */
+export interface AdminInboxState {
+  readonly phase: "loading" | "ready" | "error";
+  readonly error?: string;
+  readonly pending: ReadonlyMap<string, AdminInteractionItem>;
+  /** Newest answer first. */
+  readonly answered: readonly AdminInteractionItem[];
+  readonly last_event_id: number;
+  readonly buffer: readonly AdminInteractionEvent[];
+  readonly needs_refresh: boolean;
+}
+
+export const RECENTLY_ANSWERED_LIMIT = 20;
+
+export type AdminInboxAction =
+  | { type: "event"; event: AdminInteractionEvent }
+  | { type: "loaded"; pending: readonly AdminInteractionItem[]; answered: readonly AdminInteractionItem[] }
+  | { type: "error"; message: string };
+
+export function createAdminInboxState(): AdminInboxState {
+  return {
+    phase: "loading",
+    pending: new Map(),
+    answered: [],
+    last_event_id: 0,
+    buffer: [],
+    needs_refresh: false,
+  };
+}
+
+export function adminInboxReducer(state: AdminInboxState, action: AdminInboxAction): AdminInboxState {
+  switch (action.type) {
+    case "event":
+      if (state.phase !== "ready") return { ...state, buffer: [...state.buffer, action.event] };
+      return applyEvent(state, action.event);
+    case "loaded": {
+      const pending = new Map<string, AdminInteractionItem>();
+      for (const item of action.pending) {
+        if (item.interaction.status === "pending") pending.set(item.interaction.interaction_id, item);
+      }
+      let next: AdminInboxState = {
+        phase: "ready",
+        pending,
+        answered: newestAnswerFirst(action.answered).slice(0, RECENTLY_ANSWERED_LIMIT),
+        last_event_id: state.last_event_id,
+        buffer: [],
+        needs_refresh: false,
+      };
+      for (const event of state.buffer) next = applyEvent(next, event);
+      return next;
+    }
+    case "error":
+      return { ...state, phase: "error", error: action.message };
+  }
+}
+
+function applyEvent(state: AdminInboxState, event: AdminInteractionEvent): AdminInboxState {
+  if (event.event_id <= state.last_event_id) return state;
+  const id = event.interaction.interaction_id;
+  const known =
+    state.pending.get(id) ?? state.answered.find((item) => item.interaction.interaction_id === id);
+  const sibling = findSessionRow(state, event.session_id);
+  const item: AdminInteractionItem = {
+    session_id: event.session_id,
+    session_title: known?.session_title ?? sibling?.session_title ?? event.session_id,
+    owner_id: known?.owner_id ?? sibling?.owner_id ?? "",
+    owner_name: known?.owner_name ?? sibling?.owner_name ?? null,
+    tool_name: event.interaction.request.source.tool_name ?? known?.tool_name ?? "",
+    tool_call_id: event.interaction.request.source.tool_call_id,
+    created_at: event.interaction.request.created_at,
+    interaction: event.interaction,
+  };
+  const pending = new Map(state.pending);
+  const advanced = { ...state, last_event_id: event.event_id };
+  if (event.kind === "created") {
+    if (known && known.interaction.status !== "pending") return advanced;
+    pending.set(id, known ? { ...known, interaction: event.interaction } : item);
+    return { ...advanced, pending, needs_refresh: state.needs_refresh || (!known && !sibling) };
+  }
+  pending.delete(id);
+  if (event.kind === "cancelled" || event.kind === "failed") return { ...advanced, pending };
+  const answered = [item, ...state.answered.filter((row) => row.interaction.interaction_id !== id)];
+  return { ...advanced, pending, answered: answered.slice(0, RECENTLY_ANSWERED_LIMIT) };
+}
+
+function findSessionRow(state: AdminInboxState, session_id: string): AdminInteractionItem | undefined {
+  for (const item of state.pending.values()) if (item.session_id === session_id) return item;
+  return state.answered.find((item) => item.session_id === session_id);
+}
+
+function newestAnswerFirst(items: readonly AdminInteractionItem[]): AdminInteractionItem[] {
+  return [...items]
+    .filter((item) => item.interaction.status === "resolved" || item.interaction.status === "denied")
+    .sort((a, b) => (b.interaction.resolved_at ?? 0) - (a.interaction.resolved_at ?? 0));
+}
+
+export interface InboxFilters {
+  readonly type: string;
+  readonly tool: string;
+  readonly session: string;
+  /** Minimum age in milliseconds; 0 = any. */
+  readonly min_age_ms: number;
+}
+
+export const noFilters: InboxFilters = { type: "", tool: "", session: "", min_age_ms: 0 };
+
+/** Pending rows that pass the filters, oldest first (the one waiting longest is answered first). */
+export function filteredPending(
+  state: AdminInboxState,
+  filters: InboxFilters,
+  now: number,
+): AdminInteractionItem[] {
+  return [...state.pending.values()]
+    .filter((item) => !filters.type || item.interaction.interaction_type === filters.type)
+    .filter((item) => !filters.tool || item.tool_name === filters.tool)
+    .filter((item) => !filters.session || item.session_id === filters.session)
+    .filter((item) => now - item.created_at >= filters.min_age_ms)
+    .sort((a, b) => a.created_at - b.created_at);
+}
+
+/** The values each filter can take, from the rows currently pending. */
+export function filterChoices(state: AdminInboxState): {
+  types: string[];
+  tools: string[];
+  sessions: { session_id: string; title: string }[];
+} {
+  const rows = [...state.pending.values()];
+  const sessions = new Map<string, string>();
+  for (const row of rows) sessions.set(row.session_id, row.session_title);
+  return {
+    types: [...new Set(rows.map((row) => row.interaction.interaction_type))].sort(),
+    tools: [...new Set(rows.map((row) => row.tool_name).filter(Boolean))].sort(),
+    sessions: [...sessions].map(([session_id, title]) => ({ session_id, title })),
+  };
+}

@@ -1,0 +1,56 @@
+import { createParleyClient } from "@parley/sdk";
+import type { ParleyApi, ParleySessionApi } from "./parley-api";
+
+/**
+ * Binds the web app's `ParleyApi` to `@parley/sdk`. The only module that imports the SDK.
+ *
+ * Session subscriptions replay the session's log from the start (`after_event_id: 0`): the SDK
+ * does not report when a subscription is live on the server, so subscribing "from now" and then
+ * loading the snapshot could miss a mutation committed in between. The view's reducer drops every
+ * replayed change the snapshot already holds (by revision), so the replay only costs bandwidth.
+ */
+export function createParleyApi(options: { url: string; token: string }): ParleyApi {
+  const client = createParleyClient(options);
+  return {
+    whoami: () => client.auth.whoami(),
+    listSessions: async () => (await client.sessions.list({ limit: 200 })).items,
+    createSession: async (input) => {
+      const handle = await client.sessions.create(input);
+      return handle.info();
+    },
+    session: (session_id) => bindSession(client.session(session_id)),
+    adminInteractions: async (query) => (await client.admin.interactions(query)).items,
+    subscribeAdmin: (listener) =>
+      client.admin.subscribe(listener, {
+        onError: (error) => console.error("[parley] inbox feed ended", error),
+      }),
+    close: () => {
+      void client.close();
+    },
+  };
+}
+
+function bindSession(handle: ReturnType<ReturnType<typeof createParleyClient>["session"]>): ParleySessionApi {
+  return {
+    id: handle.id,
+    subscribe: (listener) =>
+      handle.subscribe(listener, {
+        after_event_id: 0,
+        onError: (error) => console.error("[parley] session feed ended", error),
+      }),
+    info: () => handle.info(),
+    status: () => handle.status(),
+    messages: async (before_sequence) => {
+      const page = await handle.messages(before_sequence === undefined ? {} : { before_sequence });
+      return {
+        items: page.items,
+        has_more: page.has_more,
+        next_before_sequence: page.next_before_sequence ?? null,
+      };
+    },
+    prompt: (query) => handle.prompt(query),
+    stop: () => handle.stop(),
+    respond: (input) => handle.respond(input),
+    set: (input) => handle.set(input),
+  };
+}

@@ -1,0 +1,253 @@
+import type {
+  ApprovalMode,
+  AssistantMessage,
+  AssistantPart,
+  Interaction,
+  SessionInfo,
+  SessionMessage,
+  SessionMutation,
+  SessionStatus,
+  ToolPart,
+} from "@parley/session-core";
+
+/**
+ * The browser's view of one Session, built only from persisted state the server published.
+ *
+ * Sync protocol (interaction-spec §E.4): subscribe first and buffer, load the snapshot, replace the
+ * local state with it, then apply the buffer. Until the snapshot arrives `phase` is `loading` and
+ * every mutation lands in `buffer`. Merge rules:
+ * - `message`: upsert by `message_id` when its revision is newer than the one held;
+ * - `part`: upsert by `part_id` inside its message unless the mutation's revision is strictly older
+ *   (an equal revision re-applies the same full snapshot, which is harmless);
+ * - `delta`: append only when its revision is newer than the message's (a snapshot taken after the
+ *   delta already contains the text, and appending twice would duplicate it);
+ * - every mutation: ignored when its `event_id` is not above the last applied one.
+ */
+export interface SessionViewState {
+  readonly session_id: string;
+  readonly phase: "loading" | "ready" | "error";
+  readonly error?: string;
+  readonly info?: SessionInfo;
+  readonly messages: ReadonlyMap<string, SessionMessage>;
+  readonly turn: TurnView;
+  readonly security?: { approval_mode: ApprovalMode; effective_approval_mode: ApprovalMode };
+  readonly last_event_id: number;
+  readonly buffer: readonly SessionMutation[];
+  /** Where the next older page of messages starts; null once the whole history is loaded. */
+  readonly older_before_sequence: number | null;
+}
+
+/**
+ * Which Turns run, driven by `turn` mutations and `status()`, never guessed by the client. A set,
+ * because `stop()` publishes a start/finish pair for each cancelled queued prompt while the active
+ * Turn is still winding down.
+ */
+export interface TurnView {
+  readonly running_turn_ids: readonly string[];
+  /** `status()` said running without naming the Turn; cleared by the next `finish`. */
+  readonly running_unnamed: boolean;
+}
+
+export function isTurnRunning(turn: TurnView): boolean {
+  return turn.running_unnamed || turn.running_turn_ids.length > 0;
+}
+
+export interface SessionSnapshot {
+  readonly info: SessionInfo;
+  readonly messages: readonly SessionMessage[];
+  readonly status: SessionStatus;
+  readonly older_before_sequence?: number | null;
+}
+
+export type SessionAction =
+  | { type: "mutation"; mutation: SessionMutation }
+  | { type: "snapshot"; snapshot: SessionSnapshot }
+  | { type: "older"; messages: readonly SessionMessage[]; older_before_sequence: number | null }
+  | { type: "status"; status: SessionStatus }
+  | { type: "error"; message: string };
+
+const idleTurn: TurnView = { running_turn_ids: [], running_unnamed: false };
+
+export function createSessionViewState(session_id: string): SessionViewState {
+  return {
+    session_id,
+    phase: "loading",
+    messages: new Map(),
+    turn: idleTurn,
+    last_event_id: 0,
+    buffer: [],
+    older_before_sequence: null,
+  };
+}
+
+export function sessionViewReducer(state: SessionViewState, action: SessionAction): SessionViewState {
+  switch (action.type) {
+    case "mutation":
+      if (action.mutation.session_id !== state.session_id) return state;
+      if (state.phase === "loading") return { ...state, buffer: [...state.buffer, action.mutation] };
+      return applyMutation(state, action.mutation);
+    case "snapshot":
+      return applySnapshot(state, action.snapshot);
+    case "older": {
+      const messages = new Map(state.messages);
+      for (const message of action.messages) {
+        const held = messages.get(message.message_id);
+        if (!held || held.revision < message.revision) messages.set(message.message_id, message);
+      }
+      return { ...state, messages, older_before_sequence: action.older_before_sequence };
+    }
+    case "status":
+      // Only the approval modes: which Turns run is driven by ordered `turn` mutations.
+      return state.phase === "ready" ? { ...state, security: { ...action.status.security } } : state;
+    case "error":
+      return state.phase === "loading" ? { ...state, phase: "error", error: action.message } : state;
+  }
+}
+
+function applySnapshot(state: SessionViewState, snapshot: SessionSnapshot): SessionViewState {
+  const messages = new Map<string, SessionMessage>();
+  for (const message of snapshot.messages) messages.set(message.message_id, message);
+  const { status, info } = snapshot;
+  let next: SessionViewState = {
+    session_id: state.session_id,
+    phase: "ready",
+    info,
+    messages,
+    turn:
+      status.state !== "running"
+        ? idleTurn
+        : status.active_turn_id
+          ? { running_turn_ids: [status.active_turn_id], running_unnamed: false }
+          : { running_turn_ids: [], running_unnamed: true },
+    security: { ...status.security },
+    last_event_id: state.last_event_id,
+    buffer: [],
+    older_before_sequence: snapshot.older_before_sequence ?? null,
+  };
+  for (const mutation of state.buffer) next = applyMutation(next, mutation);
+  return next;
+}
+
+function applyMutation(state: SessionViewState, mutation: SessionMutation): SessionViewState {
+  if (mutation.event_id <= state.last_event_id) return state;
+  const advanced = { ...state, last_event_id: mutation.event_id };
+  switch (mutation.variant) {
+    case "message": {
+      const held = state.messages.get(mutation.message_id);
+      if (held && held.revision >= mutation.message.revision) return advanced;
+      return { ...advanced, messages: withEntry(state.messages, mutation.message_id, mutation.message) };
+    }
+    case "part": {
+      const held = state.messages.get(mutation.message_id);
+      if (held?.type !== "assistant" || mutation.revision < held.revision) return advanced;
+      const updated: AssistantMessage = {
+        ...held,
+        revision: Math.max(held.revision, mutation.revision),
+        parts: upsertPart(held.parts, mutation.part),
+      };
+      return { ...advanced, messages: withEntry(state.messages, held.message_id, updated) };
+    }
+    case "delta": {
+      const held = state.messages.get(mutation.message_id);
+      if (held?.type !== "assistant" || mutation.revision <= held.revision) return advanced;
+      const parts = held.parts.map((part) =>
+        part.part_id === mutation.part_id && (part.type === "text" || part.type === "reasoning")
+          ? { ...part, text: part.text + mutation.delta }
+          : part,
+      );
+      const updated: AssistantMessage = { ...held, revision: mutation.revision, parts };
+      return { ...advanced, messages: withEntry(state.messages, held.message_id, updated) };
+    }
+    case "turn":
+      return { ...advanced, turn: applyTurn(state.turn, mutation) };
+    case "session": {
+      const info = state.info ? applySessionInfo(state.info, mutation) : state.info;
+      const security = state.security
+        ? {
+            approval_mode: mutation.approval_mode ?? state.security.approval_mode,
+            effective_approval_mode:
+              mutation.effective_approval_mode ?? state.security.effective_approval_mode,
+          }
+        : state.security;
+      return { ...advanced, ...(info ? { info } : {}), ...(security ? { security } : {}) };
+    }
+  }
+}
+
+function applyTurn(turn: TurnView, mutation: Extract<SessionMutation, { variant: "turn" }>): TurnView {
+  const others = turn.running_turn_ids.filter((turn_id) => turn_id !== mutation.turn_id);
+  if (mutation.type === "start") {
+    return { running_turn_ids: [...others, mutation.turn_id], running_unnamed: turn.running_unnamed };
+  }
+  return { running_turn_ids: others, running_unnamed: false };
+}
+
+function applySessionInfo(info: SessionInfo, mutation: Extract<SessionMutation, { variant: "session" }>) {
+  return {
+    ...info,
+    ...(mutation.title !== undefined ? { title: mutation.title } : {}),
+    ...(mutation.approval_mode ? { approval_mode: mutation.approval_mode } : {}),
+    ...(mutation.effective_approval_mode
+      ? { effective_approval_mode: mutation.effective_approval_mode }
+      : {}),
+    ...(mutation.closed_at !== undefined ? { closed_at: mutation.closed_at, state: "closed" as const } : {}),
+  };
+}
+
+function upsertPart(parts: readonly AssistantPart[], part: AssistantPart): AssistantPart[] {
+  const index = parts.findIndex((held) => held.part_id === part.part_id);
+  if (index === -1) return [...parts, part];
+  const next = [...parts];
+  next[index] = part;
+  return next;
+}
+
+function withEntry<V>(map: ReadonlyMap<string, V>, key: string, value: V): Map<string, V> {
+  const next = new Map(map);
+  next.set(key, value);
+  return next;
+}
+
+/** Messages in timeline order (`sequence`), assistant parts in generation order (`sequence`). */
+export function orderedMessages(state: SessionViewState): SessionMessage[] {
+  return [...state.messages.values()]
+    .sort((a, b) => a.sequence - b.sequence)
+    .map((message) =>
+      message.type === "assistant"
+        ? { ...message, parts: [...message.parts].sort((a, b) => a.sequence - b.sequence) }
+        : message,
+    );
+}
+
+/** An Interaction together with the tool call that owns it. */
+export interface InteractionEntry {
+  readonly interaction: Interaction;
+  readonly tool: ToolPart;
+  readonly message_id: string;
+}
+
+/** Every Interaction held in the session's tool parts, in timeline order. */
+export function interactionEntries(state: SessionViewState): InteractionEntry[] {
+  const entries: InteractionEntry[] = [];
+  for (const message of orderedMessages(state)) {
+    if (message.type !== "assistant") continue;
+    for (const part of message.parts) {
+      if (part.type !== "tool") continue;
+      for (const interaction of part.interactions ?? []) {
+        entries.push({ interaction, tool: part, message_id: message.message_id });
+      }
+    }
+  }
+  return entries;
+}
+
+export function pendingInteractionCount(state: SessionViewState): number {
+  return interactionEntries(state).filter((entry) => entry.interaction.status === "pending").length;
+}
+
+/** True while the configured approval mode waits for the next Step checkpoint to take effect. */
+export function isModeChangePending(state: SessionViewState): boolean {
+  return (
+    state.security !== undefined && state.security.approval_mode !== state.security.effective_approval_mode
+  );
+}

@@ -1,0 +1,75 @@
+"use client";
+
+import { useCallback, useEffect, useReducer } from "react";
+import type { ParleySessionApi } from "./parley-api";
+import { toDisplayError } from "./parley-api";
+import { createSessionViewState, type SessionViewState, sessionViewReducer } from "./session-state";
+
+/**
+ * Keeps one Session's view in sync: subscribe (buffering) → load info, messages and status →
+ * apply the buffer → live. Unsubscribes when the session changes or the view unmounts, so no
+ * mutation, card or turn state of an old session can reach a new one.
+ */
+export function useSessionView(handle: ParleySessionApi): {
+  state: SessionViewState;
+  refreshStatus: () => Promise<void>;
+  loadOlder: (before_sequence: number) => Promise<void>;
+} {
+  const [state, dispatch] = useReducer(sessionViewReducer, handle.id, createSessionViewState);
+
+  const refreshStatus = useCallback(async () => {
+    try {
+      dispatch({ type: "status", status: await handle.status() });
+    } catch {
+      // The next mutation or reload brings the modes back in step; a failed refresh changes nothing.
+    }
+  }, [handle]);
+
+  useEffect(() => {
+    let disposed = false;
+    const unsubscribe = handle.subscribe((mutation) => {
+      if (disposed) return;
+      dispatch({ type: "mutation", mutation });
+      // A config change becomes effective at a Step checkpoint, reported by its Action message or
+      // a Turn boundary; re-read the modes then instead of guessing.
+      if ((mutation.variant === "message" && mutation.type === "action") || mutation.variant === "turn") {
+        void refreshStatus();
+      }
+    });
+    Promise.all([handle.info(), handle.messages(), handle.status()]).then(
+      ([info, page, status]) => {
+        if (disposed) return;
+        dispatch({
+          type: "snapshot",
+          snapshot: {
+            info,
+            messages: page.items,
+            status,
+            older_before_sequence: page.has_more ? page.next_before_sequence : null,
+          },
+        });
+      },
+      (error: unknown) => {
+        if (!disposed) dispatch({ type: "error", message: toDisplayError(error).message });
+      },
+    );
+    return () => {
+      disposed = true;
+      unsubscribe();
+    };
+  }, [handle, refreshStatus]);
+
+  const loadOlder = useCallback(
+    async (before_sequence: number) => {
+      const page = await handle.messages(before_sequence);
+      dispatch({
+        type: "older",
+        messages: page.items,
+        older_before_sequence: page.has_more ? page.next_before_sequence : null,
+      });
+    },
+    [handle],
+  );
+
+  return { state, refreshStatus, loadOlder };
+}
