@@ -1,12 +1,21 @@
 import type { z } from "zod";
 import type { ApprovalDecision, ApprovalRequestInput } from "../schema/approval.js";
-import type { InteractionRequestInput, InteractionResult } from "../schema/interaction.js";
+import type {
+  InteractionRequest,
+  InteractionRequestInput,
+  InteractionResult,
+} from "../schema/interaction.js";
 import type { JsonValue } from "../schema/json.js";
 
 export interface InteractionHandle {
   interaction_id: string;
   /** Settles exactly once, after the terminal state is committed; never rejects. */
   result: Promise<InteractionResult>;
+  /**
+   * The stored request. A resumed tool attaches to the Interaction it created before the restart,
+   * so this is the original request (e.g. the `question_id`s the answers refer to), not a new one.
+   */
+  request?: InteractionRequest;
 }
 
 export interface ApprovalPort {

@@ -1,0 +1,63 @@
+import type { IdSource } from "../ports/clock.js";
+
+const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_-";
+
+/**
+ * A nanoid-like id source over `crypto.getRandomValues` (Web Crypto, present in Node ≥ 20 and
+ * browsers), so session-core needs no Node import. 16 characters of 64 symbols = 96 bits.
+ */
+export function createRandomIdSource(length = 16): IdSource {
+  return {
+    next() {
+      const bytes = new Uint8Array(length);
+      globalThis.crypto.getRandomValues(bytes);
+      let id = "";
+      for (const byte of bytes) id += ALPHABET[byte & 63];
+      return id;
+    },
+  };
+}
+
+/** Every id the runtime mints, in one place, so each says what it is. */
+export class RuntimeIds {
+  constructor(private readonly source: IdSource) {}
+
+  session(): string {
+    return `session_${this.source.next()}`;
+  }
+  interaction(): string {
+    return `interaction:${this.source.next()}`;
+  }
+  question(): string {
+    return `question:${this.source.next()}`;
+  }
+  turn(session_id: string, now: number): string {
+    return `turn:${session_id}:${now}:${this.source.next()}`;
+  }
+  cancelledTurn(session_id: string, now: number): string {
+    return `turn:${session_id}:cancelled:${now}:${this.source.next()}`;
+  }
+  userMessage(session_id: string): string {
+    return `user:${session_id}:${this.source.next()}`;
+  }
+  assistantMessage(session_id: string): string {
+    return `assistant:${session_id}:${this.source.next()}`;
+  }
+  errorMessage(session_id: string): string {
+    return `error:${session_id}:${this.source.next()}`;
+  }
+  configAction(session_id: string, now: number): string {
+    return `session-config:${session_id}:${now}:${this.source.next()}`;
+  }
+  mutation(): string {
+    return `mutation:${this.source.next()}`;
+  }
+  part(kind: "text" | "reasoning" | "step-start" | "user-text"): string {
+    return `${kind}:${this.source.next()}`;
+  }
+}
+
+/** A tool part's id is derived from the provider's call id and never changes. */
+export function toolPartId(tool_call_id: string): string {
+  return `tool:${tool_call_id}`;
+}

@@ -1,0 +1,217 @@
+import type { Clock } from "../ports/clock.js";
+import type { SessionStore } from "../ports/session-store.js";
+import {
+  type ApprovalDecision,
+  type ApprovalRequestInput,
+  approvalRequestInputSchema,
+  SESSION_APPROVAL_RESPONSE_SCHEMA,
+} from "../schema/approval.js";
+import type { ApprovalMode } from "../schema/approval-mode.js";
+import type {
+  Interaction,
+  InteractionRequest,
+  InteractionRequestInput,
+  InteractionResult,
+} from "../schema/interaction.js";
+import type { AssistantMessage } from "../schema/messages.js";
+import type { ApprovalPort, InteractionHandle, InteractionPort } from "../tools/define-agent-tool.js";
+import type { RuntimeIds } from "./ids.js";
+import type { InteractionWaiters } from "./interaction-waiters.js";
+import type { SessionWriter } from "./session-writer.js";
+import { requestInteraction } from "./transitions/interaction-transitions.js";
+import { findToolIndex } from "./transitions/transition.js";
+
+export interface InteractionPortDeps {
+  session_id: string;
+  writer: SessionWriter;
+  store: SessionStore;
+  waiters: InteractionWaiters;
+  ids: RuntimeIds;
+  clock: Clock;
+  /** Whose waiters these are (the Turn); abandoned together with it. */
+  owner: object;
+  /** The open assistant message holding the tool call, if any. */
+  locateTool(tool_call_id: string): Promise<string | undefined>;
+  /** The approval mode the current Step captured (G57). */
+  approvalMode(): ApprovalMode;
+  epoch?: number;
+  /**
+   * Durable resume: the k-th request of one `execute` for a tool call attaches to that tool's
+   * `interactions[k]` when it exists. Tools' ports count per call; the facade's port always creates.
+   */
+  countsOrdinals: boolean;
+}
+
+function envelopeError(input: Partial<InteractionRequestInput>): string | null {
+  if (!input.turn_id) return "Session Interaction requires turn_id";
+  if (!input.type) return "Session Interaction requires a non-empty type";
+  if (!input.tool_call_id) return "Session Interaction requires the Tool Call it belongs to";
+  return null;
+}
+
+/** The generic `interactions.request` primitive plus the approval port over it (§B.4, §B.5). */
+export class RuntimeInteractionPort implements InteractionPort {
+  readonly #deps: InteractionPortDeps;
+  readonly #ordinals = new Map<string, number>();
+  readonly approval: ApprovalPort;
+
+  constructor(deps: InteractionPortDeps) {
+    this.#deps = deps;
+    this.approval = { request: (input) => this.#requestApproval(input) };
+  }
+
+  async request(input: InteractionRequestInput): Promise<InteractionHandle> {
+    const problem = envelopeError(input);
+    if (problem) throw new Error(problem);
+    const message_id = await this.#deps.locateTool(input.tool_call_id);
+    if (!message_id) throw new Error(`Streaming Tool Part not found: ${input.tool_call_id}`);
+    const ordinal = this.#deps.countsOrdinals ? (this.#ordinals.get(input.tool_call_id) ?? 0) : undefined;
+    if (ordinal !== undefined) {
+      const existing = await this.#existingAt(message_id, input.tool_call_id, ordinal);
+      if (existing) {
+        this.#ordinals.set(input.tool_call_id, ordinal + 1);
+        return this.#attach(message_id, input, existing);
+      }
+    }
+    const handle = await this.#create(message_id, input, ordinal);
+    if (ordinal !== undefined) this.#ordinals.set(input.tool_call_id, ordinal + 1);
+    return handle;
+  }
+
+  async #create(
+    message_id: string,
+    input: InteractionRequestInput,
+    ordinal: number | undefined,
+  ): Promise<InteractionHandle> {
+    const { clock, ids, waiters, writer, owner } = this.#deps;
+    const interaction_id = ids.interaction();
+    const request: InteractionRequest = {
+      interaction_id,
+      turn_id: input.turn_id,
+      type: input.type,
+      source: {
+        type: input.source_type ?? "tool",
+        tool_call_id: input.tool_call_id,
+        ...(input.tool_name === undefined ? {} : { tool_name: input.tool_name }),
+      },
+      ...(input.title === undefined ? {} : { title: input.title }),
+      ...(input.description === undefined ? {} : { description: input.description }),
+      payload: input.payload,
+      ...(input.response_schema === undefined ? {} : { response_schema: input.response_schema }),
+      created_at: clock.now(),
+    };
+    const interaction: Interaction = {
+      interaction_id,
+      interaction_type: input.type,
+      status: "pending",
+      request,
+    };
+    const result = waiters.wait(interaction_id, owner);
+    try {
+      await writer.updateAssistant(
+        message_id,
+        (current) =>
+          requestInteraction(current, {
+            tool_call_id: input.tool_call_id,
+            ordinal: ordinal ?? toolInteractions(current, input.tool_call_id).length,
+            interaction,
+          }),
+        this.#deps.epoch === undefined ? {} : { epoch: this.#deps.epoch },
+      );
+    } catch (error) {
+      waiters.discard(interaction_id);
+      throw error;
+    }
+    return { interaction_id, result, request };
+  }
+
+  /** Resumed execution: the same request again returns the existing Interaction, never a duplicate. */
+  async #attach(
+    message_id: string,
+    input: InteractionRequestInput,
+    existing: Interaction,
+  ): Promise<InteractionHandle> {
+    if (existing.request.type !== input.type) {
+      throw new Error(
+        `Resumed tool ${input.tool_call_id} asked for a ${input.type} Interaction where ${existing.request.type} was asked before`,
+      );
+    }
+    const { waiters, owner } = this.#deps;
+    const result: Promise<InteractionResult> = waiters.wait(existing.interaction_id, owner);
+    // Read again after registering: an answer committed in between is seen either here or on the bus.
+    const fresh = await this.#existingAt(
+      message_id,
+      input.tool_call_id,
+      undefined,
+      existing.interaction_id,
+      true,
+    );
+    waiters.settleFrom(fresh ?? existing);
+    return { interaction_id: existing.interaction_id, result, request: existing.request };
+  }
+
+  async #existingAt(
+    message_id: string,
+    tool_call_id: string,
+    ordinal: number | undefined,
+    interaction_id?: string,
+    fromStore = false,
+  ): Promise<Interaction | undefined> {
+    const message = fromStore
+      ? await this.#load(message_id)
+      : (this.#deps.writer.cached(message_id) ?? (await this.#load(message_id)));
+    const interactions = message ? toolInteractions(message, tool_call_id) : [];
+    if (interaction_id !== undefined)
+      return interactions.find((item) => item.interaction_id === interaction_id);
+    return ordinal === undefined ? undefined : interactions[ordinal];
+  }
+
+  async #load(message_id: string): Promise<AssistantMessage | undefined> {
+    const stored = await this.#deps.store.getMessage(this.#deps.session_id, message_id);
+    return stored?.type === "assistant" ? stored : undefined;
+  }
+
+  async #requestApproval(raw: ApprovalRequestInput): Promise<ApprovalDecision> {
+    const input = approvalRequestInputSchema.parse(raw);
+    if (this.#deps.approvalMode() === "always-allow" && !(await this.#hasNextExisting(input.tool_call_id))) {
+      return { approved: true, auto_approved: true };
+    }
+    const handle = await this.request({
+      type: "approval",
+      turn_id: input.turn_id,
+      tool_call_id: input.tool_call_id,
+      ...(input.tool_name === undefined ? {} : { tool_name: input.tool_name }),
+      ...(input.source_type === undefined ? {} : { source_type: input.source_type }),
+      ...(input.title === undefined ? {} : { title: input.title }),
+      ...(input.description === undefined ? {} : { description: input.description }),
+      payload: input.payload,
+      response_schema:
+        SESSION_APPROVAL_RESPONSE_SCHEMA as unknown as InteractionRequestInput["response_schema"],
+    });
+    const result = await handle.result;
+    const approved =
+      result.status === "resolved" &&
+      result.response.type === "approval" &&
+      result.response.outcome === "resolved" &&
+      typeof result.response.payload === "object" &&
+      result.response.payload !== null &&
+      !Array.isArray(result.response.payload) &&
+      result.response.payload.decision === "approved";
+    return { approved, auto_approved: false, approval_id: handle.interaction_id };
+  }
+
+  /** A resumed tool whose approval was asked before keeps that answer even if the mode changed since. */
+  async #hasNextExisting(tool_call_id: string): Promise<boolean> {
+    if (!this.#deps.countsOrdinals) return false;
+    const message_id = await this.#deps.locateTool(tool_call_id);
+    if (!message_id) return false;
+    return (
+      (await this.#existingAt(message_id, tool_call_id, this.#ordinals.get(tool_call_id) ?? 0)) !== undefined
+    );
+  }
+}
+
+function toolInteractions(message: AssistantMessage, tool_call_id: string): Interaction[] {
+  const part = message.parts[findToolIndex(message, tool_call_id)];
+  return part?.type === "tool" ? (part.interactions ?? []) : [];
+}

@@ -1,0 +1,59 @@
+import type { SessionEvent } from "../ports/session-store.js";
+import type { Interaction, InteractionResult } from "../schema/interaction.js";
+import { interactionResultOf } from "./transitions/interaction-transitions.js";
+
+interface Waiter {
+  owner: object;
+  settle(result: InteractionResult): void;
+}
+
+/**
+ * Tools of this process waiting on `handle.result`. A waiter is settled only from committed state:
+ * by the `part` mutation in which its Interaction became terminal, as the bus delivers it — whether
+ * this process or another one committed the answer — or from a stored terminal state when a resumed
+ * tool attaches to an Interaction answered earlier. Each waiter settles exactly once.
+ */
+export class InteractionWaiters {
+  readonly #waiters = new Map<string, Waiter>();
+
+  /** Registers before the Interaction is committed or read, so no terminal event can slip past. */
+  wait(interaction_id: string, owner: object): Promise<InteractionResult> {
+    return new Promise((resolve) => {
+      this.#waiters.set(interaction_id, {
+        owner,
+        settle: (result) => {
+          this.#waiters.delete(interaction_id);
+          resolve(result);
+        },
+      });
+    });
+  }
+
+  /** Settles from a stored copy of the Interaction, if it is terminal. */
+  settleFrom(interaction: Interaction): void {
+    const result = interactionResultOf(interaction);
+    if (result) this.#waiters.get(interaction.interaction_id)?.settle(result);
+  }
+
+  observe(event: SessionEvent): void {
+    const { mutation } = event;
+    if (mutation.variant !== "part" || mutation.part.type !== "tool") return;
+    for (const interaction of mutation.part.interactions ?? []) this.settleFrom(interaction);
+  }
+
+  /** Forgets the waiter without settling it (its request was never committed). */
+  discard(interaction_id: string): void {
+    this.#waiters.delete(interaction_id);
+  }
+
+  /** The owner (a Turn) was abandoned: its tools must never continue in this process. */
+  abandon(owner: object): void {
+    for (const [interaction_id, waiter] of this.#waiters) {
+      if (waiter.owner === owner) this.#waiters.delete(interaction_id);
+    }
+  }
+
+  has(interaction_id: string): boolean {
+    return this.#waiters.has(interaction_id);
+  }
+}

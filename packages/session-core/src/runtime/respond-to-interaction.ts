@@ -1,0 +1,84 @@
+import { ParleyError } from "../errors.js";
+import type { TurnLease } from "../ports/turn-lease.js";
+import { type InteractionResult, respondInputSchema } from "../schema/interaction.js";
+import { assertRespondable } from "./respond-validation.js";
+import type { Actor } from "./session-facade.js";
+import type { SessionHost } from "./session-host.js";
+import { respondToInteraction } from "./transitions/interaction-transitions.js";
+
+/**
+ * `session.respond()` (§B.2, DESIGN §3.2). Validates, then commits the answer and the tool's new
+ * state as one revision guarded by the message revision, so it works in any process and exactly one
+ * of concurrent responders wins. The waiting tool is woken by the committed mutation on the bus.
+ * When no live process runs the Turn, this process takes the lease first and resumes the Turn.
+ */
+export async function respondToSessionInteraction(
+  host: SessionHost,
+  raw: unknown,
+  actor: Actor | undefined,
+): Promise<InteractionResult> {
+  const parsed = respondInputSchema.safeParse(raw);
+  if (!parsed.success) {
+    const outcomeIssue = parsed.error.issues.some((issue) => issue.path.join(".") === "response.outcome");
+    if (outcomeIssue) {
+      throw new ParleyError(
+        "interaction_invalid_response",
+        "Session Interaction response requires a valid outcome",
+      );
+    }
+    throw new ParleyError(
+      "invalid_input",
+      `Invalid session.respond input: ${parsed.error.issues[0]?.message ?? ""}`,
+    );
+  }
+  const input = parsed.data;
+  const { store, leases, logger } = host.context;
+  const session = await store.getSession(host.session_id);
+  if (!session) throw new ParleyError("session_not_found", `Session not found: ${host.session_id}`);
+  if (session.closed_at !== null || host.isClosed) {
+    throw new ParleyError("session_closed", `Session is closed: ${host.session_id}`);
+  }
+  const record = await store.getInteraction(input.interaction_id);
+  if (!record || record.session_id !== host.session_id) {
+    throw new ParleyError(
+      "interaction_not_found",
+      `Pending Session Interaction not found: ${input.interaction_id}`,
+    );
+  }
+  assertRespondable(record.interaction, input.response);
+
+  let lease: TurnLease | null = null;
+  if (!host.ownsTurn) {
+    lease = await leases.acquire(host.session_id).catch((error: unknown) => {
+      logger?.warn({ session_id: host.session_id, err: error }, "acquiring the lease to resume failed");
+      return null;
+    });
+  }
+  let result: InteractionResult | undefined;
+  try {
+    const committed = await host.writer.updateAssistant(
+      record.message_id,
+      (current, now) =>
+        respondToInteraction(
+          current,
+          {
+            interaction_id: input.interaction_id,
+            response: input.response,
+            ...(actor === undefined ? {} : { responded_by: actor.user_id }),
+          },
+          now,
+        ),
+      lease ? { epoch: lease.epoch } : {},
+    );
+    result = committed?.value;
+  } catch (error) {
+    await lease?.release();
+    throw error;
+  }
+  if (!result) {
+    await lease?.release();
+    throw new Error(`Responding to ${input.interaction_id} committed nothing`);
+  }
+  if (lease) await host.takeOver({ lease, resolved_here: new Set([record.tool_call_id]) });
+  return result;
+}

@@ -1,0 +1,198 @@
+import { ParleyError } from "../errors.js";
+import type { MessagePage } from "../ports/session-store.js";
+import type { InteractionRequest, InteractionResult, RespondInput } from "../schema/interaction.js";
+import type { SessionMutation } from "../schema/mutation.js";
+import {
+  type SessionInfo,
+  type SessionSetInput,
+  type SessionSetOptions,
+  type SessionStatus,
+  type StopResult,
+  sessionSetInputSchema,
+  sessionSetOptionsSchema,
+} from "../schema/session.js";
+import { RuntimeInteractionPort } from "./interaction-port.js";
+import { respondToSessionInteraction } from "./respond-to-interaction.js";
+import type { Actor, Session, SessionInteractions, SubscribeOptions, TurnHandle } from "./session-facade.js";
+import type { SessionHost } from "./session-host.js";
+import { subscribeToSession } from "./session-subscription.js";
+import { findToolIndex } from "./transitions/transition.js";
+
+export const MAX_PROMPT_LENGTH = 32_000;
+const DEFAULT_MESSAGE_LIMIT = 200;
+const MAX_MESSAGE_LIMIT = 500;
+
+/** The `Session` facade of the note over this process's host of the session. */
+export class SessionHandle implements Session {
+  readonly id: string;
+  readonly interactions: SessionInteractions;
+  readonly #host: SessionHost;
+
+  constructor(host: SessionHost) {
+    this.#host = host;
+    this.id = host.session_id;
+    const { context } = host;
+    const port = new RuntimeInteractionPort({
+      session_id: host.session_id,
+      writer: host.writer,
+      store: context.store,
+      waiters: context.waiters,
+      ids: context.ids,
+      clock: context.clock,
+      owner: host,
+      locateTool: (tool_call_id) => this.#locateTool(tool_call_id),
+      approvalMode: () => host.effectiveMode(),
+      countsOrdinals: false,
+    });
+    const list = () => this.#pendingRequests();
+    this.interactions = Object.assign(list, { request: port.request.bind(port), approval: port.approval });
+  }
+
+  async prompt(input: { query: string; request_id?: string }): Promise<TurnHandle> {
+    const query = input?.query;
+    if (typeof query !== "string" || query.trim().length === 0) {
+      throw new ParleyError("invalid_input", "session.prompt requires a non-empty query");
+    }
+    if (query.length > MAX_PROMPT_LENGTH) {
+      throw new ParleyError(
+        "invalid_input",
+        `session.prompt query is longer than ${MAX_PROMPT_LENGTH} characters`,
+      );
+    }
+    await this.#requireOpen();
+    return this.#host.enqueuePrompt(query);
+  }
+
+  async stop(): Promise<StopResult> {
+    await this.#requireOpen();
+    return this.#host.stop("turn_stopped");
+  }
+
+  async close(): Promise<void> {
+    await this.#requireOpen();
+    await this.#host.close();
+  }
+
+  subscribe(
+    listener: (mutation: SessionMutation) => void | Promise<void>,
+    options: SubscribeOptions = {},
+  ): () => void {
+    const { store, bus, logger } = this.#host.context;
+    return subscribeToSession({
+      session_id: this.id,
+      store,
+      bus,
+      logger,
+      listener,
+      after_event_id: options.after_event_id,
+    });
+  }
+
+  respond(input: RespondInput, actor?: Actor): Promise<InteractionResult> {
+    return respondToSessionInteraction(this.#host, input, actor);
+  }
+
+  async status(): Promise<SessionStatus> {
+    const record = await this.#record();
+    const turn_id = await this.#runningTurnId();
+    return {
+      session_id: this.id,
+      state: turn_id === undefined ? "idle" : "running",
+      ...(turn_id === undefined ? {} : { active_turn_id: turn_id }),
+      security: { approval_mode: record.approval_mode, effective_approval_mode: this.#host.effectiveMode() },
+    };
+  }
+
+  /** §B.7 / DESIGN §9: only `security.approval_mode` for now; an unchanged value does nothing. */
+  async set(input: SessionSetInput, options: SessionSetOptions = {}): Promise<{ queued: boolean }> {
+    const parsedOptions = sessionSetOptionsSchema.safeParse(options ?? {});
+    if (!parsedOptions.success)
+      throw new ParleyError("invalid_input", "session.set options must be booleans");
+    const parsed = sessionSetInputSchema.safeParse(input);
+    if (!parsed.success) {
+      const modeIssue = parsed.error.issues.some(
+        (issue) => issue.path.join(".") === "security.approval_mode",
+      );
+      throw new ParleyError(
+        "invalid_input",
+        modeIssue
+          ? "security.approval_mode must be ask or always-allow"
+          : "session.set accepts only security.approval_mode",
+      );
+    }
+    const approval_mode = parsed.data.security?.approval_mode;
+    if (approval_mode === undefined)
+      throw new ParleyError("invalid_input", "session.set requires model or security");
+    const persist_action = parsedOptions.data.persist_action ?? true;
+    const publish_mutation = parsedOptions.data.publish_mutation ?? persist_action;
+    if (!persist_action && publish_mutation) {
+      throw new ParleyError("invalid_input", "session.set publish_mutation requires persist_action");
+    }
+    await this.#requireOpen();
+    const record = await this.#record();
+    if (record.approval_mode === approval_mode) return { queued: false };
+    await this.#host.configure({ kind: "config", approval_mode, persist_action, publish_mutation });
+    return { queued: true };
+  }
+
+  async messages(query: { before_sequence?: number; limit?: number } = {}): Promise<MessagePage> {
+    const limit = query.limit ?? DEFAULT_MESSAGE_LIMIT;
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_MESSAGE_LIMIT) {
+      throw new ParleyError("invalid_input", `limit must be an integer from 1 to ${MAX_MESSAGE_LIMIT}`);
+    }
+    const before = query.before_sequence;
+    if (before !== undefined && (!Number.isInteger(before) || before < 1)) {
+      throw new ParleyError("invalid_input", "before_sequence must be a positive integer");
+    }
+    return this.#host.context.store.listMessages(
+      this.id,
+      before === undefined ? { limit } : { before_sequence: before, limit },
+    );
+  }
+
+  async info(): Promise<SessionInfo> {
+    const record = await this.#record();
+    const pending_interactions = await this.#host.context.store.countPendingInteractions(this.id);
+    const running = (await this.#runningTurnId()) !== undefined;
+    return {
+      ...record,
+      effective_approval_mode: this.#host.effectiveMode(),
+      pending_interactions,
+      state: record.closed_at !== null ? "closed" : running ? "running" : "idle",
+    };
+  }
+
+  async #pendingRequests(): Promise<InteractionRequest[]> {
+    const records = await this.#host.context.store.listPendingInteractions(this.id);
+    return records.map((record) => record.interaction.request);
+  }
+
+  async #runningTurnId(): Promise<string | undefined> {
+    const turn = this.#host.activeTurn;
+    if (turn) return turn.turn_id;
+    const open = await this.#host.context.store.listOpenAssistantMessages(this.id);
+    return open[open.length - 1]?.turn_id;
+  }
+
+  async #locateTool(tool_call_id: string): Promise<string | undefined> {
+    const open = await this.#host.context.store.listOpenAssistantMessages(this.id);
+    for (const message of open) {
+      if (message.type === "assistant" && findToolIndex(message, tool_call_id) >= 0)
+        return message.message_id;
+    }
+    return undefined;
+  }
+
+  async #record() {
+    const record = await this.#host.context.store.getSession(this.id);
+    if (!record) throw new ParleyError("session_not_found", `Session not found: ${this.id}`);
+    return record;
+  }
+
+  async #requireOpen(): Promise<void> {
+    const record = await this.#record();
+    if (record.closed_at !== null || this.#host.isClosed) {
+      throw new ParleyError("session_closed", `Session is closed: ${this.id}`);
+    }
+  }
+}

@@ -1,0 +1,358 @@
+import { ParleyError } from "../errors.js";
+import type { TurnLease } from "../ports/turn-lease.js";
+import type { ApprovalMode } from "../schema/approval-mode.js";
+import type { CancelReason } from "../schema/interaction.js";
+import type { ActionMessage, AssistantMessage } from "../schema/messages.js";
+import type { UnsequencedMutation } from "../schema/mutation.js";
+import type { SessionRecord, StopResult } from "../schema/session.js";
+import type { WorkspaceRef } from "../tools/define-agent-tool.js";
+import type { RuntimeContext } from "./runtime-context.js";
+import type { AgentDefinition, TurnHandle } from "./session-facade.js";
+import { type ConfigCommand, type QueueItem, SessionQueue } from "./session-queue.js";
+import { SessionWriter } from "./session-writer.js";
+import { type TurnHost, TurnRunner } from "./turn-runner.js";
+
+export const PROMPT_CANCELLED = "Prompt cancelled because session was stopped";
+export const CONFIG_ACTION_TITLE = "Session configuration updated";
+
+/**
+ * This process's side of one session: its write chain, its FIFO queue, and the Turn it runs (at most
+ * one, and only while holding the session's lease). Shared by every facade of the session here.
+ */
+export class SessionHost implements TurnHost {
+  readonly session_id: string;
+  readonly writer: SessionWriter;
+  readonly context: RuntimeContext;
+  readonly agent: AgentDefinition;
+  readonly workspace: WorkspaceRef | undefined;
+  readonly #queue = new SessionQueue();
+  #effective: ApprovalMode;
+  #turn: TurnRunner | undefined;
+  #starting = false;
+  #closed = false;
+  #shutDown = false;
+
+  private constructor(context: RuntimeContext, record: SessionRecord, agent: AgentDefinition) {
+    this.context = context;
+    this.session_id = record.session_id;
+    this.agent = agent;
+    this.workspace = context.resolveWorkspace?.(record);
+    this.#effective = record.effective_approval_mode;
+    this.#closed = record.closed_at !== null;
+    this.writer = new SessionWriter({
+      session_id: record.session_id,
+      store: context.store,
+      bus: context.bus,
+      clock: context.clock,
+      ids: context.ids,
+      logger: context.logger,
+    });
+  }
+
+  /**
+   * D.5: a session restored in a new process starts with effective = configured (its queue, which
+   * held any pending change, did not survive); no Action, no mutation.
+   */
+  static async open(context: RuntimeContext, record: SessionRecord): Promise<SessionHost> {
+    const agent = context.agents.get(record.agent_id);
+    if (!agent) throw new ParleyError("invalid_input", `Unknown agent: ${record.agent_id}`);
+    const host = new SessionHost(context, record, agent);
+    if (record.effective_approval_mode !== record.approval_mode && record.closed_at === null) {
+      host.#effective = record.approval_mode;
+      await host.writer.commitSessionChange({
+        session_patch: { effective_approval_mode: record.approval_mode },
+      });
+    }
+    return host;
+  }
+
+  get activeTurn(): TurnRunner | undefined {
+    return this.#turn;
+  }
+
+  get isClosed(): boolean {
+    return this.#closed;
+  }
+
+  /** Whether this process runs (or is starting) the session's Turn. */
+  get ownsTurn(): boolean {
+    return this.#turn !== undefined || this.#starting;
+  }
+
+  effectiveMode(): ApprovalMode {
+    return this.#effective;
+  }
+
+  drainQueue(): QueueItem[] {
+    return this.#queue.drain();
+  }
+
+  hasQueuedPrompt(): boolean {
+    return this.#queue.hasPrompt();
+  }
+
+  /** Queues a prompt; resolves once it belongs to a Turn (§B.8). */
+  enqueuePrompt(query: string): Promise<TurnHandle> {
+    const assigned = new Promise<TurnHandle>((resolve, reject) => {
+      this.#queue.push({ kind: "prompt", query, assign: resolve, reject });
+    });
+    if (!this.#turn) void this.#startNextTurn();
+    return assigned;
+  }
+
+  enqueueConfig(command: ConfigCommand): void {
+    this.#queue.push(command);
+  }
+
+  async #startNextTurn(): Promise<void> {
+    if (this.#turn || this.#starting || this.#shutDown || !this.#queue.hasPrompt()) return;
+    this.#starting = true;
+    let lease: TurnLease | null = null;
+    try {
+      lease = await this.context.leases.acquire(this.session_id);
+    } catch (error) {
+      this.#starting = false;
+      this.#rejectQueuedPrompts(error);
+      return;
+    }
+    if (!lease) {
+      this.#starting = false;
+      this.#rejectQueuedPrompts(
+        new ParleyError("invalid_input", `Session ${this.session_id} has a Turn running in another process`),
+      );
+      return;
+    }
+    try {
+      const open = await this.context.store.listOpenAssistantMessages(this.session_id);
+      const orphan = open[open.length - 1];
+      if (orphan?.type === "assistant") {
+        // A Turn whose owner died: resume it; the queued prompt joins it as a steer at its next checkpoint.
+        this.#startResumed(lease, orphan, new Set());
+        return;
+      }
+      const next = this.#queue.takeNextPrompt();
+      if (!next) {
+        this.#starting = false;
+        await lease.release();
+        return;
+      }
+      const turn = new TurnRunner(
+        this,
+        lease,
+        this.context.ids.turn(this.session_id, this.context.clock.now()),
+      );
+      this.#turn = turn;
+      this.#starting = false;
+      turn.runNew(next.prompt, next.configs);
+    } catch (error) {
+      this.#starting = false;
+      await lease.release();
+      this.#rejectQueuedPrompts(error);
+    }
+  }
+
+  #rejectQueuedPrompts(error: unknown): void {
+    for (const prompt of this.#queue.removePrompts()) prompt.reject(error);
+  }
+
+  /** Resumes the Turn of `message` while holding `lease` (DESIGN §3.3). */
+  #startResumed(lease: TurnLease, message: AssistantMessage, resolved_here: ReadonlySet<string>): void {
+    const turn = new TurnRunner(
+      this,
+      lease,
+      message.turn_id ?? this.context.ids.turn(this.session_id, this.context.clock.now()),
+    );
+    this.#turn = turn;
+    this.#starting = false;
+    turn.runResumed(message, resolved_here);
+  }
+
+  /**
+   * Resumes an open Turn no live process owns, or, with `stop_reason`, closes it stopped. Returns
+   * false when there was nothing to resume or another process holds the lease.
+   */
+  async takeOver(
+    options: { lease?: TurnLease; resolved_here?: ReadonlySet<string>; stop_reason?: CancelReason } = {},
+  ): Promise<boolean> {
+    if (this.#turn || (this.#starting && !options.lease) || this.#shutDown) {
+      await options.lease?.release();
+      return false;
+    }
+    this.#starting = true;
+    const lease = options.lease ?? (await this.context.leases.acquire(this.session_id).catch(() => null));
+    if (!lease) {
+      this.#starting = false;
+      return false;
+    }
+    const open = await this.context.store.listOpenAssistantMessages(this.session_id);
+    const message = open[open.length - 1];
+    if (message?.type !== "assistant") {
+      this.#starting = false;
+      await lease.release();
+      if (!this.#closed) void this.#startNextTurn();
+      return false;
+    }
+    if (options.stop_reason) {
+      const turn = new TurnRunner(this, lease, message.turn_id ?? "");
+      this.#turn = turn;
+      this.#starting = false;
+      turn.runStopOfOrphan(message, options.stop_reason);
+      await turn.finished;
+      return true;
+    }
+    this.#startResumed(lease, message, options.resolved_here ?? new Set());
+    return true;
+  }
+
+  turnEnded(turn: TurnRunner): void {
+    if (this.#turn !== turn) return;
+    this.#turn = undefined;
+    this.context.waiters.abandon(turn);
+    void turn.releaseLease();
+    if (!this.#closed && !this.#shutDown) void this.#startNextTurn();
+  }
+
+  /** At a checkpoint: the effective mode changes, then (per options) its Action is persisted (§D.4). */
+  async applyConfig(command: ConfigCommand, turn_id: string, epoch: number): Promise<void> {
+    const { clock, ids, logger } = this.context;
+    this.#effective = command.approval_mode;
+    const now = clock.now();
+    await this.writer.commitSessionChange({
+      epoch,
+      session_patch: { effective_approval_mode: command.approval_mode, updated_at: now },
+      ...(command.publish_mutation ? { mutation: await this.#configMutation(now) } : {}),
+    });
+    if (!command.persist_action) return;
+    try {
+      await this.writer.appendMessage(
+        (sequence, at): ActionMessage => ({
+          message_id: ids.configAction(this.session_id, at),
+          session_id: this.session_id,
+          turn_id,
+          type: "action",
+          action_type: "session_config",
+          status: "completed",
+          title: CONFIG_ACTION_TITLE,
+          description: `security.approval_mode: ${command.approval_mode}`,
+          sequence,
+          revision: 1,
+          created_at: at,
+          updated_at: at,
+        }),
+        { epoch, publish: command.publish_mutation },
+      );
+    } catch (error) {
+      // §D.3: the configuration stays effective when its Action cannot be persisted.
+      logger?.error(
+        { session_id: this.session_id, err: error },
+        "persisting the configuration action failed",
+      );
+    }
+  }
+
+  async #configMutation(now: number): Promise<UnsequencedMutation> {
+    const record = await this.context.store.getSession(this.session_id);
+    return {
+      ...this.writer.newMutationBase(now),
+      variant: "session",
+      type: "config",
+      approval_mode: record?.approval_mode ?? this.#effective,
+      effective_approval_mode: this.#effective,
+    };
+  }
+
+  /** `set()`: the configured mode is persisted at once; the change is queued to the next checkpoint. */
+  async configure(command: ConfigCommand): Promise<void> {
+    const now = this.context.clock.now();
+    await this.writer.commitSessionChange({
+      session_patch: { approval_mode: command.approval_mode, updated_at: now },
+      ...(command.publish_mutation
+        ? {
+            mutation: {
+              ...this.writer.newMutationBase(now),
+              variant: "session",
+              type: "config",
+              approval_mode: command.approval_mode,
+              effective_approval_mode: this.#effective,
+            },
+          }
+        : {}),
+    });
+    this.enqueueConfig(command);
+  }
+
+  /** §B.9. */
+  async stop(reason: CancelReason = "turn_stopped"): Promise<StopResult> {
+    const cancelled = await this.#cancelQueuedPrompts();
+    const turn = this.#turn;
+    if (turn) {
+      await turn.stop(reason);
+      return { stopped: true, turn_id: turn.turn_id, cancelled_queued_prompts: cancelled, reason: "stopped" };
+    }
+    const open = await this.context.store.listOpenAssistantMessages(this.session_id);
+    const orphan = open[open.length - 1];
+    if (orphan && (await this.takeOver({ stop_reason: reason }))) {
+      return {
+        stopped: true,
+        ...(orphan.turn_id === undefined ? {} : { turn_id: orphan.turn_id }),
+        cancelled_queued_prompts: cancelled,
+        reason: "stopped",
+      };
+    }
+    return { stopped: false, cancelled_queued_prompts: cancelled, reason: "idle" };
+  }
+
+  /** Each cancelled prompt gets a synthetic Turn that starts and fails at once (§B.9 step 1). */
+  async #cancelQueuedPrompts(): Promise<number> {
+    const prompts = this.#queue.removePrompts();
+    const { clock, ids } = this.context;
+    for (const prompt of prompts) {
+      const turn_id = ids.cancelledTurn(this.session_id, clock.now());
+      const turnMutation = (type: "start" | "finish"): UnsequencedMutation => ({
+        ...this.writer.newMutationBase(clock.now()),
+        variant: "turn",
+        turn_id,
+        type,
+        status: type === "start" ? "running" : "failed",
+        ...(type === "finish" ? { error: PROMPT_CANCELLED } : {}),
+      });
+      try {
+        await this.writer.commitSessionChange({ mutation: turnMutation("start") });
+        await this.writer.commitSessionChange({ mutation: turnMutation("finish") });
+      } finally {
+        prompt.assign({
+          id: turn_id,
+          finished: Promise.resolve({ turn_id, text: "", success: false, error: PROMPT_CANCELLED }),
+        });
+      }
+    }
+    return prompts.length;
+  }
+
+  /** DESIGN §3.7: stop the Turn (pending → `session_disposed`), then mark the session closed. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    await this.stop("session_disposed");
+    const now = this.context.clock.now();
+    await this.writer.commitSessionChange({
+      session_patch: { closed_at: now, updated_at: now },
+      mutation: { ...this.writer.newMutationBase(now), variant: "session", type: "closed", closed_at: now },
+    });
+  }
+
+  /** Another process closed the session: a Turn running here stops with `session_disposed`. */
+  observeClosed(): void {
+    this.#closed = true;
+    void this.#turn?.stop("session_disposed");
+  }
+
+  /** Shutdown: every Turn here is abandoned without writing and its lease released. */
+  async shutdown(): Promise<void> {
+    this.#shutDown = true;
+    const turn = this.#turn;
+    if (!turn) return;
+    turn.abandon();
+    await turn.finished;
+    await turn.releaseLease();
+  }
+}

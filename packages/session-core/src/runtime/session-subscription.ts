@@ -1,0 +1,74 @@
+import type { EventBus } from "../ports/event-bus.js";
+import type { SessionEvent, SessionStore } from "../ports/session-store.js";
+import type { SessionMutation } from "../schema/mutation.js";
+import type { RuntimeLogger } from "./session-runtime-options.js";
+
+const REPLAY_PAGE = 500;
+
+/**
+ * A gap-free, duplicate-free subscription to one session's committed mutations: it subscribes to the
+ * bus first (buffering), replays the log after `after_event_id` from the store, then delivers the
+ * buffer and live events, each `event_id` once and in order. A listener that throws or rejects
+ * affects nothing else.
+ */
+export function subscribeToSession(options: {
+  session_id: string;
+  store: SessionStore;
+  bus: EventBus;
+  logger: RuntimeLogger | undefined;
+  listener: (mutation: SessionMutation) => void | Promise<void>;
+  after_event_id: number | undefined;
+}): () => void {
+  const { session_id, listener, logger } = options;
+  let active = true;
+  let replaying = options.after_event_id !== undefined;
+  let lastDelivered = options.after_event_id ?? 0;
+  let buffer: SessionEvent[] = [];
+
+  const deliver = (event: SessionEvent) => {
+    if (!active || event.event_id <= lastDelivered) return;
+    lastDelivered = event.event_id;
+    try {
+      const result = listener(event.mutation);
+      if (result instanceof Promise) {
+        result.catch((error: unknown) =>
+          logger?.error({ session_id, err: error }, "session subscriber failed"),
+        );
+      }
+    } catch (error) {
+      logger?.error({ session_id, err: error }, "session subscriber failed");
+    }
+  };
+
+  const unsubscribe = options.bus.subscribe({
+    onSessionEvent(event) {
+      if (event.session_id !== session_id) return;
+      if (replaying) buffer.push(event);
+      else deliver(event);
+    },
+  });
+
+  if (replaying) {
+    void (async () => {
+      try {
+        for (;;) {
+          const page = await options.store.listEvents(session_id, lastDelivered, REPLAY_PAGE);
+          for (const event of page) deliver(event);
+          if (page.length < REPLAY_PAGE || !active) break;
+        }
+      } catch (error) {
+        logger?.error({ session_id, err: error }, "replaying session events failed");
+      }
+      replaying = false;
+      const buffered = buffer.sort((left, right) => left.event_id - right.event_id);
+      buffer = [];
+      for (const event of buffered) deliver(event);
+    })();
+  }
+
+  return () => {
+    if (!active) return;
+    active = false;
+    unsubscribe();
+  };
+}

@@ -1,0 +1,70 @@
+import type { InteractionEventKind } from "../../ports/session-store.js";
+import type { AssistantMessage } from "../../schema/messages.js";
+import type { AssistantPart, ToolPart } from "../../schema/parts.js";
+
+/** Which one mutation a revision publishes (D-8: one revision, at most one mutation). */
+export type MutationSpec =
+  | { variant: "message" }
+  | { variant: "part"; part_id: string }
+  | { variant: "delta"; part_id: string; type: "text" | "reasoning"; delta: string };
+
+/** An Interaction this revision changed, by position; the writer derives index rows and feed events. */
+export interface InteractionChange {
+  tool_call_id: string;
+  ordinal: number;
+  kind: InteractionEventKind;
+}
+
+/**
+ * The result of a pure transition `(current assistant message) → next`. The writer stamps
+ * `revision` and `updated_at`, commits, then publishes `mutation`. `value` is what the caller gets.
+ */
+export interface AssistantTransition<T = undefined> {
+  message: AssistantMessage;
+  mutation: MutationSpec;
+  interaction_changes?: InteractionChange[];
+  value?: T;
+}
+
+/** A transition that may decide nothing needs to change (`null`: no commit, no mutation). */
+export type AssistantTransitionFn<T = undefined> = (
+  current: AssistantMessage,
+  now: number,
+) => AssistantTransition<T> | null;
+
+export function isToolPart(part: AssistantPart): part is ToolPart {
+  return part.type === "tool";
+}
+
+export function isTerminalToolState(state: ToolPart["state"]): boolean {
+  return state === "completed" || state === "failed";
+}
+
+export function findToolIndex(message: AssistantMessage, tool_call_id: string): number {
+  return message.parts.findIndex((part) => part.type === "tool" && part.tool_call_id === tool_call_id);
+}
+
+export function findPartIndex(message: AssistantMessage, part_id: string): number {
+  return message.parts.findIndex((part) => part.part_id === part_id);
+}
+
+export function nextPartSequence(message: AssistantMessage): number {
+  return message.parts.reduce((max, part) => Math.max(max, part.sequence), 0) + 1;
+}
+
+export function replacePart(message: AssistantMessage, index: number, part: AssistantPart): AssistantMessage {
+  const parts = message.parts.slice();
+  parts[index] = part;
+  return { ...message, parts };
+}
+
+export function appendPart(message: AssistantMessage, part: AssistantPart): AssistantMessage {
+  return { ...message, parts: [...message.parts, part] };
+}
+
+/** Writes to a closed Assistant Message are refused (§A.5). */
+export function assertOpen(message: AssistantMessage): void {
+  if (message.status !== "streaming") {
+    throw new Error(`Assistant Message is already closed: ${message.message_id}`);
+  }
+}

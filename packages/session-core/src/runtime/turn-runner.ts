@@ -1,0 +1,553 @@
+import type { TurnLease } from "../ports/turn-lease.js";
+import type { ApprovalMode } from "../schema/approval-mode.js";
+import type { CancelReason } from "../schema/interaction.js";
+import type { JsonValue } from "../schema/json.js";
+import type { AssistantMessage, ErrorMessage } from "../schema/messages.js";
+import type { UnsequencedMutation } from "../schema/mutation.js";
+import type { TurnResult } from "../schema/session.js";
+import type { ToolCallContext, WorkspaceRef } from "../tools/define-agent-tool.js";
+import { RuntimeInteractionPort } from "./interaction-port.js";
+import { buildModelPrompt, toModelTools } from "./prompt-builder.js";
+import { loadAllMessages, type RuntimeContext } from "./runtime-context.js";
+import type { AgentDefinition, TurnHandle } from "./session-facade.js";
+import type { ConfigCommand, QueuedPrompt, QueueItem } from "./session-queue.js";
+import { type SessionWriter, TurnFencedError } from "./session-writer.js";
+import { errorText, StepStreamConsumer } from "./step-stream-consumer.js";
+import {
+  closeAssistantMessage,
+  createAssistantMessage,
+  finishModelStream,
+  lastStepText,
+  startStep,
+} from "./transitions/assistant-transitions.js";
+import { cancelInteraction, pendingInteractionsOf } from "./transitions/interaction-transitions.js";
+import { completeTool, failTool } from "./transitions/tool-part-transitions.js";
+import { type AssistantTransitionFn, findToolIndex } from "./transitions/transition.js";
+
+/** A Turn ends after this many Steps even if the model keeps calling tools. */
+export const MAX_STEPS = 25;
+
+export const TURN_STOPPED = "Turn stopped";
+export const TOOL_INTERRUPTED = "Tool interrupted by server restart";
+export const TURN_INTERRUPTED = "Turn interrupted by server restart";
+
+/** What a Turn needs from its session's host in this process. */
+export interface TurnHost {
+  readonly session_id: string;
+  readonly writer: SessionWriter;
+  readonly context: RuntimeContext;
+  readonly agent: AgentDefinition;
+  readonly workspace: WorkspaceRef | undefined;
+  effectiveMode(): ApprovalMode;
+  drainQueue(): QueueItem[];
+  hasQueuedPrompt(): boolean;
+  applyConfig(command: ConfigCommand, turn_id: string, epoch: number): Promise<void>;
+  turnEnded(turn: TurnRunner): void;
+}
+
+type Ending = { kind: "stopped"; reason: CancelReason } | { kind: "abandoned" };
+
+/** Raised inside the loop once the Turn was stopped or abandoned; never escapes the runner. */
+class TurnEnded extends Error {}
+
+/**
+ * One Turn: Steps of "checkpoint → one model request → the Step's tools", driven by this process
+ * while it holds the session's lease, every write fenced with the lease's epoch (§A.2, §A.3). It
+ * ends completed (the model answered without tool calls), failed (provider error), stopped
+ * (`stop`/`close`), or abandoned without writing (lease lost, fenced, shutdown).
+ */
+export class TurnRunner {
+  readonly turn_id: string;
+  readonly finished: Promise<TurnResult>;
+  readonly #host: TurnHost;
+  readonly #lease: TurnLease;
+  readonly #abort = new AbortController();
+  #resolveFinished!: (result: TurnResult) => void;
+  #ending: Ending | undefined;
+  #signalEnded!: () => void;
+  readonly #ended: Promise<void>;
+  #messageId: string | undefined;
+  #opening: Promise<string> | undefined;
+  #segmentIndex = 0;
+  #stepMode: ApprovalMode;
+  #lastText = "";
+  #settled = false;
+  /** False once the Turn decided it has no further Step: later prompts start the next Turn. */
+  acceptsSteer = true;
+
+  constructor(host: TurnHost, lease: TurnLease, turn_id: string) {
+    this.#host = host;
+    this.#lease = lease;
+    this.turn_id = turn_id;
+    this.#stepMode = host.effectiveMode();
+    this.finished = new Promise((resolve) => {
+      this.#resolveFinished = resolve;
+    });
+    this.#ended = new Promise((resolve) => {
+      this.#signalEnded = resolve;
+    });
+    lease.lost.addEventListener("abort", () => this.abandon(), { once: true });
+  }
+
+  get handle(): TurnHandle {
+    return { id: this.turn_id, finished: this.finished };
+  }
+
+  get epoch(): number {
+    return this.#lease.epoch;
+  }
+
+  #released = false;
+
+  /** Gives the lease back once (the Turn ended or the process shuts down). */
+  async releaseLease(): Promise<void> {
+    if (this.#released) return;
+    this.#released = true;
+    try {
+      await this.#lease.release();
+    } catch (error) {
+      this.#host.context.logger?.warn(
+        { session_id: this.#host.session_id, err: error },
+        "releasing the lease failed",
+      );
+    }
+  }
+
+  /** Stops the Turn (§B.9); resolves once it finished. */
+  stop(reason: CancelReason): Promise<TurnResult> {
+    this.#end({ kind: "stopped", reason });
+    return this.finished;
+  }
+
+  /** Gives the session up without another write (lease lost, fenced, shutdown). */
+  abandon(): void {
+    this.#end({ kind: "abandoned" });
+  }
+
+  #end(ending: Ending): void {
+    if (this.#ending) return;
+    this.#ending = ending;
+    this.acceptsSteer = false;
+    this.#abort.abort(new Error(ending.kind === "stopped" ? TURN_STOPPED : "Turn abandoned"));
+    this.#signalEnded();
+    if (ending.kind === "abandoned") {
+      this.#host.context.waiters.abandon(this);
+      this.#settle({
+        turn_id: this.turn_id,
+        text: "",
+        success: false,
+        error: "Turn was taken over by another process",
+      });
+    }
+  }
+
+  /** A new Turn: its leading config commands, its prompt, then Steps. */
+  runNew(prompt: QueuedPrompt, configs: ConfigCommand[]): void {
+    void this.#guard(async () => {
+      await this.#turnMutation({ type: "start", status: "running" });
+      for (const command of configs) await this.#host.applyConfig(command, this.turn_id, this.epoch);
+      await this.#persistUser(prompt.query, "prompt");
+      prompt.assign(this.handle);
+      await this.#loop(1);
+    });
+  }
+
+  /**
+   * Durable resume (DESIGN §3.3) of the Turn whose open message is `message`. `resolved_here` names
+   * tools this process answered while already holding the lease: they are `running` only because of
+   * that answer, so they run again instead of failing as interrupted.
+   */
+  runResumed(message: AssistantMessage, resolved_here: ReadonlySet<string>): void {
+    this.#messageId = message.message_id;
+    this.#segmentIndex = message.segment_index;
+    void this.#guard(async () => {
+      if (message.model_stream === "streaming") {
+        await this.#interrupt();
+        return;
+      }
+      const rerun: string[] = [];
+      for (const part of message.parts) {
+        if (part.type !== "tool") continue;
+        if (part.state === "running" && !resolved_here.has(part.tool_call_id)) {
+          await this.#update(message.message_id, (current) =>
+            failTool(current, part.tool_call_id, TOOL_INTERRUPTED),
+          );
+        } else if (part.state === "ready" || part.state === "waiting-user" || part.state === "running") {
+          rerun.push(part.tool_call_id);
+        } else if (part.state === "input-streaming") {
+          await this.#update(message.message_id, (current) =>
+            failTool(current, part.tool_call_id, TOOL_INTERRUPTED),
+          );
+        }
+      }
+      await this.#executeTools(message.message_id, rerun);
+      const steps = message.parts.filter((part) => part.type === "step-start").length;
+      await this.#loop(steps + 1);
+    });
+  }
+
+  /**
+   * The owner of `message` is gone and the session is being stopped or closed: cancel its pending
+   * Interactions and close it `stopped`, without running anything.
+   */
+  runStopOfOrphan(message: AssistantMessage, reason: CancelReason): void {
+    this.#messageId = message.message_id;
+    this.#segmentIndex = message.segment_index;
+    this.#end({ kind: "stopped", reason });
+    void this.#guard(async () => undefined);
+  }
+
+  async #guard(body: () => Promise<void>): Promise<void> {
+    try {
+      await body();
+    } catch (error) {
+      if (error instanceof TurnFencedError) this.abandon();
+      if (this.#ending?.kind === "abandoned") {
+        this.#host.turnEnded(this);
+        return;
+      }
+      if (!this.#ending) {
+        await this.#finishFailed(error);
+        this.#host.turnEnded(this);
+        return;
+      }
+    }
+    if (this.#ending?.kind === "stopped" && !this.#settled) await this.#finishStopped(this.#ending.reason);
+    this.#host.turnEnded(this);
+  }
+
+  #throwIfEnded(): void {
+    if (this.#ending) throw new TurnEnded();
+  }
+
+  async #loop(firstStep: number): Promise<void> {
+    for (let step = firstStep; ; step += 1) {
+      this.#throwIfEnded();
+      await this.#checkpoint();
+      this.#throwIfEnded();
+      this.#stepMode = this.#host.effectiveMode();
+      const tool_calls = await this.#runStep();
+      this.#throwIfEnded();
+      if (tool_calls > 0 && step < MAX_STEPS) continue;
+      if (this.#host.hasQueuedPrompt()) continue;
+      this.acceptsSteer = false;
+      break;
+    }
+    this.#throwIfEnded();
+    await this.#finishCompleted();
+  }
+
+  /** §A.3: before each model request the whole queue is applied in FIFO order. */
+  async #checkpoint(): Promise<void> {
+    let steered = false;
+    for (const item of this.#host.drainQueue()) {
+      if (item.kind === "config") {
+        await this.#host.applyConfig(item, this.turn_id, this.epoch);
+        continue;
+      }
+      try {
+        await this.#persistUser(item.query, "steer");
+      } catch (error) {
+        item.reject(error);
+        throw error;
+      }
+      item.assign(this.handle);
+      steered = true;
+    }
+    if (steered && this.#messageId) {
+      const message_id = this.#messageId;
+      await this.#update(message_id, (current, now) =>
+        closeAssistantMessage(current, {
+          status: "completed",
+          tool_error: TURN_STOPPED,
+          cancel_reason: "turn_stopped",
+          now,
+        }),
+      );
+      this.#messageId = undefined;
+    }
+  }
+
+  /** One model request and the tools it called; returns how many tool calls the model made. */
+  async #runStep(): Promise<number> {
+    const { agent, context } = this.#host;
+    if (this.#messageId) {
+      const step_part_id = context.ids.part("step-start");
+      await this.#update(this.#messageId, (current) => startStep(current, step_part_id));
+    }
+    const prompt = buildModelPrompt(
+      agent.system,
+      await loadAllMessages(context.store, this.#host.session_id),
+    );
+    const consumer = new StepStreamConsumer(
+      {
+        ensureMessage: () => this.#ensureMessage(),
+        update: async (id, fn) => {
+          await this.#update(id, fn);
+        },
+      },
+      agent.tools,
+      context.ids,
+      context.delta_flush_ms,
+    );
+    try {
+      const result = await this.#raceEnded(
+        Promise.resolve(
+          agent.model.doStream({ prompt, tools: toModelTools(agent.tools), abortSignal: this.#abort.signal }),
+        ),
+      );
+      await this.#raceEnded(consumer.consume(result.stream));
+    } catch (error) {
+      this.#throwIfEnded();
+      if (error instanceof TurnFencedError) throw error;
+      throw error instanceof Error ? error : new Error(errorText(error));
+    }
+    const message_id = this.#messageId;
+    if (!message_id) {
+      this.#lastText = "";
+      return 0;
+    }
+    const finished = await this.#update(message_id, (current) => finishModelStream(current));
+    const message = finished ?? this.#host.writer.cached(message_id);
+    this.#lastText = message ? lastStepText(message) : "";
+    const ready = consumer.toolCalls.filter((call) => call.ready).map((call) => call.tool_call_id);
+    await this.#executeTools(message_id, ready);
+    return consumer.toolCalls.length;
+  }
+
+  async #raceEnded<T>(work: Promise<T>): Promise<T> {
+    work.catch(() => undefined);
+    const ended = this.#ended.then((): never => {
+      throw new TurnEnded();
+    });
+    return Promise.race([work, ended]);
+  }
+
+  async #ensureMessage(): Promise<string> {
+    if (this.#messageId) return this.#messageId;
+    this.#opening ??= (async () => {
+      const { context, session_id, writer } = this.#host;
+      this.#segmentIndex += 1;
+      const message = await writer.appendMessage(
+        (sequence, now) =>
+          createAssistantMessage({
+            message_id: context.ids.assistantMessage(session_id),
+            session_id,
+            turn_id: this.turn_id,
+            sequence,
+            segment_index: this.#segmentIndex,
+            step_part_id: context.ids.part("step-start"),
+            now,
+          }),
+        { epoch: this.epoch },
+      );
+      this.#messageId = message.message_id;
+      return message.message_id;
+    })();
+    try {
+      return await this.#opening;
+    } finally {
+      this.#opening = undefined;
+    }
+  }
+
+  /** The Step's tools run concurrently; the Turn does not wait for them once it is stopped. */
+  async #executeTools(message_id: string, tool_call_ids: string[]): Promise<void> {
+    if (tool_call_ids.length === 0) return;
+    await this.#raceEnded(Promise.all(tool_call_ids.map((id) => this.#executeTool(message_id, id))));
+  }
+
+  async #executeTool(message_id: string, tool_call_id: string): Promise<void> {
+    const { agent, context, session_id, writer, workspace } = this.#host;
+    const message = writer.cached(message_id) ?? (await context.store.getMessage(session_id, message_id));
+    const part =
+      message?.type === "assistant" ? message.parts[findToolIndex(message, tool_call_id)] : undefined;
+    if (part?.type !== "tool") return;
+    try {
+      const tool = agent.tools[part.tool_name];
+      if (!tool) throw new Error(`Unknown tool: ${part.tool_name}`);
+      const input = tool.input_schema.parse(part.input);
+      const interactions = new RuntimeInteractionPort({
+        session_id,
+        writer,
+        store: context.store,
+        waiters: context.waiters,
+        ids: context.ids,
+        clock: context.clock,
+        owner: this,
+        locateTool: async (id) =>
+          id === tool_call_id || this.#hasTool(message_id, id) ? message_id : undefined,
+        approvalMode: () => this.#stepMode,
+        epoch: this.epoch,
+        countsOrdinals: true,
+      });
+      const toolContext: ToolCallContext = {
+        session_id,
+        turn_id: this.turn_id,
+        tool_call_id,
+        tool_name: part.tool_name,
+        interactions,
+        abort_signal: this.#abort.signal,
+        workspace,
+      };
+      const output = await tool.execute(input, toolContext);
+      if (this.#ending) return;
+      const json = output === undefined ? undefined : (JSON.parse(JSON.stringify(output)) as JsonValue);
+      await this.#update(message_id, (current) => completeTool(current, tool_call_id, json));
+    } catch (error) {
+      if (this.#ending) return;
+      if (error instanceof TurnFencedError) throw error;
+      await this.#update(message_id, (current) => failTool(current, tool_call_id, errorText(error)));
+    }
+  }
+
+  #hasTool(message_id: string, tool_call_id: string): boolean {
+    const message = this.#host.writer.cached(message_id);
+    return message !== undefined && findToolIndex(message, tool_call_id) >= 0;
+  }
+
+  async #update(
+    message_id: string,
+    transition: AssistantTransitionFn,
+  ): Promise<AssistantMessage | undefined> {
+    const result = await this.#host.writer.updateAssistant(message_id, transition, { epoch: this.epoch });
+    return result?.message;
+  }
+
+  async #persistUser(query: string, input_type: "prompt" | "steer"): Promise<void> {
+    const { context, session_id, writer } = this.#host;
+    await writer.appendMessage(
+      (sequence, now) => ({
+        message_id: context.ids.userMessage(session_id),
+        session_id,
+        turn_id: this.turn_id,
+        type: "user",
+        input_type,
+        sequence,
+        revision: 1,
+        created_at: now,
+        updated_at: now,
+        parts: [{ part_id: context.ids.part("user-text"), type: "text", text: query, state: "done" }],
+      }),
+      { epoch: this.epoch },
+    );
+  }
+
+  async #turnMutation(fields: {
+    type: "start" | "finish";
+    status: "running" | "completed" | "failed" | "stopped";
+    text?: string;
+    error?: string;
+  }): Promise<void> {
+    const { clock } = this.#host.context;
+    const mutation: UnsequencedMutation = {
+      ...this.#host.writer.newMutationBase(clock.now()),
+      variant: "turn",
+      turn_id: this.turn_id,
+      ...fields,
+    };
+    await this.#host.writer.commitSessionChange({ epoch: this.epoch, mutation });
+  }
+
+  async #close(
+    status: "completed" | "stopped" | "failed",
+    tool_error: string,
+    cancel_reason: CancelReason,
+  ): Promise<void> {
+    if (!this.#messageId) return;
+    await this.#update(this.#messageId, (current, now) =>
+      closeAssistantMessage(current, { status, tool_error, cancel_reason, now }),
+    );
+  }
+
+  async #finishCompleted(): Promise<void> {
+    await this.#close("completed", "Tool did not complete before Assistant Message closed", "turn_stopped");
+    await this.#turnMutation({ type: "finish", status: "completed", text: this.#lastText });
+    this.#settle({ turn_id: this.turn_id, text: this.#lastText, success: true });
+  }
+
+  /** §B.9: each pending Interaction is cancelled in its own revision, then the message closes `stopped`. */
+  async #finishStopped(reason: CancelReason): Promise<void> {
+    try {
+      const message_id = this.#messageId ?? (await this.#opening?.catch(() => undefined));
+      if (message_id) {
+        const { store } = this.#host.context;
+        const current =
+          this.#host.writer.cached(message_id) ?? (await store.getMessage(this.#host.session_id, message_id));
+        for (const interaction of current?.type === "assistant" ? pendingInteractionsOf(current) : []) {
+          await this.#update(message_id, (latest, now) =>
+            cancelInteraction(latest, { interaction_id: interaction.interaction_id, reason }, now),
+          );
+        }
+        await this.#update(message_id, (latest, now) =>
+          latest.status === "streaming"
+            ? closeAssistantMessage(latest, {
+                status: "stopped",
+                tool_error: TURN_STOPPED,
+                cancel_reason: reason,
+                now,
+              })
+            : null,
+        );
+      }
+      await this.#turnMutation({ type: "finish", status: "stopped", error: TURN_STOPPED });
+    } catch (error) {
+      this.#host.context.logger?.error(
+        { session_id: this.#host.session_id, err: error },
+        "stopping the turn failed",
+      );
+    }
+    this.#settle({ turn_id: this.turn_id, text: "", success: false, error: TURN_STOPPED });
+  }
+
+  /** §A.4: the message keeps its parts and closes `failed`, then one `error` message. */
+  async #finishFailed(error: unknown): Promise<void> {
+    const message = errorText(error);
+    try {
+      await this.#close("failed", message, "turn_stopped");
+      await this.#writeError("turn_execution_failed", message);
+      await this.#turnMutation({ type: "finish", status: "failed", error: message });
+    } catch (writeError) {
+      this.#host.context.logger?.error(
+        { session_id: this.#host.session_id, err: writeError },
+        "failing the turn failed",
+      );
+    }
+    this.#settle({ turn_id: this.turn_id, text: "", success: false, error: message });
+  }
+
+  /** DESIGN §3.3: a Step whose stream was cut by a crash is not replayed. */
+  async #interrupt(): Promise<void> {
+    await this.#close("failed", TURN_INTERRUPTED, "runtime_interrupted");
+    await this.#writeError("turn_interrupted", TURN_INTERRUPTED);
+    await this.#turnMutation({ type: "finish", status: "failed", error: TURN_INTERRUPTED });
+    this.#settle({ turn_id: this.turn_id, text: "", success: false, error: TURN_INTERRUPTED });
+  }
+
+  async #writeError(code: string, text: string): Promise<void> {
+    const { context, session_id, writer } = this.#host;
+    await writer.appendMessage(
+      (sequence, now): ErrorMessage => ({
+        message_id: context.ids.errorMessage(session_id),
+        session_id,
+        turn_id: this.turn_id,
+        type: "error",
+        scope: "turn",
+        code,
+        message: text,
+        recoverable: true,
+        sequence,
+        revision: 1,
+        created_at: now,
+        updated_at: now,
+      }),
+      { epoch: this.epoch },
+    );
+  }
+
+  #settle(result: TurnResult): void {
+    this.acceptsSteer = false;
+    this.#settled = true;
+    this.#resolveFinished(result);
+  }
+}
