@@ -20,7 +20,7 @@ export const deleteFileTool = define_agent_tool({
   input_schema: deleteFileInputSchema,
   async execute(input, context): Promise<DeleteFileResult> {
     const root = await realWorkspaceRoot(requireWorkspace(context));
-    await assertDeletable(root, input.path);
+    await assertMayDelete(root, input.path);
     const decision = await requestToolApproval(context, input, DELETE_FILE_DESCRIPTION);
     if (!decision.approved) return DENIED_RESULT;
     // Resolved again: the workspace may have changed while the approval was pending.
@@ -29,6 +29,18 @@ export const deleteFileTool = define_agent_tool({
     return { success: true, deleted: target.relative };
   },
 });
+
+/**
+ * Before asking: the path must stay inside the workspace and must not name a directory. A missing
+ * file is not refused yet: whether it exists is decided when the side effect happens (it may appear
+ * or vanish while the approval waits), and the tool then fails with "File not found".
+ */
+async function assertMayDelete(root: string, requested: string): Promise<void> {
+  const target = await confinePath(root, requested);
+  if (target.relative === "." || (target.exists && !(await stat(target.real)).isFile())) {
+    throw new WorkspacePathError(`Not a file: ${target.relative}`);
+  }
+}
 
 /**
  * Checks the target and returns the directory entry to unlink: for a symbolic link (whose target is

@@ -216,13 +216,18 @@ describe("delete_file", () => {
     expect(await snapshotDirectory(root)).toEqual(before);
   });
 
-  it("fails clearly on a missing file or a directory, without asking", async () => {
+  it("refuses a directory without asking", async () => {
+    const { context, approvals } = createRecordingToolContext({ tool_name: "delete_file", root });
+    await expect(deleteFileTool.execute({ path: "docs" }, context)).rejects.toThrow("Not a file: docs");
+    await expect(deleteFileTool.execute({ path: "." }, context)).rejects.toThrow("Not a file: .");
+    expect(approvals).toEqual([]);
+  });
+
+  it("asks for a missing file, then fails clearly when it is still missing", async () => {
     const { context, approvals } = createRecordingToolContext({ tool_name: "delete_file", root });
     await expect(deleteFileTool.execute({ path: "missing.txt" }, context)).rejects.toThrow(
       "File not found: missing.txt",
     );
-    await expect(deleteFileTool.execute({ path: "docs" }, context)).rejects.toThrow("Not a file: docs");
-    await expect(deleteFileTool.execute({ path: "." }, context)).rejects.toThrow("Not a file: .");
-    expect(approvals).toEqual([]);
+    expect(approvals).toHaveLength(1);
   });
 });

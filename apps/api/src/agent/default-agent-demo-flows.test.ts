@@ -1,4 +1,4 @@
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { DELETE_FILE_DESCRIPTION, WRITE_FILE_DESCRIPTION } from "@parley/tools";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -76,6 +76,20 @@ describe("the demo model drives the default agent through the real runtime", () 
       error: "Interaction denied",
       interactions: [{ status: "denied" }],
     });
+  });
+
+  it("delete on a fresh, empty workspace still shows the approval, then reports the missing file", async () => {
+    const session = await harness.createSession();
+    await rm(path.join(harness.root, "notes.txt"));
+    const turn = await session.prompt({ query: "delete notes.txt" });
+    const request = await nextPendingInteraction(session, turn);
+    await session.respond({ interaction_id: request.interaction_id, response: approvalResponse("approved") });
+    expect(await turn.finished).toMatchObject({
+      success: true,
+      text: "I could not delete notes.txt: File not found: notes.txt",
+    });
+    const [tool] = await toolPartsOf(session, turn.id);
+    expect(tool).toMatchObject({ state: "failed", error: "File not found: notes.txt" });
   });
 
   it("write todo.md: buy milk, approved and then denied", async () => {
