@@ -1,7 +1,12 @@
 import { z } from "zod";
 import type { ApprovalDecision } from "../../schema/approval.js";
+import type { InteractionRequestInput, InteractionResult } from "../../schema/interaction.js";
 import type { JsonValue } from "../../schema/json.js";
-import { define_agent_tool } from "../../tools/define-agent-tool.js";
+import {
+  define_agent_tool,
+  type InteractionHandle,
+  type ToolCallContext,
+} from "../../tools/define-agent-tool.js";
 
 /** A tool that asks for approval in its own `execute` and counts its side effect (the note's example). */
 export function createApprovalTool(name = "delete_file") {
@@ -45,4 +50,32 @@ export function createBlockingTool() {
     },
   });
   return { tool, started: startedPromise, finish };
+}
+
+/**
+ * A tool that makes `count` generic requests through `context.interactions.request` (all created
+ * before any is awaited), then returns every result.
+ */
+export function createRequestTool(
+  build: (context: ToolCallContext, index: number) => InteractionRequestInput,
+  count = 1,
+) {
+  const handles: InteractionHandle[] = [];
+  const results: InteractionResult[] = [];
+  const tool = define_agent_tool({
+    description: "Asks through the generic primitive.",
+    input_schema: z.object({}),
+    async execute(_input, context): Promise<JsonValue> {
+      const own: InteractionHandle[] = [];
+      for (let index = 0; index < count; index += 1) {
+        const handle = await context.interactions.request(build(context, index));
+        handles.push(handle);
+        own.push(handle);
+      }
+      const settled = await Promise.all(own.map((handle) => handle.result));
+      results.push(...settled);
+      return settled as unknown as JsonValue;
+    },
+  });
+  return { tool, handles, results };
 }

@@ -1,0 +1,394 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { ParleyError } from "../../errors.js";
+import { SESSION_APPROVAL_RESPONSE_SCHEMA } from "../../schema/approval.js";
+import type { JsonValue } from "../../schema/json.js";
+import type { SessionMutation } from "../../schema/mutation.js";
+import { createScriptedModel } from "../../testing/scripted-model.js";
+import { define_agent_tool } from "../../tools/define-agent-tool.js";
+import { RuntimeHarness } from "../runtime-harness.js";
+import { createApprovalTool, createRequestTool } from "./tools.js";
+
+const approval = (
+  decision: "approved" | "denied",
+  outcome: "resolved" | "denied" = decision === "approved" ? "resolved" : "denied",
+) => ({
+  type: "approval",
+  outcome,
+  payload: { decision },
+});
+
+async function pendingApproval(options: { tool_call_id?: string } = {}) {
+  const tool_call_id = options.tool_call_id ?? "call_1";
+  const approvalTool = createApprovalTool();
+  const model = createScriptedModel([
+    [{ tool_call: { id: tool_call_id, name: "delete_file", input: { path: "a.txt" } } }],
+    [{ text: "done" }],
+  ]);
+  const harness = new RuntimeHarness({ model, tools: { delete_file: approvalTool.tool } });
+  const session = await harness.createSession();
+  const turn = await session.prompt({ query: "delete a.txt" });
+  const interaction_id = await harness.pendingInteraction(tool_call_id);
+  return { harness, session, turn, interaction_id, ...approvalTool };
+}
+
+async function pendingQuestion() {
+  const asker = createRequestTool((context) => ({
+    type: "question",
+    turn_id: context.turn_id,
+    tool_call_id: context.tool_call_id,
+    payload: { questions: [{ question_id: "question:q1", question: "Where?", type: "text" }] },
+  }));
+  const model = createScriptedModel([[{ tool_call: { id: "call_q", name: "asker" } }], [{ text: "done" }]]);
+  const harness = new RuntimeHarness({ model, tools: { asker: asker.tool } });
+  const session = await harness.createSession();
+  const turn = await session.prompt({ query: "ask" });
+  const interaction_id = await harness.pendingInteraction("call_q");
+  return { harness, session, turn, interaction_id, asker };
+}
+
+async function rejection(promise: Promise<unknown>): Promise<ParleyError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof ParleyError) return error;
+    throw error;
+  }
+  throw new Error("expected a rejection");
+}
+
+describe("respond()", () => {
+  it("G9: an approved shell approval runs the command and the Turn succeeds", async () => {
+    const commands: string[] = [];
+    const shell = define_agent_tool({
+      description: "Run a command.",
+      input_schema: z.object({ command: z.string() }),
+      async execute({ command }, context): Promise<JsonValue> {
+        const decision = await context.interactions.approval.request({
+          turn_id: context.turn_id,
+          tool_call_id: context.tool_call_id,
+          tool_name: "shell",
+          source_type: "shell",
+          payload: { operation: "exec", command, cwd: "/workspace" },
+        });
+        if (!decision.approved) return "denied";
+        commands.push(command);
+        return "approval-ok";
+      },
+    });
+    const model = createScriptedModel([
+      [{ tool_call: { id: "call_host", name: "shell", input: { command: "ls" } } }],
+      [{ text: "listed" }],
+    ]);
+    const harness = new RuntimeHarness({ model, tools: { shell } });
+    const session = await harness.createSession();
+    const turn = await session.prompt({ query: "list" });
+    const interaction_id = await harness.pendingInteraction("call_host");
+    const [request] = await session.interactions();
+    expect(request?.turn_id).toBe(turn.id);
+    expect(request?.source).toEqual({ type: "shell", tool_call_id: "call_host", tool_name: "shell" });
+    const response = approval("approved");
+    expect(await session.respond({ interaction_id, response })).toEqual({
+      status: "resolved",
+      interaction_id,
+      response,
+    });
+    expect(await turn.finished).toMatchObject({ success: true, text: "listed" });
+    expect(commands).toEqual(["ls"]);
+    expect((await harness.tool(session.id, "call_host")).output).toBe("approval-ok");
+  });
+
+  it("G10: a resolved answer makes the tool running and the Interaction resolved in one revision", async () => {
+    const { harness, session, interaction_id, turn } = await pendingApproval();
+    await session.respond({ interaction_id, response: approval("approved") }, { user_id: "user:alice" });
+    await turn.finished;
+    const answered = harness
+      .mutations(session.id)
+      .find(
+        (mutation): mutation is Extract<SessionMutation, { variant: "part" }> =>
+          mutation.variant === "part" &&
+          mutation.part.type === "tool" &&
+          mutation.part.interactions?.[0]?.status === "resolved",
+      );
+    expect(answered?.part).toMatchObject({
+      state: "running",
+      interactions: [{ status: "resolved", response: approval("approved"), responded_by: "user:alice" }],
+    });
+    expect(answered?.part.type === "tool" && typeof answered.part.interactions?.[0]?.resolved_at).toBe(
+      "number",
+    );
+    expect(await session.interactions()).toEqual([]);
+  });
+
+  it("G11: a denied question fails the tool with Interaction denied", async () => {
+    const { harness, session, interaction_id, turn } = await pendingQuestion();
+    const result = await session.respond({
+      interaction_id,
+      response: { type: "question", outcome: "denied", payload: {} },
+    });
+    expect(result).toEqual({ status: "denied", interaction_id });
+    await turn.finished;
+    const tool = await harness.tool(session.id, "call_q");
+    expect(tool).toMatchObject({
+      state: "failed",
+      error: "Interaction denied",
+      interactions: [{ status: "denied" }],
+    });
+  });
+
+  it("G13: an unknown id is interaction_not_found and publishes nothing", async () => {
+    const { harness, session } = await pendingApproval();
+    const before = harness.events.length;
+    const error = await rejection(
+      session.respond({ interaction_id: "interaction:nope", response: approval("approved") }),
+    );
+    expect(error.code).toBe("interaction_not_found");
+    expect(error.message).toBe("Pending Session Interaction not found: interaction:nope");
+    expect(harness.events.length).toBe(before);
+  });
+
+  it("G14: another session's Interaction is not found there and stays pending in its own", async () => {
+    const { harness, session, interaction_id } = await pendingApproval();
+    const other = await harness.createSession();
+    const error = await rejection(other.respond({ interaction_id, response: approval("approved") }));
+    expect(error.code).toBe("interaction_not_found");
+    expect((await session.interactions()).map((request) => request.interaction_id)).toEqual([interaction_id]);
+  });
+
+  it("G15: answering a resolved Interaction again is interaction_not_pending and changes nothing", async () => {
+    const { harness, session, interaction_id, turn } = await pendingApproval();
+    await session.respond({ interaction_id, response: approval("approved") });
+    await turn.finished;
+    const stored = await harness.store.getInteraction(interaction_id);
+    const error = await rejection(session.respond({ interaction_id, response: approval("denied") }));
+    expect(error.code).toBe("interaction_not_pending");
+    expect(error.message).toBe(`Session Interaction is already resolved: ${interaction_id}`);
+    expect(await harness.store.getInteraction(interaction_id)).toEqual(stored);
+  });
+
+  it("G16: of two concurrent responders exactly one wins and the waiter settles once", async () => {
+    const { harness, session, interaction_id, turn, decisions } = await pendingApproval();
+    const outcomes = await Promise.allSettled([
+      session.respond({ interaction_id, response: approval("approved") }),
+      session.respond({ interaction_id, response: approval("denied") }),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(["fulfilled", "rejected"]);
+    await turn.finished;
+    expect(decisions).toHaveLength(1);
+    const leaving = harness
+      .mutations(session.id)
+      .filter(
+        (mutation) =>
+          mutation.variant === "part" &&
+          mutation.part.type === "tool" &&
+          mutation.part.interactions?.[0]?.status !== "pending" &&
+          mutation.part.interactions?.length,
+      );
+    expect(leaving[0]).toMatchObject({ part: { state: "running" } });
+  });
+
+  it("G17: a response of another type is interaction_type_mismatch and the question stays pending", async () => {
+    const { session, interaction_id } = await pendingQuestion();
+    const error = await rejection(session.respond({ interaction_id, response: approval("approved") }));
+    expect(error.code).toBe("interaction_type_mismatch");
+    expect(error.message).toBe("Session Interaction response type mismatch");
+    expect((await session.interactions()).map((request) => request.interaction_id)).toEqual([interaction_id]);
+  });
+
+  it("G18: an invalid outcome is refused and the Interaction stays pending", async () => {
+    const { session, interaction_id } = await pendingApproval();
+    const error = await rejection(
+      session.respond({
+        interaction_id,
+        response: { type: "approval", outcome: "maybe", payload: {} },
+      } as never),
+    );
+    expect(error.code).toBe("interaction_invalid_response");
+    expect(error.message).toBe("Session Interaction response requires a valid outcome");
+    expect(await session.interactions()).toHaveLength(1);
+  });
+
+  it("G19: a storage failure while responding leaves everything pending; a retry succeeds", async () => {
+    const { harness, session, interaction_id, turn, decisions, effects } = await pendingApproval();
+    harness.store.failNextCommit(new Error("connection reset"));
+    await expect(session.respond({ interaction_id, response: approval("approved") })).rejects.toThrow(
+      "connection reset",
+    );
+    expect((await harness.tool(session.id, "call_1")).state).toBe("waiting-user");
+    expect((await harness.store.getInteraction(interaction_id))?.interaction.status).toBe("pending");
+    await Promise.resolve();
+    expect(decisions).toEqual([]);
+    expect(await session.respond({ interaction_id, response: approval("approved") })).toMatchObject({
+      status: "resolved",
+    });
+    expect(await turn.finished).toMatchObject({ success: true });
+    expect(effects).toEqual(["a.txt"]);
+  });
+
+  it("G20: the running mutation is published before the tool continues, and respond resolves after the commit", async () => {
+    const order: string[] = [];
+    const tool = define_agent_tool({
+      description: "Approval then effect.",
+      input_schema: z.object({}),
+      async execute(_input, context) {
+        await context.interactions.approval.request({
+          turn_id: context.turn_id,
+          tool_call_id: context.tool_call_id,
+          payload: { operation: "tool" },
+        });
+        order.push("tool continued");
+        return null;
+      },
+    });
+    const model = createScriptedModel([[{ tool_call: { id: "call_20", name: "gated" } }], [{ text: "ok" }]]);
+    const harness = new RuntimeHarness({ model, tools: { gated: tool } });
+    const session = await harness.createSession();
+    session.subscribe((mutation) => {
+      if (mutation.variant === "part" && mutation.part.type === "tool" && mutation.part.state === "running") {
+        order.push("running published");
+      }
+    });
+    const turn = await session.prompt({ query: "go" });
+    const interaction_id = await harness.pendingInteraction("call_20");
+    const responded = session.respond({ interaction_id, response: approval("approved") }).then(() => {
+      order.push("respond resolved");
+    });
+    await responded;
+    await turn.finished;
+    expect(order.indexOf("running published")).toBeGreaterThanOrEqual(0);
+    expect(order.indexOf("running published")).toBeLessThan(order.indexOf("tool continued"));
+    expect((await harness.store.getInteraction(interaction_id))?.interaction.status).toBe("resolved");
+  });
+
+  it("G22: interactions() lists bare requests; approvals carry the shared response_schema, questions none", async () => {
+    const approvalTool = createApprovalTool();
+    const asker = createRequestTool((context) => ({
+      type: "question",
+      turn_id: context.turn_id,
+      tool_call_id: context.tool_call_id,
+      payload: { questions: [] },
+    }));
+    const model = createScriptedModel([
+      [
+        { tool_call: { id: "call_a", name: "delete_file", input: { path: "x" } } },
+        { tool_call: { id: "call_q", name: "asker" } },
+      ],
+    ]);
+    const harness = new RuntimeHarness({
+      model,
+      tools: { delete_file: approvalTool.tool, asker: asker.tool },
+    });
+    const session = await harness.createSession();
+    await session.prompt({ query: "go" });
+    await harness.pendingInteraction("call_a");
+    await harness.pendingInteraction("call_q");
+    const requests = await session.interactions();
+    expect(requests.map((request) => request.type).sort()).toEqual(["approval", "question"]);
+    const approvalRequest = requests.find((request) => request.type === "approval");
+    const questionRequest = requests.find((request) => request.type === "question");
+    expect(approvalRequest?.response_schema).toEqual(SESSION_APPROVAL_RESPONSE_SCHEMA);
+    expect(questionRequest && "response_schema" in questionRequest).toBe(false);
+    expect(approvalRequest && "request" in approvalRequest).toBe(false);
+  });
+
+  it("G23: a custom interaction type's payload passes through untouched", async () => {
+    const asker = createRequestTool((context) => ({
+      type: "plugin:deploy/confirm",
+      turn_id: context.turn_id,
+      tool_call_id: context.tool_call_id,
+      payload: { env: "prod" },
+    }));
+    const model = createScriptedModel([
+      [{ tool_call: { id: "call_c", name: "asker" } }],
+      [{ text: "deployed" }],
+    ]);
+    const harness = new RuntimeHarness({ model, tools: { asker: asker.tool } });
+    const session = await harness.createSession();
+    const turn = await session.prompt({ query: "deploy" });
+    const interaction_id = await harness.pendingInteraction("call_c");
+    const response = {
+      type: "plugin:deploy/confirm",
+      outcome: "resolved" as const,
+      payload: { ok: true, nested: [1, "x"] },
+    };
+    await session.respond({ interaction_id, response });
+    await turn.finished;
+    expect(asker.results).toEqual([{ status: "resolved", interaction_id, response }]);
+  });
+
+  it("G24: handle.result resolves exactly once for resolved, denied and cancelled alike", async () => {
+    const results: unknown[] = [];
+    for (const end of ["resolved", "denied", "cancelled"] as const) {
+      const { session, interaction_id, asker, turn } = await pendingQuestion();
+      if (end === "cancelled") await session.stop();
+      else {
+        await session.respond({
+          interaction_id,
+          response: {
+            type: "question",
+            outcome: end,
+            payload: end === "resolved" ? { answers: [{ question_id: "question:q1", value: "here" }] } : {},
+          },
+        });
+      }
+      await turn.finished;
+      expect(asker.results).toHaveLength(1);
+      results.push(asker.results[0]?.status);
+    }
+    expect(results).toEqual(["resolved", "denied", "cancelled"]);
+  });
+
+  it("50 concurrent responds: exactly one succeeds, 49 are interaction_not_pending, one tool mutation leaves waiting-user", async () => {
+    const { harness, session, interaction_id, turn, effects } = await pendingApproval();
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 50 }, (_, index) =>
+        session.respond({ interaction_id, response: approval(index % 2 === 0 ? "approved" : "denied") }),
+      ),
+    );
+    const fulfilled = outcomes.filter((outcome) => outcome.status === "fulfilled");
+    const codes = outcomes.flatMap((outcome) =>
+      outcome.status === "rejected" ? [(outcome.reason as ParleyError).code] : [],
+    );
+    expect(fulfilled).toHaveLength(1);
+    expect(codes).toEqual(Array.from({ length: 49 }, () => "interaction_not_pending"));
+    await turn.finished;
+    expect(effects).toEqual(["a.txt"]);
+    const toolMutations = harness
+      .mutations(session.id)
+      .filter((mutation) => mutation.variant === "part" && mutation.part.type === "tool");
+    const leaving = toolMutations.filter(
+      (mutation, index) =>
+        mutation.variant === "part" &&
+        mutation.part.type === "tool" &&
+        mutation.part.state !== "waiting-user" &&
+        toolMutations[index - 1]?.variant === "part" &&
+        (toolMutations[index - 1] as Extract<SessionMutation, { variant: "part" }>).part.type === "tool" &&
+        (
+          (toolMutations[index - 1] as Extract<SessionMutation, { variant: "part" }>).part as {
+            state: string;
+          }
+        ).state === "waiting-user",
+    );
+    expect(leaving).toHaveLength(1);
+  });
+
+  it("50 concurrent responds across two processes: still exactly one wins", async () => {
+    const { harness, session, interaction_id, turn, effects } = await pendingApproval();
+    const remote = await harness.runtime("B").openSession(session.id);
+    if (!remote) throw new Error("session not found in B");
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 50 }, (_, index) =>
+        (index % 2 === 0 ? session : remote).respond({ interaction_id, response: approval("approved") }),
+      ),
+    );
+    expect(outcomes.filter((outcome) => outcome.status === "fulfilled")).toHaveLength(1);
+    expect(
+      outcomes.filter(
+        (outcome) =>
+          outcome.status === "rejected" && (outcome.reason as ParleyError).code === "interaction_not_pending",
+      ),
+    ).toHaveLength(49);
+    expect(await turn.finished).toMatchObject({ success: true });
+    expect(effects).toEqual(["a.txt"]);
+  });
+});
