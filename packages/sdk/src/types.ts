@@ -6,12 +6,14 @@ type RouterOutputs = inferRouterOutputs<AppRouter>;
 
 export type {
   ApprovalMode,
+  AssistantPart,
   Interaction,
   InteractionRequest,
   InteractionResponse,
   InteractionResult,
   InteractionStatus,
   MessagePage,
+  PartMutation,
   Question,
   QuestionAnswer,
   RespondInput,
@@ -22,6 +24,8 @@ export type {
   SessionSetOptions,
   SessionStatus,
   StopResult,
+  ToolPart,
+  TurnMutation,
 } from "@parley/session-core";
 
 /** `session.create` input: `{ title?, approval_mode?, workspace_id? }`. */

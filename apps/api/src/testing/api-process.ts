@@ -1,0 +1,124 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The monorepo root: tests spawn the API and the CLI from there, as `npm run …` would. */
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
+
+/** Node arguments that run a TypeScript entry of `apps/api/src` without a build. */
+function sourceEntryArgs(entry: string): string[] {
+  return ["--conditions=source", "--import", "tsx", path.join(REPO_ROOT, "apps/api/src", entry)];
+}
+
+export interface ApiProcess {
+  url: string;
+  /** `<PARLEY_WORKSPACE_ROOT>`, a fresh temporary directory per process. */
+  workspace_root: string;
+  child: ChildProcess;
+  /** Everything the process wrote so far (stdout and stderr). */
+  output(): string;
+  /** Sends the signal and waits for the exit; resolves the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/**
+ * Starts a real API server process on a fresh port (`PORT=0`) against `database_url`, with the
+ * demo model, and waits until it logs that it listens.
+ */
+export async function startApiProcess(options: {
+  database_url: string;
+  env?: Record<string, string>;
+}): Promise<ApiProcess> {
+  const workspace_root = await mkdtemp(path.join(tmpdir(), "parley-e2e-ws-"));
+  const child = spawn(process.execPath, sourceEntryArgs("main.ts"), {
+    cwd: REPO_ROOT,
+    env: {
+      ...process.env,
+      DATABASE_URL: options.database_url,
+      PORT: "0",
+      HOST: "127.0.0.1",
+      PARLEY_MODEL: "demo",
+      PARLEY_WORKSPACE_ROOT: workspace_root,
+      LOG_LEVEL: "info",
+      ...options.env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+
+  const url = await new Promise<string>((resolve, reject) => {
+    let buffered = "";
+    child.stdout?.setEncoding("utf8");
+    child.stderr?.setEncoding("utf8");
+    child.stderr?.on("data", (chunk: string) => {
+      output += chunk;
+    });
+    child.stdout?.on("data", (chunk: string) => {
+      output += chunk;
+      buffered += chunk;
+      const lines = buffered.split("\n");
+      buffered = lines.pop() ?? "";
+      for (const line of lines) {
+        const listening = parseListeningLine(line);
+        if (listening !== null) resolve(listening);
+      }
+    });
+    void exited.then((code) =>
+      reject(new Error(`API process exited (${code}) before listening:\n${output}`)),
+    );
+  });
+
+  return {
+    url,
+    workspace_root,
+    child,
+    output: () => output,
+    async stop(signal = "SIGTERM") {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      const code = await exited;
+      await rm(workspace_root, { recursive: true, force: true });
+      return code;
+    },
+  };
+}
+
+function parseListeningLine(line: string): string | null {
+  if (!line.startsWith("{")) return null;
+  try {
+    const record = JSON.parse(line) as { msg?: unknown; url?: unknown };
+    return record.msg === "API listening" && typeof record.url === "string" ? record.url : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Runs the CLI (`parley token create --user NAME [--admin]`) and returns stdout's last line. */
+export async function createTokenWithCli(options: {
+  database_url: string;
+  user: string;
+  admin?: boolean;
+}): Promise<{ token: string; stdout: string }> {
+  const args = [...sourceEntryArgs("cli.ts"), "token", "create", "--user", options.user];
+  if (options.admin) args.push("--admin");
+  const child = spawn(process.execPath, args, {
+    cwd: REPO_ROOT,
+    env: { ...process.env, DATABASE_URL: options.database_url },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+    stdout += chunk;
+  });
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+    stderr += chunk;
+  });
+  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+  if (code !== 0) throw new Error(`CLI exited ${code}:\n${stderr}`);
+  const lines = stdout.trimEnd().split("\n");
+  const token = lines[lines.length - 1] ?? "";
+  return { token, stdout };
+}
