@@ -65,6 +65,7 @@ async function main(): Promise<void> {
   serverUrl ??= process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 
   let port = FIRST_LISTEN_PORT;
+  const details: Record<string, unknown> = {};
   const context: SuiteContext = {
     scale,
     serverUrl,
@@ -74,6 +75,9 @@ async function main(): Promise<void> {
       return port++;
     },
     log,
+    record: (key, value) => {
+      details[key] = value;
+    },
   };
 
   const figures: Figure[] = [];
@@ -97,6 +101,7 @@ async function main(): Promise<void> {
       scale: scale.name,
       machine,
       figures: applyFloors(figures),
+      details,
       failures,
     };
     console.log(renderTable(report.figures));

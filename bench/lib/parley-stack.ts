@@ -20,17 +20,21 @@ type Database = Awaited<ReturnType<typeof createDatabase>>;
  * (a zero-latency scripted model and a tool that asks for approval), so that times can be taken
  * inside the tool. Clients connect over real loopback WebSockets.
  */
-export interface ParleyStack {
-  scratch: ScratchDatabase;
-  database: Database;
-  runtime: SessionRuntime;
+/** What every bench stack offers: a served API, the tool probe, and SDK clients. */
+export interface BenchStack {
   server: ApiServer;
   probe: ToolProbe;
-  adminToken: string;
-  adminUserId: string;
   /** A new SDK client (its own WebSocket) signed in as the bench admin. */
   client(): ParleyClient;
   close(): Promise<void>;
+}
+
+export interface ParleyStack extends BenchStack {
+  scratch: ScratchDatabase;
+  database: Database;
+  runtime: SessionRuntime;
+  adminToken: string;
+  adminUserId: string;
 }
 
 /** A runtime over an existing, migrated database, as one API process has it (no server). */

@@ -57,6 +57,37 @@ export class PostgresCounters {
     return { wal_lsn: lsn, statements: Number(row?.statements ?? 0), commits: Number(row?.commits ?? 0) };
   }
 
+  /** Forgets every statement statistic (cluster-wide), so that a profile covers one suite. */
+  async resetStatements(): Promise<void> {
+    if (this.#hasStatements) await this.#client.query("SELECT pg_stat_statements_reset()");
+  }
+
+  /** The statements of this database that took the most server time since the last reset. */
+  async topStatements(
+    limit = 12,
+  ): Promise<{ query: string; calls: number; total_ms: number; mean_ms: number }[]> {
+    if (!this.#hasStatements) return [];
+    const result = await this.#client.query<{
+      query: string;
+      calls: string;
+      total_ms: number;
+      mean_ms: number;
+    }>(
+      `SELECT left(regexp_replace(query, '\\s+', ' ', 'g'), 160) AS query, calls::text AS calls,
+              total_exec_time AS total_ms, mean_exec_time AS mean_ms
+         FROM pg_stat_statements
+        WHERE dbid = (SELECT oid FROM pg_database WHERE datname = $1)
+        ORDER BY total_exec_time DESC LIMIT $2`,
+      [this.#database, limit],
+    );
+    return result.rows.map((row) => ({
+      query: row.query,
+      calls: Number(row.calls),
+      total_ms: Number(row.total_ms.toFixed(3)),
+      mean_ms: Number(row.mean_ms.toFixed(4)),
+    }));
+  }
+
   async walBytesBetween(before: CounterSnapshot, after: CounterSnapshot): Promise<number> {
     const result = await this.#client.query<{ bytes: string }>(
       "SELECT pg_wal_lsn_diff($1, $2)::text AS bytes",

@@ -29,6 +29,8 @@ export interface BenchReport {
   scale: string;
   machine: MachineInfo;
   figures: Figure[];
+  /** Supporting detail: statement profiles, seed sizes. */
+  details: Record<string, unknown>;
   /** Figures whose measurement failed, with the reason: never silently dropped. */
   failures: { suite: string; error: string }[];
 }

@@ -11,6 +11,8 @@ export interface SuiteContext {
   /** A port range this run may listen on. */
   nextPort(): number;
   log(message: string): void;
+  /** Adds a named detail (e.g. a statement profile) to the JSON report. */
+  record(key: string, value: unknown): void;
 }
 
 export interface Suite {

@@ -1,0 +1,82 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type AuthStore, type AuthUser, startApiServer } from "@parley/api";
+import { createParleyClient, type ParleyClient } from "@parley/sdk";
+import {
+  InMemoryEventBus,
+  InMemoryLeaseRegistry,
+  InMemorySessionStore,
+  InMemoryTurnLeaseManager,
+  SessionRuntime,
+} from "@parley/session-core";
+import pino from "pino";
+import { createWorkspaceCatalog } from "../../apps/api/src/workspace-catalog.js";
+import { BENCH_AGENT_ID, createBenchAgent, ToolProbe } from "./bench-agent.js";
+import type { BenchStack } from "./parley-stack.js";
+
+/** One admin, one token: the in-memory stack measures the runtime and transport, not auth. */
+function singleAdminAuth(token: string): AuthStore {
+  const admin: AuthUser = { user_id: "user:bench-admin", name: "bench-admin", role: "admin" };
+  return {
+    createUser: async () => admin,
+    ensureUser: async () => admin,
+    findUserByName: async () => admin,
+    getUser: async () => admin,
+    issueToken: async () => token,
+    authenticate: async (candidate) => (candidate === token ? admin : null),
+  };
+}
+
+/**
+ * The same API server and runtime as `startParleyStack`, over session-core's in-memory store, bus
+ * and leases instead of Postgres. The difference between the two stacks' figures is what
+ * persistence costs; what remains is the runtime, tRPC and the WebSocket.
+ */
+export async function startMemoryStack(options: { port: number }): Promise<BenchStack> {
+  const store = new InMemorySessionStore();
+  const bus = new InMemoryEventBus();
+  const leases = new InMemoryTurnLeaseManager(new InMemoryLeaseRegistry({ epochs: store }), "bench");
+  const probe = new ToolProbe();
+  const agent = createBenchAgent(probe);
+  const workspaceRoot = mkdtempSync(join(tmpdir(), "parley-bench-ws-"));
+  const workspaces = createWorkspaceCatalog({ session_root: workspaceRoot, named: new Map() });
+  const runtime = new SessionRuntime({
+    store,
+    bus,
+    leases,
+    agents: { get: (agent_id: string) => (agent_id === BENCH_AGENT_ID ? agent : undefined) },
+    resolveWorkspace: (session) => workspaces.resolve(session),
+  });
+  const token = "bench-memory-token";
+  const server = await startApiServer({
+    services: {
+      runtime,
+      store,
+      bus,
+      auth: singleAdminAuth(token),
+      workspaces,
+      agent_id: BENCH_AGENT_ID,
+      logger: pino({ level: "silent" }),
+    },
+    port: options.port,
+    host: "127.0.0.1",
+    checkHealth: async () => true,
+  });
+  const clients: ParleyClient[] = [];
+  return {
+    server,
+    probe,
+    client: () => {
+      const client = createParleyClient({ url: server.url, token });
+      clients.push(client);
+      return client;
+    },
+    close: async () => {
+      await Promise.all(clients.map((client) => client.close()));
+      await server.close();
+      await runtime.shutdown();
+      rmSync(workspaceRoot, { recursive: true, force: true });
+    },
+  };
+}
