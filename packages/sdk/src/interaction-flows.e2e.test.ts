@@ -164,11 +164,12 @@ describe("interaction flows through the SDK over WebSocket", () => {
     const waiting = toolPartOf(await watcherFeed.waitFor(isToolState("waiting-user")));
     expect(waiting.tool_name).toBe("ask_question");
     const request = waiting.interactions?.[0]?.request;
-    expect(request?.type).toBe("question");
-    const questions = (request?.payload as { questions: { question_id: string; type: string }[] }).questions;
+    if (request === undefined) throw new Error("the waiting tool carries no interaction");
+    expect(request.type).toBe("question");
+    const questions = (request.payload as { questions: { question_id: string; type: string }[] }).questions;
     expect(questions.map((question) => question.type)).toEqual(["single_select", "text"]);
     const [region, notes] = questions;
-    const interaction_id = request?.interaction_id ?? "";
+    const interaction_id = request.interaction_id;
 
     const handle = answerer.session(session.id);
     const invalid = handle.respond({
