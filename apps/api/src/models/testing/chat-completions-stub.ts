@@ -8,10 +8,18 @@ export interface StubToolCall {
   argument_chunks: string[];
 }
 
-/** What the stub streams for one request: text deltas, then tool calls, then the finish reason. */
+/**
+ * What the stub answers one request with: reasoning deltas (`reasoning_content`, as DeepSeek, vLLM
+ * and Ollama send them), text deltas, then tool calls, then the finish reason. `http_error` answers
+ * with that status and an OpenAI-style error body instead. `stall` keeps the stream open after the
+ * deltas, with no finish, until the client goes away.
+ */
 export interface StubReply {
+  reasoning_chunks?: string[];
   text_chunks?: string[];
   tool_calls?: StubToolCall[];
+  http_error?: { status: number; message: string };
+  stall?: boolean;
 }
 
 /** A request the stub received: the parsed chat-completions body. */
@@ -30,6 +38,8 @@ export interface ChatCompletionsStub {
   /** `http://127.0.0.1:<port>/v1`, for `OPENAI_BASE_URL`. */
   base_url: string;
   requests: StubRequest[];
+  /** Resolves once the client closed the connection of request `index` (0-based) before its end. */
+  disconnected(index: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -43,6 +53,19 @@ export async function startChatCompletionsStub(
   replies: StubReply[] | ((request: StubRequest, index: number) => StubReply),
 ): Promise<ChatCompletionsStub> {
   const requests: StubRequest[] = [];
+  const disconnections = new Map<number, { promise: Promise<void>; resolve: () => void }>();
+  const disconnection = (index: number) => {
+    let entry = disconnections.get(index);
+    if (entry === undefined) {
+      let resolve = () => {};
+      const promise = new Promise<void>((settle) => {
+        resolve = settle;
+      });
+      entry = { promise, resolve };
+      disconnections.set(index, entry);
+    }
+    return entry;
+  };
   const server: Server = createServer((request, response) => {
     void handle(request, response);
   });
@@ -67,8 +90,21 @@ export async function startChatCompletionsStub(
       response.end(JSON.stringify({ error: { message: `stub has no reply for request ${index + 1}` } }));
       return;
     }
+    if (reply.http_error !== undefined) {
+      response.writeHead(reply.http_error.status, { "content-type": "application/json" });
+      response.end(JSON.stringify({ error: { message: reply.http_error.message, type: "server_error" } }));
+      return;
+    }
+    response.on("close", () => {
+      if (!response.writableEnded) disconnection(index).resolve();
+    });
     response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-    for (const event of replyEvents(reply, index)) response.write(`data: ${JSON.stringify(event)}\n\n`);
+    const events = replyEvents(reply, index);
+    if (reply.stall === true) {
+      for (const event of events.slice(0, -2)) response.write(`data: ${JSON.stringify(event)}\n\n`);
+      return;
+    }
+    for (const event of events) response.write(`data: ${JSON.stringify(event)}\n\n`);
     response.end("data: [DONE]\n\n");
   }
 
@@ -77,6 +113,7 @@ export async function startChatCompletionsStub(
   return {
     base_url: `http://127.0.0.1:${port}/v1`,
     requests,
+    disconnected: (index) => disconnection(index).promise,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();
@@ -97,6 +134,7 @@ function replyEvents(reply: StubReply, index: number): object[] {
     choices: [{ index: 0, delta, finish_reason }],
   });
   const events: object[] = [chunk({ role: "assistant", content: "" })];
+  for (const reasoning of reply.reasoning_chunks ?? []) events.push(chunk({ reasoning_content: reasoning }));
   for (const text of reply.text_chunks ?? []) events.push(chunk({ content: text }));
   for (const [position, call] of (reply.tool_calls ?? []).entries()) {
     events.push(

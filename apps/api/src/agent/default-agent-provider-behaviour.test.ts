@@ -1,0 +1,111 @@
+import type { AssistantMessage, Session, SessionMutation } from "@parley/session-core";
+import { afterEach, describe, expect, it } from "vitest";
+import { createModelFromSetting } from "../models/create-model-from-setting.js";
+import {
+  type ChatCompletionsStub,
+  type StubReply,
+  startChatCompletionsStub,
+} from "../models/testing/chat-completions-stub.js";
+import {
+  type AgentTestRuntime,
+  approvalResponse,
+  assistantMessagesOf,
+  nextPendingInteraction,
+  startAgentTestRuntime,
+} from "./testing/agent-test-runtime.js";
+
+let stub: ChatCompletionsStub | undefined;
+let harness: AgentTestRuntime | undefined;
+
+async function start(replies: StubReply[]): Promise<AgentTestRuntime> {
+  stub = await startChatCompletionsStub(replies);
+  harness = await startAgentTestRuntime(
+    createModelFromSetting("openai-compatible:stub-model", { OPENAI_BASE_URL: stub.base_url }),
+  );
+  return harness;
+}
+
+afterEach(async () => {
+  await harness?.dispose();
+  await stub?.close();
+  harness = undefined;
+  stub = undefined;
+});
+
+describe("what the real provider path brings to a Turn (openai-compatible over HTTP)", () => {
+  it("streams reasoning and text, and the tool part goes input-streaming → ready → waiting-user → running → completed", async () => {
+    const runtime = await start([
+      {
+        reasoning_chunks: ["The user wants ", "a file."],
+        text_chunks: ["Writing ", "it now."],
+        tool_calls: [
+          {
+            id: "call_stub_write",
+            name: "write_file",
+            argument_chunks: ['{"path":', '"todo.md",', '"content":"buy milk"}'],
+          },
+        ],
+      },
+      { text_chunks: ["Written."] },
+    ]);
+    const session = await runtime.createSession();
+    const mutations: SessionMutation[] = [];
+    const unsubscribe = session.subscribe((mutation) => {
+      mutations.push(mutation);
+    });
+    const turn = await session.prompt({ query: "write todo.md: buy milk" });
+    const request = await nextPendingInteraction(session, turn);
+    await session.respond({ interaction_id: request.interaction_id, response: approvalResponse("approved") });
+    expect(await turn.finished).toMatchObject({ success: true, text: "Written." });
+    unsubscribe();
+
+    const toolStates = mutations.flatMap((mutation) =>
+      mutation.variant === "part" && mutation.part.type === "tool" ? [mutation.part.state] : [],
+    );
+    expect(toolStates.filter((state, index) => state !== toolStates[index - 1])).toEqual([
+      "input-streaming",
+      "ready",
+      "waiting-user",
+      "running",
+      "completed",
+    ]);
+    const [first] = await assistantMessagesOf(session, turn.id);
+    const reasoning = (first as AssistantMessage).parts.find((part) => part.type === "reasoning");
+    expect(reasoning).toMatchObject({ text: "The user wants a file.", state: "done" });
+  });
+
+  it("a provider error becomes the Turn's error message", async () => {
+    const runtime = await start([{ http_error: { status: 500, message: "the model is overloaded" } }]);
+    const session = await runtime.createSession();
+    const turn = await session.prompt({ query: "hello" });
+    const result = await turn.finished;
+    expect(result.success).toBe(false);
+    expect(result.error).toContain("the model is overloaded");
+  });
+
+  it("stop() aborts the provider's HTTP stream", async () => {
+    const runtime = await start([{ text_chunks: ["Thinking about it"], stall: true }]);
+    const session = await runtime.createSession();
+    const turn = await session.prompt({ query: "take your time" });
+    await untilStreamedText(session, "Thinking about it");
+    const disconnected = stub?.disconnected(0);
+    await session.stop();
+    expect(await turn.finished).toMatchObject({ success: false, error: "Turn stopped" });
+    await disconnected;
+    expect(stub?.requests).toHaveLength(1);
+  });
+});
+
+/** Returns once the streaming assistant message holds `text` (the stub is stalled after sending it). */
+async function untilStreamedText(session: Session, text: string): Promise<void> {
+  for (;;) {
+    const page = await session.messages();
+    const streamed = page.items.some(
+      (message) =>
+        message.type === "assistant" &&
+        message.parts.some((part) => part.type === "text" && part.text === text),
+    );
+    if (streamed) return;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
