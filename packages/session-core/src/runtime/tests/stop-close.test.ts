@@ -1,0 +1,288 @@
+import { describe, expect, it } from "vitest";
+import { ParleyError } from "../../errors.js";
+import type { InteractionResult } from "../../schema/interaction.js";
+import { createScriptedModel } from "../../testing/scripted-model.js";
+import { AskQuestionsTool } from "../../tools/ask-question-tool.js";
+import { RuntimeHarness } from "../runtime-harness.js";
+import { createApprovalTool, createRequestTool } from "./tools.js";
+
+async function blockedOnApproval() {
+  const approval = createApprovalTool();
+  const model = createScriptedModel([
+    [{ text: "checking" }, { tool_call: { id: "call_1", name: "delete_file", input: { path: "a.txt" } } }],
+    [{ text: "never" }],
+  ]);
+  const harness = new RuntimeHarness({ model, tools: { delete_file: approval.tool } });
+  const session = await harness.createSession();
+  const turn = await session.prompt({ query: "delete a.txt" });
+  const interaction_id = await harness.pendingInteraction("call_1");
+  return { harness, model, session, turn, interaction_id, ...approval };
+}
+
+async function codeOf(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof ParleyError) return error.code;
+    throw error;
+  }
+  return "resolved";
+}
+
+describe("stop and close", () => {
+  it("G44: cancelling commits the cancelled state before the waiter settles", async () => {
+    const observed: { result: InteractionResult; stored: string | undefined }[] = [];
+    let harness!: RuntimeHarness;
+    const asker = createRequestTool((context) => ({
+      type: "question",
+      turn_id: context.turn_id,
+      tool_call_id: context.tool_call_id,
+      payload: { questions: [] },
+    }));
+    const wrapped = {
+      ...asker.tool,
+      async execute(_input: unknown, context: Parameters<typeof asker.tool.execute>[1]) {
+        const handle = await context.interactions.request({
+          type: "question",
+          turn_id: context.turn_id,
+          tool_call_id: context.tool_call_id,
+          payload: { questions: [] },
+        });
+        const result = await handle.result;
+        const stored = await harness.store.getInteraction(handle.interaction_id);
+        observed.push({ result, stored: stored?.interaction.status });
+        return null;
+      },
+    };
+    const model = createScriptedModel([[{ tool_call: { id: "call-cancel", name: "asker" } }]]);
+    harness = new RuntimeHarness({ model, tools: { asker: wrapped } });
+    const session = await harness.createSession();
+    const turn = await session.prompt({ query: "go" });
+    const interaction_id = await harness.pendingInteraction("call-cancel");
+    await session.stop();
+    await turn.finished;
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(observed).toEqual([
+      { result: { status: "cancelled", interaction_id, reason: "turn_stopped" }, stored: "cancelled" },
+    ]);
+    expect(await harness.tool(session.id, "call-cancel")).toMatchObject({
+      state: "failed",
+      error: "Interaction cancelled",
+      interactions: [{ status: "cancelled", cancel_reason: "turn_stopped" }],
+    });
+  });
+
+  it("G45: stop while waiting cancels the Interaction, fails the tool and stops the Turn without an error message", async () => {
+    const { harness, session, turn, interaction_id, effects } = await blockedOnApproval();
+    expect(await session.stop()).toEqual({
+      stopped: true,
+      turn_id: turn.id,
+      cancelled_queued_prompts: 0,
+      reason: "stopped",
+    });
+    expect(await turn.finished).toEqual({
+      turn_id: turn.id,
+      text: "",
+      success: false,
+      error: "Turn stopped",
+    });
+    const tool = await harness.tool(session.id, "call_1");
+    expect(tool).toMatchObject({ state: "failed", error: "Interaction cancelled" });
+    expect(tool.interactions?.[0]).toMatchObject({
+      interaction_id,
+      status: "cancelled",
+      cancel_reason: "turn_stopped",
+    });
+    expect(effects).toEqual([]);
+    const finish = harness
+      .mutations(session.id)
+      .filter((mutation) => mutation.variant === "turn" && mutation.type === "finish");
+    expect(finish).toMatchObject([{ status: "stopped", turn_id: turn.id }]);
+    const messages = await harness.messages(session.id);
+    expect(messages.map((message) => message.type)).toEqual(["user", "assistant"]);
+    expect(messages[1]).toMatchObject({ status: "stopped" });
+    expect(
+      messages[1]?.type === "assistant" && messages[1].parts.find((part) => part.type === "text"),
+    ).toMatchObject({
+      text: "checking",
+      state: "done",
+    });
+    expect(await session.status()).toMatchObject({ state: "idle" });
+  });
+
+  it("G46: answering the stopped Interaction is interaction_not_pending (already cancelled)", async () => {
+    const { session, turn, interaction_id } = await blockedOnApproval();
+    await session.stop();
+    await turn.finished;
+    await expect(
+      session.respond({
+        interaction_id,
+        response: { type: "approval", outcome: "resolved", payload: { decision: "approved" } },
+      }),
+    ).rejects.toThrow(`Session Interaction is already cancelled: ${interaction_id}`);
+  });
+
+  it("G47: stop while ask_question waits fails the tool (Interaction cancelled) and stops the Turn", async () => {
+    const model = createScriptedModel([
+      [
+        {
+          tool_call: {
+            id: "call_q",
+            name: "ask_question",
+            input: { title: "t", questions: [{ question: "q?", type: "text" }] },
+          },
+        },
+      ],
+    ]);
+    const harness = new RuntimeHarness({ model, tools: { ask_question: AskQuestionsTool } });
+    const session = await harness.createSession();
+    const turn = await session.prompt({ query: "ask" });
+    await harness.pendingInteraction("call_q");
+    await session.stop();
+    expect(await turn.finished).toMatchObject({ success: false, error: "Turn stopped" });
+    expect(await harness.tool(session.id, "call_q")).toMatchObject({
+      state: "failed",
+      error: "Interaction cancelled",
+    });
+  });
+
+  it("G48: close cancels pending Interactions with session_disposed and refuses later calls", async () => {
+    const { harness, session, turn, interaction_id } = await blockedOnApproval();
+    await session.close();
+    expect(await turn.finished).toMatchObject({ success: false, error: "Turn stopped" });
+    const tool = await harness.tool(session.id, "call_1");
+    expect(tool).toMatchObject({
+      state: "failed",
+      interactions: [{ status: "cancelled", cancel_reason: "session_disposed" }],
+    });
+    const approve = {
+      interaction_id,
+      response: { type: "approval", outcome: "resolved" as const, payload: { decision: "approved" } },
+    };
+    expect(await codeOf(session.respond(approve))).toBe("session_closed");
+    expect(await codeOf(session.prompt({ query: "again" }))).toBe("session_closed");
+    expect(await codeOf(session.stop())).toBe("session_closed");
+    expect(await codeOf(session.set({ security: { approval_mode: "always-allow" } }))).toBe("session_closed");
+    const closed = harness
+      .mutations(session.id)
+      .filter((mutation) => mutation.variant === "session" && mutation.type === "closed");
+    expect(closed).toHaveLength(1);
+    expect((await session.info()).state).toBe("closed");
+    expect((await session.messages()).items.length).toBe(2);
+  });
+
+  it("G48 across processes: closing in another process stops the owner's Turn with session_disposed", async () => {
+    const { harness, session, turn } = await blockedOnApproval();
+    const remote = await harness.runtime("B").openSession(session.id);
+    await remote?.close();
+    expect(await turn.finished).toMatchObject({ success: false, error: "Turn stopped" });
+    await harness.waitFor((mutation) => mutation.variant === "turn" && mutation.type === "finish");
+    expect(await harness.tool(session.id, "call_1")).toMatchObject({
+      state: "failed",
+      interactions: [{ status: "cancelled", cancel_reason: "session_disposed" }],
+    });
+  });
+
+  it("G50: a provider failure before any output leaves only the user and error messages", async () => {
+    const model = createScriptedModel([[{ error: "provider down", as: "reject" }]]);
+    const harness = new RuntimeHarness({ model });
+    const session = await harness.createSession();
+    const turn = await session.prompt({ query: "hi" });
+    expect(await turn.finished).toEqual({
+      turn_id: turn.id,
+      text: "",
+      success: false,
+      error: "provider down",
+    });
+    const messages = await harness.messages(session.id);
+    expect(messages.map((message) => message.type)).toEqual(["user", "error"]);
+    expect(messages[1]).toMatchObject({
+      code: "turn_execution_failed",
+      message: "provider down",
+      scope: "turn",
+    });
+    const finish = harness
+      .mutations(session.id)
+      .filter((mutation) => mutation.variant === "turn" && mutation.type === "finish");
+    expect(finish).toMatchObject([{ status: "failed", error: "provider down" }]);
+  });
+
+  it("G51: partial text then a failure keeps the failed assistant message before the error", async () => {
+    const model = createScriptedModel([
+      [{ text: "partial response" }, { error: "stream broke", as: "stream" }],
+    ]);
+    const harness = new RuntimeHarness({ model });
+    const session = await harness.createSession();
+    const turn = await session.prompt({ query: "hi" });
+    expect(await turn.finished).toMatchObject({ success: false, error: "stream broke" });
+    const messages = await harness.messages(session.id);
+    expect(messages.map((message) => message.type)).toEqual(["user", "assistant", "error"]);
+    expect(messages[1]).toMatchObject({ status: "failed" });
+    expect(
+      messages[1]?.type === "assistant" && messages[1].parts.find((part) => part.type === "text"),
+    ).toMatchObject({
+      text: "partial response",
+    });
+  });
+
+  it("G52: a tool still input-streaming when the message fails is failed with the Turn error", async () => {
+    const model = createScriptedModel([
+      [
+        { tool_call: { id: "call_p", name: "delete_file", input: { path: "a" }, partial: true } },
+        { error: "cut off", as: "stream" },
+      ],
+    ]);
+    const harness = new RuntimeHarness({ model, tools: { delete_file: createApprovalTool().tool } });
+    const session = await harness.createSession();
+    await (await session.prompt({ query: "go" })).finished;
+    expect(await harness.tool(session.id, "call_p")).toMatchObject({ state: "failed", error: "cut off" });
+  });
+
+  it("G53: stop on an idle session answers idle and never throws", async () => {
+    const harness = new RuntimeHarness({ model: createScriptedModel([]) });
+    const session = await harness.createSession();
+    expect(await session.stop()).toEqual({ stopped: false, cancelled_queued_prompts: 0, reason: "idle" });
+    expect(await session.stop()).toEqual({ stopped: false, cancelled_queued_prompts: 0, reason: "idle" });
+  });
+
+  it("G54: stop cancels queued prompts (turn start/finish pair each) but keeps the config command", async () => {
+    const model = createScriptedModel([[{ block: "first" }, { text: "one" }], [{ text: "two" }]]);
+    const harness = new RuntimeHarness({ model });
+    const session = await harness.createSession();
+    const running = await session.prompt({ query: "first" });
+    await model.reached("first");
+    const queued = session.prompt({ query: "second" });
+    expect(await session.set({ security: { approval_mode: "always-allow" } })).toEqual({ queued: true });
+    const stopped = await session.stop();
+    expect(stopped).toMatchObject({ stopped: true, turn_id: running.id, cancelled_queued_prompts: 1 });
+    const cancelled = await queued;
+    expect(cancelled.id).toMatch(new RegExp(`^turn:${session.id}:cancelled:`));
+    expect(await cancelled.finished).toEqual({
+      turn_id: cancelled.id,
+      text: "",
+      success: false,
+      error: "Prompt cancelled because session was stopped",
+    });
+    const pair = harness
+      .mutations(session.id)
+      .filter((mutation) => mutation.variant === "turn" && mutation.turn_id === cancelled.id);
+    expect(pair).toMatchObject([
+      { type: "start", status: "running" },
+      { type: "finish", status: "failed", error: "Prompt cancelled because session was stopped" },
+    ]);
+    expect((await session.status()).security).toEqual({
+      approval_mode: "always-allow",
+      effective_approval_mode: "ask",
+    });
+    const next = await session.prompt({ query: "third" });
+    await next.finished;
+    expect((await session.status()).security).toEqual({
+      approval_mode: "always-allow",
+      effective_approval_mode: "always-allow",
+    });
+    const actions = (await harness.messages(session.id)).filter((message) => message.type === "action");
+    expect(actions).toMatchObject([
+      { turn_id: next.id, description: "security.approval_mode: always-allow" },
+    ]);
+  });
+});
