@@ -8,7 +8,11 @@ export interface EmbeddedPostgresOptions {
   dataDir: string;
   /** Listening port; a free one is picked when omitted. */
   port?: number;
-  /** Delete the data directory at `stop()` (tests). Default false. */
+  /**
+   * Throw-away server for tests: the data directory is deleted at `stop()` and durability is off
+   * (`fsync`, `synchronous_commit`, `full_page_writes`), which makes CREATE DATABASE and commits
+   * several times faster. Default false.
+   */
   ephemeral?: boolean;
   /** Receives the server's log lines (silent by default). */
   onLog?: (line: string) => void;
@@ -113,7 +117,12 @@ export async function startEmbeddedPostgres(
     persistent: !options.ephemeral,
     createPostgresUser: true,
     initdbFlags: ["--encoding=UTF8"],
-    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200"],
+    postgresFlags: [
+      ...["-c", "listen_addresses=127.0.0.1", "-c", "max_connections=300"],
+      ...(options.ephemeral
+        ? ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"]
+        : []),
+    ],
     onLog: log,
     onError: (error: unknown) => log(String(error)),
   });

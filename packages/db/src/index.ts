@@ -11,3 +11,5 @@ export {
   migrateDatabase,
   readMigrations,
 } from "./migrations/migrate-database.js";
+export { createPrismaClient, TRANSACTION_OPTIONS } from "./prisma-client.js";
+export { PrismaSessionStore } from "./session-store/prisma-session-store.js";

@@ -1,0 +1,233 @@
+import type {
+  Clock,
+  CommitResult,
+  InteractionEvent,
+  InteractionPage,
+  InteractionQuery,
+  InteractionRecord,
+  MessagePage,
+  SessionCommit,
+  SessionEvent,
+  SessionMessage,
+  SessionPage,
+  SessionRecord,
+  SessionStore,
+} from "@parley/session-core";
+import { systemClock } from "@parley/session-core";
+import { Prisma, type PrismaClient } from "@prisma/client";
+import { TRANSACTION_OPTIONS } from "../prisma-client.js";
+import { assertWellFormed, commitRevision } from "./commit-revision.js";
+import {
+  decodeInteractionCursor,
+  decodeSessionCursor,
+  encodeCursor,
+  type InteractionPosition,
+} from "./page-cursors.js";
+import {
+  INTERACTION_COLUMNS,
+  type InteractionEventRow,
+  type InteractionRow,
+  type MessageRow,
+  type SessionEventRow,
+  type SessionRow,
+  toInteractionEvent,
+  toInteractionRecord,
+  toMessage,
+  toSessionEvent,
+  toSessionRecord,
+} from "./row-mapping.js";
+
+const SESSION_COLUMNS =
+  Prisma.raw(`session_id, owner_id, agent_id, title, workspace_id, created_at, updated_at,
+  closed_at, approval_mode, effective_approval_mode`);
+
+/** Sort key of the admin inbox: pending by age, the rest newest answered first (see page-cursors). */
+const INTERACTION_AT = Prisma.raw(
+  "CASE WHEN i.status = 'pending' THEN i.created_at ELSE COALESCE(i.resolved_at, i.created_at) END",
+);
+
+/**
+ * `SessionStore` on PostgreSQL through Prisma. Each `commit` is one Prisma interactive transaction
+ * (see `commitRevision`); reads are single statements. String ties sort by code unit
+ * (`COLLATE "C"`), as the conformance suite fixes.
+ */
+export class PrismaSessionStore implements SessionStore {
+  readonly #prisma: PrismaClient;
+  readonly #clock: Clock;
+
+  constructor(prisma: PrismaClient, options: { clock?: Clock } = {}) {
+    this.#prisma = prisma;
+    this.#clock = options.clock ?? systemClock;
+  }
+
+  async createSession(record: SessionRecord): Promise<void> {
+    await this.#prisma.$executeRaw`
+      INSERT INTO sessions (session_id, owner_id, agent_id, title, workspace_id, created_at, updated_at, closed_at,
+                            approval_mode, effective_approval_mode)
+      VALUES (${record.session_id}, ${record.owner_id}, ${record.agent_id}, ${record.title}, ${record.workspace_id},
+              ${record.created_at}::bigint, ${record.updated_at}::bigint, ${record.closed_at}::bigint,
+              ${record.approval_mode}, ${record.effective_approval_mode})`;
+  }
+
+  async getSession(session_id: string): Promise<SessionRecord | null> {
+    const rows = await this.#prisma.$queryRaw<SessionRow[]>`
+      SELECT ${SESSION_COLUMNS} FROM sessions WHERE session_id = ${session_id}`;
+    return rows[0] ? toSessionRecord(rows[0]) : null;
+  }
+
+  async listSessions(query: { owner_id?: string; cursor?: string; limit: number }): Promise<SessionPage> {
+    const after = query.cursor === undefined ? undefined : decodeSessionCursor(query.cursor);
+    const conditions = [Prisma.sql`TRUE`];
+    if (query.owner_id !== undefined) conditions.push(Prisma.sql`owner_id = ${query.owner_id}`);
+    if (after) {
+      conditions.push(Prisma.sql`(created_at < ${after.created_at}::bigint
+        OR (created_at = ${after.created_at}::bigint AND session_id COLLATE "C" < ${after.session_id}))`);
+    }
+    const rows = await this.#prisma.$queryRaw<SessionRow[]>`
+      SELECT ${SESSION_COLUMNS} FROM sessions
+       WHERE ${Prisma.join(conditions, " AND ")}
+       ORDER BY created_at DESC, session_id COLLATE "C" DESC
+       LIMIT ${query.limit + 1}::int`;
+    const items = rows.slice(0, query.limit).map(toSessionRecord);
+    const last = items.at(-1);
+    return {
+      items,
+      next_cursor:
+        last && rows.length > query.limit
+          ? encodeCursor({ created_at: last.created_at, session_id: last.session_id })
+          : null,
+    };
+  }
+
+  async commit(commit: SessionCommit): Promise<CommitResult> {
+    assertWellFormed(commit);
+    const now = this.#clock.now();
+    return this.#prisma.$transaction((tx) => commitRevision(tx, commit, now), TRANSACTION_OPTIONS);
+  }
+
+  async getMessage(session_id: string, message_id: string): Promise<SessionMessage | null> {
+    const rows = await this.#prisma.$queryRaw<MessageRow[]>`
+      SELECT snapshot FROM messages WHERE session_id = ${session_id} AND message_id = ${message_id}`;
+    return rows[0] ? toMessage(rows[0]) : null;
+  }
+
+  async listMessages(
+    session_id: string,
+    query: { before_sequence?: number; limit: number },
+  ): Promise<MessagePage> {
+    const before = query.before_sequence ?? null;
+    const rows = await this.#prisma.$queryRaw<MessageRow[]>`
+      SELECT snapshot FROM messages
+       WHERE session_id = ${session_id} AND (${before}::int IS NULL OR sequence < ${before}::int)
+       ORDER BY sequence DESC
+       LIMIT ${query.limit + 1}::int`;
+    const has_more = rows.length > query.limit;
+    const items = rows.slice(0, query.limit).map(toMessage).reverse();
+    return { items, has_more, next_before_sequence: has_more ? (items[0]?.sequence ?? null) : null };
+  }
+
+  async lastSequence(session_id: string): Promise<number> {
+    const rows = await this.#prisma.$queryRaw<{ last: number }[]>`
+      SELECT COALESCE(MAX(sequence), 0)::int AS last FROM messages WHERE session_id = ${session_id}`;
+    return rows[0]?.last ?? 0;
+  }
+
+  async listOpenAssistantMessages(session_id?: string): Promise<SessionMessage[]> {
+    const rows = await this.#prisma.$queryRaw<MessageRow[]>`
+      SELECT snapshot FROM messages
+       WHERE type = 'assistant' AND status = 'streaming'
+         AND (${session_id ?? null}::text IS NULL OR session_id = ${session_id ?? null}::text)
+       ORDER BY session_id COLLATE "C", sequence`;
+    return rows.map(toMessage);
+  }
+
+  async getInteraction(interaction_id: string): Promise<InteractionRecord | null> {
+    const rows = await this.#prisma.$queryRaw<InteractionRow[]>`
+      SELECT ${Prisma.raw(INTERACTION_COLUMNS)} FROM interactions i WHERE i.interaction_id = ${interaction_id} LIMIT 1`;
+    return rows[0] ? toInteractionRecord(rows[0]) : null;
+  }
+
+  async listPendingInteractions(session_id: string): Promise<InteractionRecord[]> {
+    const rows = await this.#prisma.$queryRaw<InteractionRow[]>`
+      SELECT ${Prisma.raw(INTERACTION_COLUMNS)} FROM interactions i
+       WHERE i.session_id = ${session_id} AND i.status = 'pending'
+       ORDER BY i.message_sequence, i.part_sequence, i.ordinal`;
+    return rows.map(toInteractionRecord);
+  }
+
+  async countPendingInteractions(session_id: string): Promise<number> {
+    const rows = await this.#prisma.$queryRaw<{ pending: number }[]>`
+      SELECT COUNT(*)::int AS pending FROM interactions WHERE session_id = ${session_id} AND status = 'pending'`;
+    return rows[0]?.pending ?? 0;
+  }
+
+  async queryInteractions(query: InteractionQuery): Promise<InteractionPage> {
+    const conditions = [Prisma.sql`TRUE`];
+    if (query.status !== undefined) conditions.push(Prisma.sql`i.status = ${query.status}`);
+    if (query.type !== undefined) conditions.push(Prisma.sql`i.type = ${query.type}`);
+    if (query.tool_name !== undefined) conditions.push(Prisma.sql`i.tool_name = ${query.tool_name}`);
+    if (query.session_id !== undefined) conditions.push(Prisma.sql`i.session_id = ${query.session_id}`);
+    if (query.owner_id !== undefined) {
+      conditions.push(
+        Prisma.sql`EXISTS (SELECT 1 FROM sessions s WHERE s.session_id = i.session_id AND s.owner_id = ${query.owner_id})`,
+      );
+    }
+    if (query.cursor !== undefined) conditions.push(afterInteraction(decodeInteractionCursor(query.cursor)));
+    const rows = await this.#prisma.$queryRaw<(InteractionRow & { created_at: bigint })[]>`
+      SELECT ${Prisma.raw(INTERACTION_COLUMNS)}, i.created_at FROM interactions i
+       WHERE ${Prisma.join(conditions, " AND ")}
+       ORDER BY (i.status = 'pending') DESC,
+                CASE WHEN i.status = 'pending' THEN i.created_at END ASC,
+                CASE WHEN i.status = 'pending' THEN i.interaction_id COLLATE "C" END ASC,
+                ${INTERACTION_AT} DESC,
+                i.interaction_id COLLATE "C" DESC
+       LIMIT ${query.limit + 1}::int`;
+    const items = rows.slice(0, query.limit).map(toInteractionRecord);
+    const last = items.at(-1);
+    return {
+      items,
+      next_cursor: last && rows.length > query.limit ? encodeCursor(interactionPosition(last)) : null,
+    };
+  }
+
+  async listEvents(session_id: string, after_event_id: number, limit: number): Promise<SessionEvent[]> {
+    const rows = await this.#prisma.$queryRaw<SessionEventRow[]>`
+      SELECT session_id, event_id, mutation FROM session_events
+       WHERE session_id = ${session_id} AND event_id > ${after_event_id}::int
+       ORDER BY event_id LIMIT ${limit}::int`;
+    return rows.map(toSessionEvent);
+  }
+
+  async listInteractionEvents(after_event_id: number, limit: number): Promise<InteractionEvent[]> {
+    const rows = await this.#prisma.$queryRaw<InteractionEventRow[]>`
+      SELECT event_id, kind, session_id, interaction FROM interaction_events
+       WHERE event_id > ${after_event_id}::bigint
+       ORDER BY event_id LIMIT ${limit}::int`;
+    return rows.map(toInteractionEvent);
+  }
+}
+
+function interactionPosition(record: InteractionRecord): InteractionPosition {
+  const { interaction } = record;
+  const pending = interaction.status === "pending";
+  return {
+    pending,
+    at: pending
+      ? interaction.request.created_at
+      : (interaction.resolved_at ?? interaction.request.created_at),
+    interaction_id: interaction.interaction_id,
+  };
+}
+
+/** Rows strictly after `position` in inbox order. */
+function afterInteraction(position: InteractionPosition): Prisma.Sql {
+  const id = position.interaction_id;
+  const at = position.at;
+  if (position.pending) {
+    return Prisma.sql`(i.status <> 'pending'
+      OR i.created_at > ${at}::bigint
+      OR (i.created_at = ${at}::bigint AND i.interaction_id COLLATE "C" > ${id}))`;
+  }
+  return Prisma.sql`(i.status <> 'pending' AND (${INTERACTION_AT} < ${at}::bigint
+      OR (${INTERACTION_AT} = ${at}::bigint AND i.interaction_id COLLATE "C" < ${id})))`;
+}
