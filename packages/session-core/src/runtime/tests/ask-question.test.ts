@@ -47,7 +47,7 @@ async function pendingQuestions(questions: JsonValue[]) {
   const context = await asking(questions);
   const interaction_id = await context.harness.pendingInteraction("call_ask_question");
   const [request] = await context.session.interactions();
-  const asked = (request?.payload as { questions: Question[] }).questions;
+  const asked = ((request?.payload ?? { questions: [] }) as { questions: Question[] }).questions;
   return { ...context, interaction_id, asked };
 }
 
@@ -142,13 +142,17 @@ describe("ask_question", () => {
       FEATURES,
       CITY,
     ]);
-    const [region, features, city] = asked.map((question) => question.question_id);
+    const [region, features, city] = asked.map((question) => question.question_id) as [
+      string,
+      string,
+      string,
+    ];
     const wrongSingle = await rejectionOf(
       session.respond(
         answer(interaction_id, [
-          { question_id: region ?? "", value: ["cn"] },
-          { question_id: features ?? "", value: ["search"] },
-          { question_id: city ?? "", value: "x" },
+          { question_id: region, value: ["cn"] },
+          { question_id: features, value: ["search"] },
+          { question_id: city, value: "x" },
         ]),
       ),
     );
@@ -157,18 +161,18 @@ describe("ask_question", () => {
     const wrongMulti = await rejectionOf(
       session.respond(
         answer(interaction_id, [
-          { question_id: region ?? "", value: "cn" },
-          { question_id: features ?? "", value: "search" },
-          { question_id: city ?? "", value: "x" },
+          { question_id: region, value: "cn" },
+          { question_id: features, value: "search" },
+          { question_id: city, value: "x" },
         ]),
       ),
     );
     expect(wrongMulti.message).toBe(`ask_question answer must be an array of strings: ${features}`);
     await session.respond(
       answer(interaction_id, [
-        { question_id: region ?? "", value: "cn" },
-        { question_id: features ?? "", value: ["search", "files"] },
-        { question_id: city ?? "", value: "在上海部署" },
+        { question_id: region, value: "cn" },
+        { question_id: features, value: ["search", "files"] },
+        { question_id: city, value: "在上海部署" },
       ]),
     );
     await turn.finished;
@@ -184,11 +188,11 @@ describe("ask_question", () => {
 
   it("G39: the result follows question order, not submission order", async () => {
     const { session, turn, harness, interaction_id, asked } = await pendingQuestions([REGION, CITY]);
-    const [region, city] = asked.map((question) => question.question_id);
+    const [region, city] = asked.map((question) => question.question_id) as [string, string];
     await session.respond(
       answer(interaction_id, [
-        { question_id: city ?? "", value: "Paris" },
-        { question_id: region ?? "", value: "us" },
+        { question_id: city, value: "Paris" },
+        { question_id: region, value: "us" },
       ]),
     );
     await turn.finished;
@@ -203,7 +207,7 @@ describe("ask_question", () => {
 
   it("G40: incomplete, duplicate, invalid-option and object answers are refused in respond and stay pending", async () => {
     const { session, interaction_id, asked } = await pendingQuestions([REGION, CITY]);
-    const [region, city] = asked.map((question) => question.question_id ?? "");
+    const [region, city] = asked.map((question) => question.question_id) as [string, string];
     const cases: [JsonValue, string][] = [
       [[{ question_id: region, value: "cn" }], "ask_question expected 2 answers but received 1"],
       [
