@@ -5,7 +5,14 @@ import { connection } from "next/server";
 import type { ReactNode } from "react";
 import { AppProviders } from "@/components/app-providers";
 import { readRuntimeConfig } from "@/lib/runtime-config";
-import "./globals.css";
+import "../styles/base.css";
+import "../styles/controls.css";
+import "../styles/layout.css";
+import "../styles/workspace.css";
+import "../styles/timeline.css";
+import "../styles/cards.css";
+import "../styles/composer-inbox.css";
+import "../styles/small-screens.css";
 
 export const metadata: Metadata = {
   title: "Parley",

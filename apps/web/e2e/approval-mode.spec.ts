@@ -1,0 +1,43 @@
+import { createSession, expect, screenshot, sendPrompt, test, toolCard } from "./support/fixtures";
+
+test("always-allow needs confirmation and shows the pending change until the next step", async ({
+  member,
+}) => {
+  const { page } = member;
+  await createSession(page, "Trusted scripts");
+  const modes = page.getByRole("group", { name: "Approvals" });
+  await expect(modes.getByRole("radio", { name: "Ask first" })).toBeChecked();
+  await expect(page.getByTestId("mode-status")).toHaveText("In effect: Ask first");
+
+  // cancelling the confirmation changes nothing
+  await modes.getByText("Always allow").click();
+  const dialog = page.getByRole("dialog", { name: "Allow every tool call without asking?" });
+  await expect(dialog).toBeVisible();
+  await screenshot(page, "always-allow-confirm");
+  await dialog.getByRole("button", { name: "Keep asking" }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(modes.getByRole("radio", { name: "Ask first" })).toBeChecked();
+
+  await modes.getByText("Always allow").click();
+  await page.getByRole("dialog").getByRole("button", { name: "Always allow" }).click();
+  await expect(modes.getByRole("radio", { name: "Always allow" })).toBeChecked();
+  await expect(page.getByTestId("mode-pending")).toHaveText("Now: Ask first · takes effect at the next step");
+  await screenshot(page, "mode-pending");
+
+  // the next prompt's first step applies it: the shell call runs without an approval card
+  await sendPrompt(page, "run echo parley-e2e");
+  const tool = toolCard(page, "shell");
+  await expect(tool).toHaveAttribute("data-state", "completed");
+  await expect(tool.getByTestId("interaction-card")).toHaveCount(0);
+  await expect(tool).toContainText("parley-e2e");
+  await expect(page.getByTestId("mode-status")).toHaveText("In effect: Always allow");
+  await expect(page.getByTestId("mode-pending")).toHaveCount(0);
+
+  // back to asking needs no confirmation
+  await modes.getByText("Ask first").click();
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+  await expect(modes.getByRole("radio", { name: "Ask first" })).toBeChecked();
+  await expect(page.getByTestId("mode-pending")).toHaveText(
+    "Now: Always allow · takes effect at the next step",
+  );
+});

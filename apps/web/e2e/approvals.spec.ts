@@ -1,0 +1,76 @@
+import { existsSync } from "node:fs";
+import {
+  createSession,
+  expect,
+  putWorkspaceFile,
+  screenshot,
+  sendPrompt,
+  test,
+  toolCard,
+} from "./support/fixtures";
+
+test.describe("approvals", () => {
+  test("approving a delete shows the real call, then runs it once the server says so", async ({
+    member,
+    stack,
+  }) => {
+    const { page } = member;
+    const session_id = await createSession(page, "Tidy the workspace");
+    const file = putWorkspaceFile(stack, session_id, "notes.txt", "old notes\n");
+
+    await sendPrompt(page, "delete notes.txt");
+    const tool = toolCard(page, "delete_file");
+    await expect(tool).toHaveAttribute("data-state", "waiting-user");
+    const card = tool.getByTestId("interaction-card");
+    await expect(card).toHaveAttribute("data-status", "pending");
+    await expect(card.getByRole("heading", { name: "Approve delete_file?" })).toBeVisible();
+    await expect(card.getByTestId("approval-input")).toHaveText(
+      JSON.stringify({ path: "notes.txt" }, null, 2),
+    );
+    await expect(
+      card.getByText(await tool.getAttribute("data-tool-call-id").then(String), { exact: true }),
+    ).toBeVisible();
+    await expect(page.getByTestId("pending-count")).toHaveText("1 waiting for an answer");
+    await expect(page.getByRole("button", { name: "Stop" })).toBeVisible();
+    await screenshot(page, "approval-pending");
+
+    // the card keeps its size when it turns terminal (no layout shift)
+    const before = await card.boundingBox();
+    await card.getByRole("button", { name: "Approve" }).click();
+    await expect(card).toHaveAttribute("data-status", "resolved");
+    await expect(card.getByTestId("interaction-outcome")).toHaveText("Approved by you");
+    await expect(card.getByRole("button", { name: "Approve" })).toBeDisabled();
+    await expect(card.getByRole("button", { name: "Deny" })).toBeDisabled();
+    const after = await card.boundingBox();
+    expect(after?.height).toBe(before?.height);
+
+    await expect(tool).toHaveAttribute("data-state", "completed");
+    await expect(page.getByText("Done: I deleted notes.txt.")).toBeVisible();
+    await expect(page.getByTestId("turn-state")).toHaveText("Idle");
+    await expect(page.getByRole("button", { name: "Stop" })).toHaveCount(0);
+    await expect(page.getByTestId("pending-count")).toHaveCount(0);
+    expect(existsSync(file)).toBe(false);
+    await screenshot(page, "approval-completed");
+  });
+
+  test("denying a delete fails the tool and leaves the file alone", async ({ member, stack }) => {
+    const { page } = member;
+    const session_id = await createSession(page, "Keep my notes");
+    const file = putWorkspaceFile(stack, session_id, "notes.txt", "keep me\n");
+
+    await sendPrompt(page, "delete notes.txt");
+    const tool = toolCard(page, "delete_file");
+    const card = tool.getByTestId("interaction-card");
+    await expect(card).toHaveAttribute("data-status", "pending");
+    await card.getByRole("button", { name: "Deny" }).click();
+
+    await expect(card).toHaveAttribute("data-status", "denied");
+    await expect(card.getByTestId("interaction-outcome")).toHaveText("Denied by you");
+    await expect(tool).toHaveAttribute("data-state", "failed");
+    await expect(tool.locator(".tool-error")).toContainText("denied");
+    await expect(page.getByText(/You denied the approval.*Nothing was changed\./)).toBeVisible();
+    await expect(page.getByTestId("turn-state")).toHaveText("Idle");
+    expect(existsSync(file)).toBe(true);
+    await screenshot(page, "approval-denied");
+  });
+});

@@ -1,0 +1,32 @@
+import {
+  createSession,
+  expect,
+  putWorkspaceFile,
+  screenshot,
+  sendPrompt,
+  signedInContext,
+  test,
+  toolCard,
+} from "./support/fixtures";
+
+test("the workspace works on a 390 px wide phone screen", async ({ browser, stack }) => {
+  const context = await signedInContext(browser, stack.member_token, { width: 390, height: 844 });
+  const page = await context.newPage();
+  const session_id = await createSession(page, "On the go");
+  putWorkspaceFile(stack, session_id, "list.txt", "x\n");
+  await sendPrompt(page, "delete list.txt");
+  const card = toolCard(page, "delete_file").getByTestId("interaction-card");
+  await expect(card).toHaveAttribute("data-status", "pending");
+  await card.scrollIntoViewIfNeeded();
+  await screenshot(page, "mobile-approval");
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBe(0);
+
+  await card.getByRole("button", { name: "Approve" }).click();
+  await expect(toolCard(page, "delete_file")).toHaveAttribute("data-state", "completed");
+
+  await page.getByRole("button", { name: "Back to sessions" }).click();
+  await expect(page.getByRole("button", { name: /On the go/ })).toBeVisible();
+  await screenshot(page, "mobile-sessions");
+  await context.close();
+});

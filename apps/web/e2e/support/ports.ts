@@ -1,0 +1,3 @@
+/** The web team's port range is 4300–4399: web server on 4300, its API on 4390. */
+export const WEB_PORT = Number(process.env.PARLEY_E2E_WEB_PORT ?? 4300);
+export const API_PORT = Number(process.env.PARLEY_E2E_API_PORT ?? 4390);
