@@ -1,0 +1,233 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import type { JsonValue } from "../../schema/json.js";
+import { createScriptedModel } from "../../testing/scripted-model.js";
+import { define_agent_tool } from "../../tools/define-agent-tool.js";
+import { RuntimeHarness } from "../runtime-harness.js";
+import { createApprovalTool, createBlockingTool } from "./tools.js";
+
+const approve = (interaction_id: string) => ({
+  interaction_id,
+  response: { type: "approval", outcome: "resolved" as const, payload: { decision: "approved" } },
+});
+
+async function waitingInA(tool_call_ids = ["call_1"]) {
+  const approval = createApprovalTool();
+  const model = createScriptedModel([
+    tool_call_ids.map((id, index) => ({
+      tool_call: { id, name: "delete_file", input: { path: `file-${index}` } },
+    })),
+    [{ text: "all done" }],
+  ]);
+  const harness = new RuntimeHarness({ model, tools: { delete_file: approval.tool } });
+  const session = await harness.createSession({ process_id: "A" });
+  const turn = await session.prompt({ query: "delete" });
+  const interaction_ids: string[] = [];
+  for (const id of tool_call_ids) interaction_ids.push(await harness.pendingInteraction(id));
+  return { harness, model, session, turn, interaction_ids, ...approval };
+}
+
+function turnFinish(harness: RuntimeHarness, turn_id: string) {
+  return harness.waitFor(
+    (mutation) => mutation.variant === "turn" && mutation.type === "finish" && mutation.turn_id === turn_id,
+  );
+}
+
+describe("durable resume (DESIGN §3.3)", () => {
+  it("G49 (resume): after the owner dies, recovery re-attaches the pending approval; the answer runs the side effect once", async () => {
+    const { harness, session, turn, interaction_ids, effects, model } = await waitingInA();
+    await harness.kill("A");
+    expect(await turn.finished).toMatchObject({ success: false });
+    const b = harness.runtime("B");
+    expect(await b.recover()).toEqual({ resumed_session_ids: [session.id] });
+    const resumed = await b.openSession(session.id);
+    expect((await resumed?.interactions())?.map((request) => request.interaction_id)).toEqual(
+      interaction_ids,
+    );
+    const finished = turnFinish(harness, turn.id);
+    await resumed?.respond(approve(interaction_ids[0] ?? ""));
+    expect(await finished).toMatchObject({ status: "completed", text: "all done" });
+    expect(effects).toEqual(["file-0"]);
+    expect(model.calls).toHaveLength(2);
+    expect((await harness.store.queryInteractions({ limit: 10 })).items).toHaveLength(1);
+    const tool = await harness.tool(session.id, "call_1");
+    expect(tool).toMatchObject({ state: "completed", output: { deleted: "file-0" } });
+    expect(tool.interactions).toHaveLength(1);
+    const [assistant] = await harness.assistants(session.id);
+    expect(assistant).toMatchObject({ status: "completed", turn_id: turn.id });
+  });
+
+  it("a respond arriving at a process while no one owns the Turn takes it over and completes it", async () => {
+    const { harness, session, turn, interaction_ids, effects } = await waitingInA();
+    await harness.kill("A");
+    const resumed = await harness.runtime("B").openSession(session.id);
+    const finished = turnFinish(harness, turn.id);
+    expect(await resumed?.respond(approve(interaction_ids[0] ?? ""))).toMatchObject({ status: "resolved" });
+    expect(await finished).toMatchObject({ status: "completed", text: "all done" });
+    expect(effects).toEqual(["file-0"]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(harness.leases.holderOf(session.id)).toBeNull();
+  });
+
+  it("a respond taken by another live process wakes the owner's tool through the bus", async () => {
+    const { harness, session, turn, interaction_ids, effects } = await waitingInA();
+    const remote = await harness.runtime("B").openSession(session.id);
+    await remote?.respond(approve(interaction_ids[0] ?? ""));
+    expect(await turn.finished).toMatchObject({ success: true, text: "all done" });
+    expect(effects).toEqual(["file-0"]);
+  });
+
+  it("several waiting tools resume independently and each side effect runs once", async () => {
+    const { harness, session, turn, interaction_ids, effects } = await waitingInA(["call_1", "call_2"]);
+    await harness.kill("A");
+    const b = harness.runtime("B");
+    await b.recover();
+    const resumed = await b.openSession(session.id);
+    const finished = turnFinish(harness, turn.id);
+    await resumed?.respond(approve(interaction_ids[1] ?? ""));
+    await harness.waitFor(
+      (mutation) =>
+        mutation.variant === "part" &&
+        mutation.part.type === "tool" &&
+        mutation.part.tool_call_id === "call_2" &&
+        mutation.part.state === "completed",
+    );
+    expect((await harness.tool(session.id, "call_1")).state).toBe("waiting-user");
+    await resumed?.respond(approve(interaction_ids[0] ?? ""));
+    expect(await finished).toMatchObject({ status: "completed" });
+    expect(effects.sort()).toEqual(["file-0", "file-1"]);
+    expect((await harness.store.queryInteractions({ limit: 10 })).items).toHaveLength(2);
+  });
+
+  it("an approval answered before the crash is returned at once to the re-run tool, without a new Interaction", async () => {
+    const { harness, session, turn, interaction_ids, effects } = await waitingInA();
+    await harness.kill("A");
+    const b = harness.runtime("B");
+    const opened = await b.openSession(session.id);
+    // Answer first (B takes the lease and resumes), then a recovery pass finds nothing left to do.
+    const finished = turnFinish(harness, turn.id);
+    await opened?.respond(approve(interaction_ids[0] ?? ""));
+    await finished;
+    expect(await b.recover()).toEqual({ resumed_session_ids: [] });
+    expect(effects).toEqual(["file-0"]);
+  });
+
+  it("a tool that was running (approved, doing its side effect) when its owner died fails as interrupted; the Turn continues", async () => {
+    let release!: () => void;
+    const effectStarted: string[] = [];
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const tool = define_agent_tool({
+      description: "Approval, then a long side effect.",
+      input_schema: z.object({}),
+      async execute(_input, context): Promise<JsonValue> {
+        const decision = await context.interactions.approval.request({
+          turn_id: context.turn_id,
+          tool_call_id: context.tool_call_id,
+          payload: { operation: "tool" },
+        });
+        if (!decision.approved) return "denied";
+        effectStarted.push(context.tool_call_id);
+        await gate;
+        return "done";
+      },
+    });
+    const model = createScriptedModel([
+      [{ tool_call: { id: "call_run", name: "slow", input: {} } }],
+      [{ text: "recovered" }],
+    ]);
+    const harness = new RuntimeHarness({ model, tools: { slow: tool } });
+    const session = await harness.createSession({ process_id: "A" });
+    const turn = await session.prompt({ query: "run" });
+    const interaction_id = await harness.pendingInteraction("call_run");
+    await session.respond(approve(interaction_id));
+    await harness.waitFor(
+      (mutation) =>
+        mutation.variant === "part" && mutation.part.type === "tool" && mutation.part.state === "running",
+    );
+    await harness.kill("A");
+    release();
+    const finished = turnFinish(harness, turn.id);
+    expect(await harness.runtime("B").recover()).toEqual({ resumed_session_ids: [session.id] });
+    expect(await finished).toMatchObject({ status: "completed", text: "recovered" });
+    expect(effectStarted).toEqual(["call_run"]);
+    expect(await harness.tool(session.id, "call_run")).toMatchObject({
+      state: "failed",
+      error: "Tool interrupted by server restart",
+    });
+    expect(model.calls[1]?.tool_results).toEqual([
+      {
+        tool_call_id: "call_run",
+        tool_name: "slow",
+        output: { type: "error-text", value: "Tool interrupted by server restart" },
+      },
+    ]);
+  });
+
+  it("a tool still ready (it asked nothing yet) is run again after a restart (the tool contract: side effects after approvals)", async () => {
+    const blocking = createBlockingTool();
+    const model = createScriptedModel([
+      [{ tool_call: { id: "call_ready", name: "slow", input: {} } }],
+      [{ text: "again" }],
+    ]);
+    const harness = new RuntimeHarness({ model, tools: { slow: blocking.tool } });
+    const session = await harness.createSession({ process_id: "A" });
+    const turn = await session.prompt({ query: "run" });
+    await blocking.started;
+    await harness.kill("A");
+    blocking.finish("second run");
+    const finished = turnFinish(harness, turn.id);
+    await harness.runtime("B").recover();
+    expect(await finished).toMatchObject({ status: "completed", text: "again" });
+    expect(await harness.tool(session.id, "call_ready")).toMatchObject({
+      state: "completed",
+      output: { result: "second run" },
+    });
+  });
+
+  it("a Step whose model stream was cut is not replayed: failed message, turn_interrupted error, failed Turn", async () => {
+    const model = createScriptedModel([[{ text: "partial" }, { block: "mid-stream" }, { text: "never" }]]);
+    const harness = new RuntimeHarness({ model });
+    const session = await harness.createSession({ process_id: "A" });
+    const turn = await session.prompt({ query: "hi" });
+    await model.reached("mid-stream");
+    await harness.waitFor((mutation) => mutation.variant === "delta");
+    await harness.kill("A");
+    const finished = turnFinish(harness, turn.id);
+    expect(await harness.runtime("B").recover()).toEqual({ resumed_session_ids: [session.id] });
+    expect(await finished).toMatchObject({ status: "failed", error: "Turn interrupted by server restart" });
+    const messages = await harness.messages(session.id);
+    expect(messages.map((message) => message.type)).toEqual(["user", "assistant", "error"]);
+    expect(messages[1]).toMatchObject({ status: "failed", model_stream: "finished" });
+    expect(
+      messages[1]?.type === "assistant" && messages[1].parts.find((part) => part.type === "text"),
+    ).toMatchObject({
+      text: "partial",
+      state: "done",
+    });
+    expect(messages[2]).toMatchObject({ code: "turn_interrupted", recoverable: true, scope: "turn" });
+    expect(model.calls).toHaveLength(1);
+  });
+
+  it("a former owner whose lease was taken over never writes again and never runs the side effect", async () => {
+    const { harness, session, turn, interaction_ids, effects } = await waitingInA();
+    harness.leases.loseLease(session.id);
+    expect(await turn.finished).toMatchObject({ success: false });
+    const b = harness.runtime("B");
+    expect(await b.recover()).toEqual({ resumed_session_ids: [session.id] });
+    const resumed = await b.openSession(session.id);
+    const finished = turnFinish(harness, turn.id);
+    await resumed?.respond(approve(interaction_ids[0] ?? ""));
+    await finished;
+    expect(effects).toEqual(["file-0"]);
+  });
+
+  it("status and interactions of a session are readable from any process while it waits", async () => {
+    const { harness, session, turn, interaction_ids } = await waitingInA();
+    const remote = await harness.runtime("B").openSession(session.id);
+    expect(await remote?.status()).toMatchObject({ state: "running", active_turn_id: turn.id });
+    expect((await remote?.interactions())?.map((request) => request.interaction_id)).toEqual(interaction_ids);
+    expect(await remote?.info()).toMatchObject({ pending_interactions: 1, state: "running" });
+  });
+});
