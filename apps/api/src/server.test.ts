@@ -1,0 +1,62 @@
+import { createParleyClient, type ParleyClient } from "@parley/sdk";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type InMemoryApi, startInMemoryApi } from "./testing/in-memory-api.js";
+import { isToolState, isTurnFinish, MutationRecorder } from "./testing/mutation-recorder.js";
+
+describe("API server in process (in-memory adapters, demo model)", () => {
+  let api: InMemoryApi;
+  const clients: ParleyClient[] = [];
+  const clientFor = (token: string) => {
+    const client = createParleyClient({ url: api.server.url, token });
+    clients.push(client);
+    return client;
+  };
+
+  beforeAll(async () => {
+    api = await startInMemoryApi();
+  });
+
+  afterAll(async () => {
+    await Promise.all(clients.map((client) => client.close()));
+    await api?.close();
+  });
+
+  it("runs an approval from prompt to resumed Turn over HTTP and WebSocket", async () => {
+    const alice = await api.addUser("alice", "member");
+    const admin = await api.addUser("root", "admin");
+    const session = await clientFor(alice.token).sessions.create({ title: "in process" });
+    const feed = new MutationRecorder(clientFor(alice.token).session(session.id), { after_event_id: 0 });
+    await session.prompt("delete notes.txt");
+    const waiting = await feed.waitFor(isToolState("waiting-user"));
+    const interaction =
+      waiting.variant === "part" && waiting.part.type === "tool" ? waiting.part.interactions?.[0] : undefined;
+    expect(interaction?.status).toBe("pending");
+    const result = await clientFor(admin.token)
+      .session(session.id)
+      .respond({
+        interaction_id: interaction?.interaction_id ?? "",
+        response: { type: "approval", outcome: "denied", payload: { decision: "denied" } },
+      });
+    expect(result.status).toBe("denied");
+    const finish = await feed.waitFor(isTurnFinish);
+    expect(finish).toMatchObject({ variant: "turn", type: "finish" });
+    expect(feed.eventIds()).toEqual(Array.from({ length: feed.mutations.length }, (_, index) => index + 1));
+    const denied = feed.mutations
+      .filter(isToolState("failed"))
+      .concat(feed.mutations.filter(isToolState("completed")));
+    expect(denied).toHaveLength(1);
+    expect(feed.errors).toEqual([]);
+    feed.stop();
+  });
+
+  it("maps domain errors to ParleyError codes", async () => {
+    const bob = await api.addUser("bob", "member");
+    const client = clientFor(bob.token);
+    await expect(client.session("session:missing").status()).rejects.toMatchObject({
+      name: "ParleyError",
+      code: "session_not_found",
+    });
+    await expect(client.admin.interactions()).rejects.toMatchObject({ code: "forbidden" });
+    await expect(clientFor("wrong").auth.whoami()).rejects.toMatchObject({ code: "unauthorized" });
+  });
+});

@@ -1,0 +1,79 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import {
+  InMemoryEventBus,
+  InMemoryLeaseRegistry,
+  InMemorySessionStore,
+  SessionRuntime,
+} from "@parley/session-core";
+import { parseWorkspaceConfig } from "@parley/tools";
+import { pino } from "pino";
+import { createDefaultAgent } from "../agent/index.js";
+import type { AuthUser } from "../auth/auth-store.js";
+import { createDemoModel } from "../models/demo-model.js";
+import { type ApiServer, startApiServer } from "../server.js";
+import type { ApiServices } from "../services.js";
+import { createWorkspaceCatalog } from "../workspace-catalog.js";
+import { InMemoryAuthStore } from "./in-memory-auth-store.js";
+
+export interface InMemoryApi {
+  server: ApiServer;
+  services: ApiServices;
+  workspace_root: string;
+  /** Creates a user and returns it with a fresh token. */
+  addUser(name: string, role: AuthUser["role"]): Promise<AuthUser & { token: string }>;
+  close(): Promise<void>;
+}
+
+/**
+ * The real HTTP + WebSocket server and router in this process, over session-core's in-memory
+ * adapters, the demo model and the default agent: fast tests of the API surface without Postgres.
+ */
+export async function startInMemoryApi(): Promise<InMemoryApi> {
+  const workspace_root = await mkdtemp(path.join(tmpdir(), "parley-api-ws-"));
+  const store = new InMemorySessionStore();
+  const bus = new InMemoryEventBus();
+  const leases = new InMemoryLeaseRegistry({ epochs: store }).forProcess("api");
+  const agent = createDefaultAgent({ model: createDemoModel() });
+  const workspaces = createWorkspaceCatalog(
+    parseWorkspaceConfig({ PARLEY_WORKSPACE_ROOT: workspace_root }, process.cwd()),
+  );
+  const runtime = new SessionRuntime({
+    store,
+    bus,
+    leases,
+    agents: { get: (agent_id) => (agent_id === agent.agent_id ? agent : undefined) },
+    resolveWorkspace: (session) => workspaces.resolve(session),
+  });
+  const auth = new InMemoryAuthStore();
+  const services: ApiServices = {
+    runtime,
+    store,
+    bus,
+    auth,
+    workspaces,
+    agent_id: agent.agent_id,
+    logger: pino({ level: "silent" }),
+  };
+  const server = await startApiServer({
+    services,
+    port: 0,
+    host: "127.0.0.1",
+    checkHealth: async () => true,
+  });
+  return {
+    server,
+    services,
+    workspace_root,
+    async addUser(name, role) {
+      const user = await auth.createUser({ name, role });
+      return { ...user, token: await auth.issueToken(user.user_id) };
+    },
+    async close() {
+      await server.close();
+      await runtime.shutdown();
+      await rm(workspace_root, { recursive: true, force: true });
+    },
+  };
+}
