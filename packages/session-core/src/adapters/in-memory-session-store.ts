@@ -48,6 +48,9 @@ interface SessionState {
   messages: Map<string, SessionMessage>;
   /** sequence → message_id; a sequence belongs to one message forever. */
   sequences: Map<number, string>;
+  last_sequence: number;
+  /** Ids of the interactions of this session (the records live in the global index). */
+  interaction_ids: Set<string>;
   events: SessionEvent[];
 }
 
@@ -80,6 +83,8 @@ export class InMemorySessionStore implements SessionStore, LeaseEpochSink {
       record: structuredClone(record),
       messages: new Map(),
       sequences: new Map(),
+      last_sequence: 0,
+      interaction_ids: new Set(),
       events: [],
     });
   }
@@ -138,8 +143,7 @@ export class InMemorySessionStore implements SessionStore, LeaseEpochSink {
   }
 
   async lastSequence(session_id: string): Promise<number> {
-    const sequences = this.#sessions.get(session_id)?.sequences.keys() ?? [];
-    return Math.max(0, ...sequences);
+    return this.#sessions.get(session_id)?.last_sequence ?? 0;
   }
 
   async listOpenAssistantMessages(session_id?: string): Promise<SessionMessage[]> {
@@ -158,8 +162,8 @@ export class InMemorySessionStore implements SessionStore, LeaseEpochSink {
   }
 
   async listPendingInteractions(session_id: string): Promise<InteractionRecord[]> {
-    const pending = [...this.#interactions.values()].filter(
-      (record) => record.session_id === session_id && record.interaction.status === "pending",
+    const pending = this.#sessionInteractions(session_id).filter(
+      (record) => record.interaction.status === "pending",
     );
     const position = (record: InteractionRecord): [number, number, number] => {
       const message = this.#sessions.get(session_id)?.messages.get(record.message_id);
@@ -184,8 +188,8 @@ export class InMemorySessionStore implements SessionStore, LeaseEpochSink {
 
   async countPendingInteractions(session_id: string): Promise<number> {
     let count = 0;
-    for (const record of this.#interactions.values()) {
-      if (record.session_id === session_id && record.interaction.status === "pending") count += 1;
+    for (const record of this.#sessionInteractions(session_id)) {
+      if (record.interaction.status === "pending") count += 1;
     }
     return count;
   }
@@ -350,9 +354,11 @@ export class InMemorySessionStore implements SessionStore, LeaseEpochSink {
       const { snapshot } = commit.message;
       state.messages.set(snapshot.message_id, snapshot);
       state.sequences.set(snapshot.sequence, snapshot.message_id);
+      state.last_sequence = Math.max(state.last_sequence, snapshot.sequence);
     }
     for (const record of commit.interactions ?? []) {
       this.#interactions.set(record.interaction.interaction_id, record);
+      state.interaction_ids.add(record.interaction.interaction_id);
     }
     if (commit.session_patch) {
       state.record = { ...state.record, ...commit.session_patch };
@@ -373,6 +379,14 @@ export class InMemorySessionStore implements SessionStore, LeaseEpochSink {
       return stored;
     });
     return structuredClone(event ? { event, interaction_events } : { interaction_events });
+  }
+
+  #sessionInteractions(session_id: string): InteractionRecord[] {
+    const ids = this.#sessions.get(session_id)?.interaction_ids ?? [];
+    return [...ids].flatMap((id) => {
+      const record = this.#interactions.get(id);
+      return record ? [record] : [];
+    });
   }
 
   #messagesAscending(session_id: string): SessionMessage[] {

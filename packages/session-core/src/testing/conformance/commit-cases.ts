@@ -78,6 +78,9 @@ export function describeCommitConformance(context: ConformanceContext): void {
       expect(await snapshotSession(context, SESSION)).toStrictEqual(before);
       expect(await context.store.getInteraction("interaction:new")).toBeNull();
       expect(await context.store.getSession(SESSION)).toMatchObject({ title: `Session ${SESSION}` });
+
+      const next = await context.store.commit(fullCommit(base, 2));
+      expect(next.event?.event_id).toBe(3);
     });
 
     it("rejects a new message whose message_id already exists as a revision conflict", async () => {
@@ -100,6 +103,11 @@ export function describeCommitConformance(context: ConformanceContext): void {
       await expectConflict(context.store.commit(fullCommit(intruder, 0)), "sequence");
       expect(await snapshotSession(context, SESSION)).toStrictEqual(before);
       expect(await context.store.getMessage(SESSION, "message:2")).toBeNull();
+      const next = await commitMessage(
+        context,
+        buildUserMessage({ session_id: SESSION, message_id: "message:2", sequence: 2 }),
+      );
+      expect(next.event?.event_id).toBe(2);
     });
 
     it("rejects a snapshot whose revision is not expected_revision + 1 and writes nothing", async () => {

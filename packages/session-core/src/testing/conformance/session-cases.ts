@@ -55,6 +55,18 @@ export function describeSessionConformance(context: ConformanceContext): void {
       expect(await context.store.listSessions({ limit: 10 })).toMatchObject({ next_cursor: null });
     });
 
+    it("continues after the cursor's position even when a newer session was created in between", async () => {
+      for (const [index, id] of ["session:a", "session:b", "session:c"].entries()) {
+        await createSession(context, id, { created_at: T0 + index });
+      }
+      const first = await context.store.listSessions({ limit: 2 });
+      expect(first.items.map((item) => item.session_id)).toEqual(["session:c", "session:b"]);
+      await createSession(context, "session:z", { created_at: T0 + 10 });
+      const second = await context.store.listSessions({ limit: 2, cursor: first.next_cursor ?? "" });
+      expect(second.items.map((item) => item.session_id)).toEqual(["session:a"]);
+      expect(second.next_cursor).toBeNull();
+    });
+
     it("filters sessions by owner across pages", async () => {
       await createSession(context, "session:a", { owner_id: "user:1", created_at: T0 + 1 });
       await createSession(context, "session:b", { owner_id: "user:2", created_at: T0 + 2 });
