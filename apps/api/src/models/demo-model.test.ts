@@ -185,6 +185,20 @@ describe("demo model stream", () => {
     expect(parts.some((part) => part.type === "tool-call")).toBe(false);
   });
 
+  it("doGenerate returns the same Step as one result", async () => {
+    const result = await createDemoModel().doGenerate({ prompt: [user("write a.txt: hi")], tools: TOOLS });
+    expect(result.content).toEqual([
+      { type: "text", text: "I'll write a.txt. Writing a file needs your approval." },
+      {
+        type: "tool-call",
+        toolCallId: "call_demo_1",
+        toolName: "write_file",
+        input: '{"path":"a.txt","content":"hi"}',
+      },
+    ]);
+    expect(result.finishReason).toEqual({ unified: "tool-calls", raw: "tool_calls" });
+  });
+
   it("errors the stream when the call is aborted", async () => {
     const abort = new AbortController();
     const { stream } = await createDemoModel().doStream({

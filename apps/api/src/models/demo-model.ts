@@ -1,6 +1,8 @@
 import type {
   LanguageModelV3,
   LanguageModelV3CallOptions,
+  LanguageModelV3Content,
+  LanguageModelV3GenerateResult,
   LanguageModelV3Prompt,
   LanguageModelV3StreamPart,
   LanguageModelV3Usage,
@@ -25,8 +27,8 @@ export function createDemoModel(): LanguageModelV3 {
     provider: "parley",
     modelId: "demo",
     supportedUrls: {},
-    async doGenerate() {
-      throw new Error("The demo model only streams (doStream)");
+    async doGenerate(options: LanguageModelV3CallOptions) {
+      return collectStep(planDemoStep(options));
     },
     async doStream(options: LanguageModelV3CallOptions) {
       const parts = planDemoStep(options);
@@ -71,6 +73,23 @@ export function planDemoStep(
   parts.push({ type: "tool-call", toolCallId, toolName: intent.tool_name, input });
   parts.push(finish("tool-calls", prompt, intent.preface.length + input.length));
   return parts;
+}
+
+/** The same Step as one result, for `doGenerate` callers (Parley's runtime itself only streams). */
+function collectStep(parts: LanguageModelV3StreamPart[]): LanguageModelV3GenerateResult {
+  const content: LanguageModelV3Content[] = [];
+  let text = "";
+  let result: Pick<LanguageModelV3GenerateResult, "finishReason" | "usage"> | undefined;
+  for (const part of parts) {
+    if (part.type === "text-delta") text += part.delta;
+    else if (part.type === "text-end") {
+      content.push({ type: "text", text });
+      text = "";
+    } else if (part.type === "tool-call") content.push(part);
+    else if (part.type === "finish") result = { finishReason: part.finishReason, usage: part.usage };
+  }
+  if (result === undefined) throw new Error("A demo Step always ends with a finish part");
+  return { content, ...result, warnings: [] };
 }
 
 /** Pull-driven (nothing is queued ahead), so an abort between reads errors the very next read. */
