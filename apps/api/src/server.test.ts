@@ -59,4 +59,27 @@ describe("API server in process (in-memory adapters, demo model)", () => {
     await expect(client.admin.interactions()).rejects.toMatchObject({ code: "forbidden" });
     await expect(clientFor("wrong").auth.whoami()).rejects.toMatchObject({ code: "unauthorized" });
   });
+
+  it("ends subscriptions the caller may not open with a typed error", async () => {
+    const carol = await api.addUser("carol", "member");
+    const dave = await api.addUser("dave", "member");
+    const session = await clientFor(carol.token).sessions.create();
+    const errorOf = (subscribe: (onError: (error: unknown) => void) => () => void) =>
+      new Promise<unknown>((resolve) => {
+        const unsubscribe = subscribe((error) => {
+          unsubscribe();
+          resolve(error);
+        });
+      });
+    const foreign = await errorOf((onError) =>
+      clientFor(dave.token).session(session.id).subscribe(() => undefined, { onError }),
+    );
+    expect(foreign).toMatchObject({ name: "ParleyError", code: "session_not_found" });
+    const anonymous = await errorOf((onError) =>
+      clientFor("nobody").session(session.id).subscribe(() => undefined, { onError }),
+    );
+    expect(anonymous).toMatchObject({ code: "unauthorized" });
+    const member = await errorOf((onError) => clientFor(dave.token).admin.subscribe(() => undefined, { onError }));
+    expect(member).toMatchObject({ code: "forbidden" });
+  });
 });

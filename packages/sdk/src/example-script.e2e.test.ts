@@ -1,0 +1,68 @@
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import {
+  type E2eEnvironment,
+  isToolState,
+  isTurnFinish,
+  MutationRecorder,
+  REPO_ROOT,
+  startE2eEnvironment,
+} from "@parley/api/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const EXAMPLE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../examples/approve-pending.mjs");
+
+/** Runs the example as a user would, resolving `@parley/sdk` from its sources (no build needed). */
+function runExample(
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ["--conditions=source", "--import", "tsx", EXAMPLE], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr += chunk;
+    });
+    child.once("exit", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe("the README's plain Node script (packages/sdk/examples/approve-pending.mjs)", () => {
+  let environment: E2eEnvironment;
+
+  beforeAll(async () => {
+    environment = await startE2eEnvironment();
+  });
+
+  afterAll(async () => {
+    await environment?.close();
+  });
+
+  it("approves the pending approval from another process and the Turn resumes", async () => {
+    const erin = await environment.createMember("erin");
+    const session = await erin.client().sessions.create({ title: "cleanup" });
+    const feed = new MutationRecorder(session, { after_event_id: 0 });
+    await session.prompt("write report.txt: done");
+    await feed.waitFor(isToolState("waiting-user"));
+
+    const run = await runExample({ PARLEY_URL: environment.api.url, PARLEY_TOKEN: environment.admin.token });
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(run.stdout.trim().split("\n")).toEqual([
+      'approved write_file in "cleanup" (erin): resolved',
+      "1 pending approval(s) handled",
+    ]);
+
+    expect(await feed.waitFor(isTurnFinish)).toMatchObject({ status: "completed" });
+    expect(await session.interactions()).toEqual([]);
+    feed.stop();
+  });
+});
