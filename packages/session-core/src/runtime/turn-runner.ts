@@ -548,6 +548,8 @@ export class TurnRunner {
   #settle(result: TurnResult): void {
     this.acceptsSteer = false;
     this.#settled = true;
+    // The session is idle for anyone who awaited `finished`.
+    this.#host.turnEnded(this);
     this.#resolveFinished(result);
   }
 }
