@@ -4,7 +4,7 @@ import type {
   LanguageModelV3StreamPart,
 } from "@ai-sdk/provider";
 import { describe, expect, it } from "vitest";
-import { createScriptedModel } from "./scripted-model.js";
+import { createScriptedModel, type ScriptedCall } from "./scripted-model.js";
 
 const userPrompt = (text: string): LanguageModelV3Prompt => [
   { role: "user", content: [{ type: "text", text }] },
@@ -261,5 +261,15 @@ describe("createScriptedModel", () => {
       { type: "tool-call", toolCallId: "c", toolName: "t", input: "[1]" },
     ]);
     expect(result.finishReason.unified).toBe("tool-calls");
+  });
+
+  it("appends the calls of several models to one shared call log", async () => {
+    const call_log: ScriptedCall[] = [];
+    const old_model = createScriptedModel([[{ text: "a" }]], { model_id: "old-model", call_log });
+    const new_model = createScriptedModel([[{ text: "b" }]], { model_id: "new-model", call_log });
+    await readAll((await old_model.doStream(callOptions())).stream);
+    await readAll((await new_model.doStream(callOptions())).stream);
+    expect(call_log.map((call) => call.model_id)).toEqual(["old-model", "new-model"]);
+    expect(new_model.calls.map((call) => call.index)).toEqual([0]);
   });
 });

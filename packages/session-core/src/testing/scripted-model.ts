@@ -52,6 +52,8 @@ export type ScriptItem =
 export interface ScriptedCall {
   /** 0-based call (Step) index across the model's life. */
   index: number;
+  /** The model that received the call (several models can share one `call_log`). */
+  model_id: string;
   prompt: LanguageModelV3Prompt;
   tool_names: string[];
   options: Omit<LanguageModelV3CallOptions, "abortSignal">;
@@ -73,6 +75,8 @@ export interface ScriptedModelOptions {
   /** Default number of `tool-input-delta` parts per tool call. */
   tool_input_chunks?: number;
   usage?: LanguageModelV3Usage;
+  /** Also appends every call here, e.g. one log shared by two models to assert which model ran when. */
+  call_log?: ScriptedCall[];
 }
 
 export interface ScriptedModel extends LanguageModelV3 {
@@ -121,8 +125,9 @@ export function createScriptedModel(
   };
 
   const start = (call_options: LanguageModelV3CallOptions) => {
-    const call = recordCall(calls.length, call_options);
+    const call = recordCall(calls.length, model_id, call_options);
     calls.push(call);
+    options.call_log?.push(call);
     call_options.abortSignal?.throwIfAborted();
     const script = scriptFor(call);
     const first = script[0];
@@ -148,7 +153,7 @@ export function createScriptedModel(
   };
 }
 
-function recordCall(index: number, options: LanguageModelV3CallOptions): ScriptedCall {
+function recordCall(index: number, model_id: string, options: LanguageModelV3CallOptions): ScriptedCall {
   const { abortSignal, ...rest } = options;
   const recorded = structuredClone(rest);
   const tool_results = recorded.prompt.flatMap((message) =>
@@ -167,6 +172,7 @@ function recordCall(index: number, options: LanguageModelV3CallOptions): Scripte
       : undefined;
   return {
     index,
+    model_id,
     prompt: recorded.prompt,
     tool_names: (recorded.tools ?? []).map((tool) => tool.name),
     options: recorded,

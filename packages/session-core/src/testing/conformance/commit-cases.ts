@@ -162,6 +162,27 @@ export function describeCommitConformance(context: ConformanceContext): void {
         1, 2,
       ]);
     });
+
+    it("lets exactly one of concurrent new messages claim a sequence; the rest get sequence conflicts", async () => {
+      await createSession(context, SESSION);
+      const candidates = Array.from({ length: 5 }, (_, index) =>
+        buildUserMessage({ session_id: SESSION, message_id: `message:claim-${index}`, sequence: 1 }),
+      );
+      const results = await Promise.allSettled(
+        candidates.map((candidate) => commitMessage(context, candidate)),
+      );
+      const winners = results.flatMap((result, index) => (result.status === "fulfilled" ? [index] : []));
+      expect(winners).toHaveLength(1);
+      for (const result of results) {
+        if (result.status === "rejected") {
+          expect(result.reason).toBeInstanceOf(StoreConflictError);
+          expect((result.reason as StoreConflictError).kind).toBe("sequence");
+        }
+      }
+      const page = await context.store.listMessages(SESSION, { limit: 10 });
+      expect(page.items).toStrictEqual([candidates[winners[0] ?? -1]]);
+      expect((await context.store.listEvents(SESSION, 0, 10)).map((event) => event.event_id)).toEqual([1]);
+    });
   });
 
   describe("commit: fencing", () => {
