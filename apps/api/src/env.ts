@@ -16,9 +16,9 @@ const optionalText = z
  * asks for it with `HOST=0.0.0.0`.
  */
 export const envSchema = z.object({
-  /** Unset: an embedded Postgres under `PARLEY_DATA_DIR` (default `.parley/postgres`). */
+  /** Unset: an embedded Postgres with its data under `<PARLEY_DATA_DIR>/postgres`. */
   DATABASE_URL: optionalText,
-  PARLEY_DATA_DIR: z.string().default(".parley/postgres"),
+  PARLEY_DATA_DIR: z.string().min(1).default(".parley"),
   PORT: z.coerce.number().int().min(0).max(65_535).default(DEFAULT_PORT),
   HOST: z.string().min(1).default("127.0.0.1"),
   PARLEY_MODEL: z.string().min(1).default("demo"),

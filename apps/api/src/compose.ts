@@ -1,0 +1,57 @@
+import { SessionRuntime } from "@parley/session-core";
+import { parseWorkspaceConfig } from "@parley/tools";
+import type { Logger } from "pino";
+import { createDefaultAgent } from "./agent/index.js";
+import { openDatabase } from "./database-connection.js";
+import type { Env } from "./env.js";
+import { createModelFromSetting } from "./models/index.js";
+import { type RecoveryLoop, startRecoveryLoop } from "./recovery-loop.js";
+import type { ApiServices } from "./services.js";
+import { createWorkspaceCatalog } from "./workspace-catalog.js";
+
+export interface ComposedApi {
+  services: ApiServices;
+  checkHealth(): Promise<boolean>;
+  /** Stops recovery, releases every lease (`runtime.shutdown()`), closes the database. */
+  close(): Promise<void>;
+}
+
+/**
+ * The composition root's wiring: env → database (migrated) → model and default agent → runtime,
+ * with recovery at startup and then periodically.
+ */
+export async function composeApi(env: Env, logger: Logger): Promise<ComposedApi> {
+  const opened = await openDatabase(env, logger);
+  const { store, bus, leases, auth } = opened.database;
+  const agent = createDefaultAgent({ model: createModelFromSetting(env.PARLEY_MODEL, env) });
+  const workspaces = createWorkspaceCatalog(parseWorkspaceConfig(env, process.cwd()));
+  const runtime = new SessionRuntime({
+    store,
+    bus,
+    leases,
+    agents: { get: (agent_id) => (agent_id === agent.agent_id ? agent : undefined) },
+    resolveWorkspace: (session) => workspaces.resolve(session),
+    logger: logger.child({ component: "runtime" }),
+  });
+
+  let recovery: RecoveryLoop | null = null;
+  try {
+    await runtime.recover();
+    recovery = startRecoveryLoop({ runtime, interval_ms: env.PARLEY_RECOVER_INTERVAL_MS, logger });
+  } catch (error) {
+    await runtime.shutdown().catch(() => undefined);
+    await opened.close();
+    throw error;
+  }
+
+  const services: ApiServices = { runtime, store, bus, auth, workspaces, agent_id: agent.agent_id, logger };
+  return {
+    services,
+    checkHealth: () => opened.database.ping(),
+    async close() {
+      await recovery?.stop();
+      await runtime.shutdown();
+      await opened.close();
+    },
+  };
+}

@@ -1,0 +1,43 @@
+import { composeApi } from "./compose.js";
+import { parseEnv } from "./env.js";
+import { createLogger } from "./logger.js";
+import { startApiServer } from "./server.js";
+
+/**
+ * `npm run start:api`: env → database → runtime → HTTP + WebSocket server. On SIGINT/SIGTERM it
+ * stops accepting, closes sockets, drains, releases leases and closes the database, in that order.
+ */
+async function main(): Promise<void> {
+  const env = parseEnv(process.env);
+  const logger = createLogger(env.LOG_LEVEL);
+  const api = await composeApi(env, logger);
+  const server = await startApiServer({
+    services: api.services,
+    port: env.PORT,
+    host: env.HOST,
+    checkHealth: () => api.checkHealth(),
+  });
+
+  let shuttingDown = false;
+  const shutdown = async (signal: NodeJS.Signals) => {
+    if (shuttingDown) return;
+    shuttingDown = true;
+    logger.info({ signal }, "shutting down");
+    try {
+      await server.close();
+      await api.close();
+      logger.info("shutdown complete");
+      process.exit(0);
+    } catch (error) {
+      logger.error({ err: error }, "shutdown failed");
+      process.exit(1);
+    }
+  };
+  process.once("SIGINT", (signal) => void shutdown(signal));
+  process.once("SIGTERM", (signal) => void shutdown(signal));
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
