@@ -307,7 +307,12 @@ export class TurnRunner {
       this.#lastText = "";
       return 0;
     }
-    const finished = await this.#update(message_id, (current) => finishModelStream(current));
+    // A Step without tool calls ends the segment or the Turn next, and that close records the end of
+    // the stream in the same revision (one `message` mutation instead of two).
+    const finished =
+      consumer.toolCalls.length > 0
+        ? await this.#update(message_id, (current) => finishModelStream(current))
+        : undefined;
     const message = finished ?? this.#host.writer.cached(message_id);
     this.#lastText = message ? lastStepText(message) : "";
     const ready = consumer.toolCalls.filter((call) => call.ready).map((call) => call.tool_call_id);

@@ -1,0 +1,261 @@
+import { describe, expect, it } from "vitest";
+import { ParleyError } from "../../errors.js";
+import type { SessionMutation } from "../../schema/mutation.js";
+import { createScriptedModel } from "../../testing/scripted-model.js";
+import { RuntimeHarness } from "../runtime-harness.js";
+import { SessionQueue } from "../session-queue.js";
+import { createApprovalTool } from "./tools.js";
+
+function label(mutation: SessionMutation): string {
+  switch (mutation.variant) {
+    case "message":
+    case "part":
+    case "delta":
+      return `${mutation.variant}:${mutation.type}`;
+    case "turn":
+      return `turn:${mutation.type}`;
+    case "session":
+      return `session:${mutation.type}`;
+  }
+}
+
+describe("queue, steer, ordering and sync", () => {
+  it("G67: the queue drains in FIFO order; taking a prompt takes the commands before it; stop keeps commands", () => {
+    const queue = new SessionQueue();
+    const prompt = (query: string) => ({
+      kind: "prompt" as const,
+      query,
+      assign: () => undefined,
+      reject: () => undefined,
+    });
+    const config = (mode: "ask" | "always-allow") => ({
+      kind: "config" as const,
+      approval_mode: mode,
+      persist_action: true,
+      publish_mutation: true,
+    });
+    queue.push(config("always-allow"));
+    queue.push(prompt("first"));
+    queue.push(config("ask"));
+    const next = queue.takeNextPrompt();
+    expect(next?.configs.map((item) => item.approval_mode)).toEqual(["always-allow"]);
+    expect(next?.prompt.query).toBe("first");
+    queue.push(prompt("second"));
+    queue.push(config("always-allow"));
+    queue.push(prompt("third"));
+    expect(queue.removePrompts().map((item) => item.query)).toEqual(["second", "third"]);
+    expect(queue.drain().map((item) => (item.kind === "config" ? item.approval_mode : item.query))).toEqual([
+      "ask",
+      "always-allow",
+    ]);
+    expect(queue.drain()).toEqual([]);
+  });
+
+  it("G69: text, a tool with an approval, then text keep their order; the tool's states are published on one part", async () => {
+    const approval = createApprovalTool();
+    const model = createScriptedModel([
+      [
+        { text: "before" },
+        { tool_call: { id: "call_1", name: "delete_file", input: { path: "a" } } },
+        { text: "after" },
+      ],
+      [{ text: "done" }],
+    ]);
+    const harness = new RuntimeHarness({ model, tools: { delete_file: approval.tool } });
+    const session = await harness.createSession();
+    const turn = await session.prompt({ query: "go" });
+    const interaction_id = await harness.pendingInteraction("call_1");
+    await session.respond({
+      interaction_id,
+      response: { type: "approval", outcome: "resolved", payload: { decision: "approved" } },
+    });
+    await turn.finished;
+    const [assistant] = await harness.assistants(session.id);
+    const firstStep = assistant?.parts.slice(0, 4);
+    expect(firstStep?.map((part) => part.type)).toEqual(["step-start", "text", "tool", "text"]);
+    expect(firstStep?.map((part) => part.sequence)).toEqual([1, 2, 3, 4]);
+    expect(assistant?.parts.find((part) => part.type === "tool")).toMatchObject({
+      state: "completed",
+      output: { deleted: "a" },
+    });
+    expect(harness.toolStates(session.id, "call_1")).toEqual([
+      "input-streaming",
+      "ready",
+      "waiting-user",
+      "running",
+      "completed",
+    ]);
+    const partIds = new Set(
+      harness
+        .mutations(session.id)
+        .flatMap((mutation) =>
+          mutation.variant === "part" && mutation.part.type === "tool" ? [mutation.part_id] : [],
+        ),
+    );
+    expect([...partIds]).toEqual(["tool:call_1"]);
+  });
+
+  it("G70: streamed text is persisted as one revision per coalesced fragment, in this order of mutations", async () => {
+    const model = createScriptedModel([[{ text: "hello world", chunks: ["hello ", "world"] }]]);
+    const harness = new RuntimeHarness({ model, delta_flush_ms: 60_000 });
+    const session = await harness.createSession();
+    await (await session.prompt({ query: "hi" })).finished;
+    const mutations = harness.mutations(session.id);
+    expect(mutations.map(label)).toEqual([
+      "turn:start",
+      "message:user",
+      "message:assistant",
+      "part:text",
+      "delta:text",
+      "part:text",
+      "message:assistant",
+      "turn:finish",
+    ]);
+    expect(mutations.find((mutation) => mutation.variant === "delta")).toMatchObject({
+      delta: "hello world",
+    });
+    const [assistant] = await harness.assistants(session.id);
+    expect(assistant?.parts.find((part) => part.type === "text")).toMatchObject({
+      text: "hello world",
+      state: "done",
+    });
+    expect(JSON.stringify(await harness.messages(session.id))).not.toContain('"variant"');
+  });
+
+  it("G70: with a short flush interval every published delta appends a fragment and they add up to the text", async () => {
+    const model = createScriptedModel([
+      [{ block: "b0" }, { text: "abcdefghij", chunks: ["ab", "cd", "ef", "gh", "ij"] }],
+    ]);
+    const harness = new RuntimeHarness({ model, delta_flush_ms: 1 });
+    const session = await harness.createSession();
+    const turn = await session.prompt({ query: "hi" });
+    model.release("b0");
+    await turn.finished;
+    const deltas = harness
+      .mutations(session.id)
+      .flatMap((mutation) => (mutation.variant === "delta" ? [mutation.delta] : []));
+    expect(deltas.join("")).toBe("abcdefghij");
+  });
+
+  it("G72: a client that buffers live mutations and loads messages() shows exactly one pending card", async () => {
+    const approval = createApprovalTool();
+    const model = createScriptedModel([
+      [{ tool_call: { id: "call_1", name: "delete_file", input: { path: "a" } } }],
+    ]);
+    const harness = new RuntimeHarness({ model, tools: { delete_file: approval.tool } });
+    const session = await harness.createSession();
+    const buffer: SessionMutation[] = [];
+    session.subscribe((mutation) => {
+      buffer.push(mutation);
+    });
+    await session.prompt({ query: "go" });
+    await harness.pendingInteraction("call_1");
+    const page = await session.messages();
+    const cards = new Map<string, { status: string; revision: number }>();
+    for (const message of page.items) {
+      if (message.type !== "assistant") continue;
+      for (const part of message.parts) {
+        if (part.type !== "tool") continue;
+        for (const item of part.interactions ?? [])
+          cards.set(item.interaction_id, { status: item.status, revision: message.revision });
+      }
+    }
+    for (const mutation of buffer) {
+      if (mutation.variant !== "part" || mutation.part.type !== "tool") continue;
+      for (const item of mutation.part.interactions ?? []) {
+        const known = cards.get(item.interaction_id);
+        if (!known || known.revision < mutation.revision) {
+          cards.set(item.interaction_id, { status: item.status, revision: mutation.revision });
+        }
+      }
+    }
+    expect([...cards.values()].filter((card) => card.status === "pending")).toHaveLength(1);
+  });
+
+  it("subscribe with after_event_id replays every committed mutation once, in order, then continues live", async () => {
+    const model = createScriptedModel([[{ text: "one" }, { block: "mid" }, { text: "two" }]]);
+    const harness = new RuntimeHarness({ model });
+    const session = await harness.createSession();
+    const turn = await session.prompt({ query: "hi" });
+    await model.reached("mid");
+    const received: number[] = [];
+    const stored = await harness.store.listEvents(session.id, 0, 1000);
+    const eventIds = new Map(stored.map((event) => [event.mutation.mutation_id, event.event_id]));
+    session.subscribe(
+      (mutation) => {
+        received.push(mutation.event_id);
+        eventIds.set(mutation.mutation_id, mutation.event_id);
+      },
+      { after_event_id: 2 },
+    );
+    model.release("mid");
+    await turn.finished;
+    await new Promise((resolve) => setImmediate(resolve));
+    const all = (await harness.store.listEvents(session.id, 0, 1000)).map((event) => event.event_id);
+    expect(received).toEqual(all.filter((id) => id > 2));
+    expect(all).toEqual(all.map((_, index) => index + 1));
+  });
+
+  it("a throwing subscriber affects neither persistence nor other subscribers", async () => {
+    const model = createScriptedModel([[{ text: "ok" }]]);
+    const harness = new RuntimeHarness({ model });
+    const session = await harness.createSession();
+    const seen: string[] = [];
+    session.subscribe(() => {
+      throw new Error("bad subscriber");
+    });
+    session.subscribe(async () => {
+      throw new Error("bad async subscriber");
+    });
+    session.subscribe((mutation) => {
+      seen.push(mutation.variant);
+    });
+    expect(await (await session.prompt({ query: "hi" })).finished).toMatchObject({ success: true });
+    expect(seen[0]).toBe("turn");
+    expect(seen.at(-1)).toBe("turn");
+  });
+
+  it("G74: prompts during a running Turn join it as steers and open a new assistant message of the same Turn", async () => {
+    const model = createScriptedModel([[{ block: "s1" }, { text: "one" }], [{ text: "two" }]]);
+    const harness = new RuntimeHarness({ model });
+    const session = await harness.createSession();
+    const first = await session.prompt({ query: "first" });
+    await model.reached("s1");
+    const second = session.prompt({ query: "second" });
+    const third = session.prompt({ query: "third" });
+    model.release("s1");
+    expect([(await second).id, (await third).id]).toEqual([first.id, first.id]);
+    expect(await first.finished).toMatchObject({ success: true, text: "two" });
+    const messages = await harness.messages(session.id);
+    expect(
+      messages.map((message) => (message.type === "user" ? `user:${message.input_type}` : message.type)),
+    ).toEqual(["user:prompt", "assistant", "user:steer", "user:steer", "assistant"]);
+    expect(messages.filter((message) => message.type === "assistant")).toMatchObject([
+      { turn_id: first.id, segment_index: 1, status: "completed" },
+      { turn_id: first.id, segment_index: 2, status: "completed" },
+    ]);
+  });
+
+  it("G75: a blank or over-long prompt is invalid_input and nothing is persisted", async () => {
+    const harness = new RuntimeHarness({ model: createScriptedModel([]) });
+    const session = await harness.createSession();
+    for (const query of ["  ", "", "x".repeat(32_001)]) {
+      const error = await session.prompt({ query }).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(ParleyError);
+      expect((error as ParleyError).code).toBe("invalid_input");
+    }
+    await expect(session.prompt({ query: "  " })).rejects.toThrow(
+      "session.prompt requires a non-empty query",
+    );
+    expect(await harness.messages(session.id)).toEqual([]);
+    expect(harness.events).toEqual([]);
+  });
+
+  it("unknown sessions are not found; the runtime refuses unknown agents", async () => {
+    const harness = new RuntimeHarness({ model: createScriptedModel([]) });
+    expect(await harness.runtime().openSession("session_missing")).toBeNull();
+    await expect(harness.runtime().createSession({ owner_id: "u", agent_id: "nope" })).rejects.toMatchObject({
+      code: "invalid_input",
+    });
+  });
+});
