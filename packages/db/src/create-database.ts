@@ -1,0 +1,78 @@
+import type { Clock, RuntimeLogger } from "@parley/session-core";
+import type { PrismaClient } from "@prisma/client";
+import pg from "pg";
+import { PrismaAuthStore } from "./auth/prisma-auth-store.js";
+import { PostgresEventBus } from "./event-bus/postgres-event-bus.js";
+import { PostgresTurnLeaseManager } from "./leases/postgres-turn-lease-manager.js";
+import { migrateDatabase } from "./migrations/migrate-database.js";
+import { createPrismaClient } from "./prisma-client.js";
+import { PrismaSessionStore } from "./session-store/prisma-session-store.js";
+
+export interface CreateDatabaseOptions {
+  url: string;
+  logger?: RuntimeLogger;
+  clock?: Clock;
+  /** Apply pending migrations first (default true; safe with several instances starting at once). */
+  migrate?: boolean;
+  /** Connections in the shared pool (default 10). LISTEN and the lease locks use one more each. */
+  pool_size?: number;
+  /** Identifies this process in `turn_leases` (default `<host>:<pid>:<random>`). */
+  holder_id?: string;
+}
+
+/** Everything session-core and the API need from PostgreSQL, over one pool. */
+export interface ParleyDatabase {
+  store: PrismaSessionStore;
+  bus: PostgresEventBus;
+  leases: PostgresTurnLeaseManager;
+  auth: PrismaAuthStore;
+  prisma: PrismaClient;
+  pool: pg.Pool;
+  /** Answers whether the database is reachable (for `/healthz`). */
+  ping(): Promise<boolean>;
+  /** Stops listening, drops the leases (the locks go with their connection), ends every connection. */
+  close(): Promise<void>;
+}
+
+export async function createDatabase(options: CreateDatabaseOptions): Promise<ParleyDatabase> {
+  if (options.migrate ?? true) await migrateDatabase(options.url);
+  const pool = new pg.Pool({ connectionString: options.url, max: options.pool_size ?? 10 });
+  pool.on("error", (error) => options.logger?.warn({ err: error }, "idle database connection failed"));
+  const prisma = createPrismaClient(pool);
+  const bus = new PostgresEventBus({ pool, url: options.url, logger: options.logger });
+  const leases = new PostgresTurnLeaseManager({
+    url: options.url,
+    logger: options.logger,
+    ...(options.holder_id ? { holder_id: options.holder_id } : {}),
+  });
+  try {
+    await bus.start();
+  } catch (error) {
+    await prisma.$disconnect();
+    await pool.end();
+    throw error;
+  }
+  const clockOption = options.clock ? { clock: options.clock } : {};
+  return {
+    store: new PrismaSessionStore(prisma, clockOption),
+    bus,
+    leases,
+    auth: new PrismaAuthStore(prisma, clockOption),
+    prisma,
+    pool,
+    async ping() {
+      try {
+        await pool.query("SELECT 1");
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    async close() {
+      await bus.close();
+      await leases.close();
+      await prisma.$disconnect();
+      await pool.end();
+    },
+  };
+}
