@@ -10,9 +10,12 @@ import { errorText, useRespond } from "./use-respond";
 export function ApprovalBody({
   interaction,
   onRespond,
+  outcome,
 }: {
   interaction: Interaction;
   onRespond: (input: RespondInput) => Promise<DisplayError | null>;
+  /** How a terminal Interaction ended; shown where the progress note was, so nothing moves. */
+  outcome: string | null;
 }) {
   const payload = readApprovalPayload(interaction.request.payload);
   const { submit, busy, sent, error, locked } = useRespond(interaction, onRespond);
@@ -95,9 +98,15 @@ export function ApprovalBody({
           <X size={16} aria-hidden />
           <span>Deny</span>
         </button>
-        <span className="card-note" role="status">
-          {busy ? "Sending…" : sent ? "Answer sent — waiting for the agent" : ""}
-        </span>
+        {outcome ? (
+          <span className="interaction-outcome" data-testid="interaction-outcome">
+            {outcome}
+          </span>
+        ) : (
+          <span className="card-note" role="status">
+            {busy ? "Sending…" : sent ? "Answer sent — waiting for the agent" : ""}
+          </span>
+        )}
       </div>
       {error ? (
         <p className="field-error" role="alert" data-testid="interaction-error">

@@ -56,7 +56,7 @@ export function Composer({
           rows={1}
           value={text}
           disabled={disabled}
-          placeholder={disabledReason ?? "Message the agent — Enter to send, Shift+Enter for a new line"}
+          placeholder={disabledReason ?? "Message the agent (Enter to send)"}
           onChange={(event) => setText(event.target.value)}
           onKeyDown={onKeyDown}
           maxLength={32_000}

@@ -20,7 +20,7 @@ export interface InteractionCardProps {
 
 /** An Interaction card keyed by `interaction_id`; terminal statuses disable every control. */
 export function InteractionCard({ interaction, tool, onRespond, nameOf, context }: InteractionCardProps) {
-  const pending = interaction.status === "pending";
+  const outcome = interaction.status === "pending" ? null : describeOutcome(interaction, nameOf);
   const isApproval = interaction.interaction_type === "approval";
   const title = isApproval
     ? `Approve ${interaction.request.source.tool_name ?? tool?.tool_name ?? "tool call"}?`
@@ -45,24 +45,22 @@ export function InteractionCard({ interaction, tool, onRespond, nameOf, context 
       {context}
       {interaction.request.description ? <p className="muted">{interaction.request.description}</p> : null}
       {isApproval ? (
-        <ApprovalBody interaction={interaction} onRespond={onRespond} />
+        <ApprovalBody interaction={interaction} onRespond={onRespond} outcome={outcome} />
       ) : interaction.interaction_type === "question" ? (
-        <QuestionForm interaction={interaction} onRespond={onRespond} />
+        <QuestionForm interaction={interaction} onRespond={onRespond} outcome={outcome} />
       ) : (
         <div>
+          {outcome ? (
+            <p className="interaction-outcome" data-testid="interaction-outcome">
+              {outcome}
+            </p>
+          ) : null}
           <p className="muted">
             This kind of request ({interaction.interaction_type}) can't be answered from the web app.
           </p>
           <pre className="code-block">{formatJson(interaction.request.payload)}</pre>
         </div>
       )}
-      <p
-        className={clsx("interaction-outcome", pending && "invisible")}
-        data-testid="interaction-outcome"
-        aria-hidden={pending}
-      >
-        {pending ? "\u00a0" : describeOutcome(interaction, nameOf)}
-      </p>
     </section>
   );
 }

@@ -40,9 +40,12 @@ function draftFromResponse(interaction: Interaction): AnswerDraft {
 export function QuestionForm({
   interaction,
   onRespond,
+  outcome,
 }: {
   interaction: Interaction;
   onRespond: (input: RespondInput) => Promise<DisplayError | null>;
+  /** How a terminal Interaction ended; shown where the progress note was, so nothing moves. */
+  outcome: string | null;
 }) {
   const questions = readQuestions(interaction.request.payload);
   const [draft, setDraft] = useState<AnswerDraft>({});
@@ -85,15 +88,19 @@ export function QuestionForm({
           <Send size={15} aria-hidden />
           <span>Submit answers</span>
         </button>
-        <span className="card-note" id={`${formId}-progress`} role="status">
-          {busy
-            ? "Sending…"
-            : sent
-              ? "Answers sent — waiting for the agent"
-              : interaction.status === "pending"
-                ? `${answered} of ${questions.length} answered`
-                : ""}
-        </span>
+        {outcome ? (
+          <span className="interaction-outcome" data-testid="interaction-outcome">
+            {outcome}
+          </span>
+        ) : (
+          <span className="card-note" id={`${formId}-progress`} role="status">
+            {busy
+              ? "Sending…"
+              : sent
+                ? "Answers sent — waiting for the agent"
+                : `${answered} of ${questions.length} answered`}
+          </span>
+        )}
       </div>
       {error ? (
         <p className="field-error" role="alert" data-testid="interaction-error">

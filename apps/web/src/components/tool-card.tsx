@@ -46,6 +46,7 @@ export function ToolCard({
   nameOf: (user_id: string) => string;
 }) {
   const input = tool.input !== undefined ? formatJson(tool.input) : tool.input_text;
+  const hasInteractions = (tool.interactions ?? []).length > 0;
   return (
     <section
       className={clsx("tool-card", `state-${tool.state}`)}
@@ -66,7 +67,11 @@ export function ToolCard({
         </span>
       </header>
       {input ? (
-        <details className="tool-section" open={tool.state !== "completed"}>
+        // An approval or question card shows the call itself; the raw input stays one click away.
+        <details
+          className="tool-section"
+          open={!hasInteractions && tool.state !== "completed" && tool.state !== "failed"}
+        >
           <summary>Input</summary>
           <pre className="code-block">{input}</pre>
         </details>
@@ -81,7 +86,7 @@ export function ToolCard({
         />
       ))}
       {tool.state === "completed" && tool.output !== undefined ? (
-        <details className="tool-section" open>
+        <details className="tool-section" open={!hasInteractions}>
           <summary>Output</summary>
           <pre className="code-block">
             {typeof tool.output === "string" ? tool.output : formatJson(tool.output)}
