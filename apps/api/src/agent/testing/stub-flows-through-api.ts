@@ -55,6 +55,21 @@ export function replyForApiFlows(request: StubRequest): StubReply {
       };
 }
 
+/**
+ * The tool message a request ends with, its content parsed: a Postgres store keeps outputs as jsonb,
+ * which does not keep key order, so the JSON text may differ while the value is the same.
+ */
+function toolResultOf(request: StubRequest | undefined): {
+  tool_call_id: string | undefined;
+  result: unknown;
+} {
+  const last = request?.body.messages.at(-1);
+  if (last?.role !== "tool" || typeof last.content !== "string") {
+    throw new Error(`expected the request to end with a tool result, got ${JSON.stringify(last)}`);
+  }
+  return { tool_call_id: last.tool_call_id, result: JSON.parse(last.content) };
+}
+
 function turnFinished(turn_id: string) {
   return (mutation: SessionMutation) =>
     mutation.variant === "turn" && mutation.type === "finish" && mutation.turn_id === turn_id;
@@ -97,10 +112,9 @@ export async function expectApprovalFlowThroughApi(
     ),
   );
   expect(turnRequests).toHaveLength(2);
-  expect(turnRequests[1]?.body.messages.at(-1)).toEqual({
-    role: "tool",
+  expect(toolResultOf(turnRequests[1])).toEqual({
     tool_call_id: "call_api_delete",
-    content: '{"success":true,"deleted":"notes.txt"}',
+    result: { success: true, deleted: "notes.txt" },
   });
 }
 
@@ -126,9 +140,8 @@ export async function expectQuestionFlowThroughApi(
   const finish = await feed.waitFor(turnFinished(turn_id));
   feed.stop();
   expect(finish).toMatchObject({ status: "completed", text: "Deploying to the US." });
-  expect(stub.requests.at(-1)?.body.messages.at(-1)).toEqual({
-    role: "tool",
+  expect(toolResultOf(stub.requests.at(-1))).toEqual({
     tool_call_id: "call_api_ask",
-    content: JSON.stringify({ status: "resolved", answers: [{ question_id, value: "us" }] }),
+    result: { status: "resolved", answers: [{ question_id, value: "us" }] },
   });
 }
