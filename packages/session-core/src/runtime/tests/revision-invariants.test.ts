@@ -1,0 +1,122 @@
+import { describe, expect, it } from "vitest";
+import type { SessionEvent } from "../../ports/session-store.js";
+import { createScriptedModel } from "../../testing/scripted-model.js";
+import { RuntimeHarness } from "../runtime-harness.js";
+import { createApprovalTool } from "./tools.js";
+
+/** Per message: the published revisions are 1, 2, 3 … with no gap and no repeat (one mutation per revision). */
+function revisionsByMessage(events: SessionEvent[]): Map<string, number[]> {
+  const revisions = new Map<string, number[]>();
+  for (const { mutation } of events) {
+    if (mutation.variant !== "message" && mutation.variant !== "part" && mutation.variant !== "delta")
+      continue;
+    const list = revisions.get(mutation.message_id) ?? [];
+    list.push(mutation.revision);
+    revisions.set(mutation.message_id, list);
+  }
+  return revisions;
+}
+
+async function expectInvariants(harness: RuntimeHarness, session_id: string) {
+  const published = harness.events.filter((event) => event.session_id === session_id);
+  const ids = published.map((event) => event.event_id);
+  expect(ids).toEqual(ids.map((_, index) => index + 1));
+  const stored = await harness.store.listEvents(session_id, 0, 10_000);
+  expect(stored.map((event) => event.mutation.mutation_id)).toEqual(
+    published.map((event) => event.mutation.mutation_id),
+  );
+  for (const [message_id, revisions] of revisionsByMessage(published)) {
+    expect(revisions, message_id).toEqual(revisions.map((_, index) => index + 1));
+    const message = await harness.store.getMessage(session_id, message_id);
+    expect(message?.revision, message_id).toBe(revisions.length);
+  }
+}
+
+describe("revision and event-id invariants under interleaving", () => {
+  for (const chunks of [1, 7, 23]) {
+    it(`G21: stream deltas + an Interaction created, answered from another process, then stop (chunks=${chunks})`, async () => {
+      const text = "x".repeat(chunks * 3);
+      const approval = createApprovalTool();
+      const model = createScriptedModel(
+        [
+          [
+            { tool_call: { id: "call_1", name: "delete_file", input: { path: "a" } } },
+            { text, chunks: text.match(/.{1,3}/g) ?? [] },
+            { block: "g1" },
+            { text, chunks: text.match(/.{1,3}/g) ?? [] },
+            { block: "g2" },
+            { text: "never" },
+          ],
+        ],
+        {},
+      );
+      const harness = new RuntimeHarness({ model, tools: { delete_file: approval.tool }, delta_flush_ms: 1 });
+      const session = await harness.createSession({ process_id: "A" });
+      const remote = await harness.runtime("B").openSession(session.id);
+      const turn = await session.prompt({ query: "go" });
+      await model.reached("g1");
+      const [handle] = await Promise.all([
+        session.interactions.request({
+          type: "question",
+          turn_id: turn.id,
+          tool_call_id: "call_1",
+          payload: { questions: [] },
+        }),
+        Promise.resolve().then(() => model.release("g1")),
+      ]);
+      const [result] = await Promise.all([
+        remote?.respond({
+          interaction_id: handle.interaction_id,
+          response: { type: "question", outcome: "resolved", payload: { answers: [] } },
+        }),
+        model.reached("g2"),
+      ]);
+      expect(result).toMatchObject({ status: "resolved" });
+      expect(await handle.result).toMatchObject({ status: "resolved" });
+      const [stopped] = await Promise.all([
+        session.stop(),
+        Promise.resolve().then(() => model.release("g2")),
+      ]);
+      expect(stopped).toMatchObject({ stopped: true, turn_id: turn.id });
+      expect(await turn.finished).toMatchObject({ success: false, error: "Turn stopped" });
+      await expectInvariants(harness, session.id);
+      const deltas = harness
+        .mutations(session.id)
+        .flatMap((mutation) => (mutation.variant === "delta" ? [mutation.delta] : []));
+      expect(deltas.join("").startsWith(text)).toBe(true);
+      const [assistant] = await harness.assistants(session.id);
+      expect(assistant?.status).toBe("stopped");
+      expect(assistant?.parts.find((part) => part.type === "tool")).toMatchObject({
+        state: "failed",
+        interactions: [{ status: "resolved" }],
+      });
+    });
+  }
+
+  it("revisions stay gap-free across a full approval Turn with two Steps, a steer and a config change", async () => {
+    const approval = createApprovalTool();
+    const model = createScriptedModel([
+      [
+        { text: "looking", chunks: ["lo", "ok", "ing"] },
+        { tool_call: { id: "call_1", name: "delete_file", input: { path: "a" } } },
+      ],
+      [{ block: "s2" }, { text: "done" }],
+      [{ reasoning: "hmm" }, { text: "steered" }],
+    ]);
+    const harness = new RuntimeHarness({ model, tools: { delete_file: approval.tool }, delta_flush_ms: 1 });
+    const session = await harness.createSession();
+    const turn = await session.prompt({ query: "go" });
+    const interaction_id = await harness.pendingInteraction("call_1");
+    await session.respond({
+      interaction_id,
+      response: { type: "approval", outcome: "resolved", payload: { decision: "approved" } },
+    });
+    await model.reached("s2");
+    await session.set({ security: { approval_mode: "always-allow" } });
+    const steer = session.prompt({ query: "also" });
+    model.release("s2");
+    await steer;
+    expect(await turn.finished).toMatchObject({ success: true, text: "steered" });
+    await expectInvariants(harness, session.id);
+  });
+});
