@@ -48,7 +48,7 @@ const QUESTIONS = {
     { question_id: "q3", question: "Text?", type: "text" },
   ],
 };
-const question = interaction("question", QUESTIONS);
+const question = interaction("question", QUESTIONS as unknown as Interaction["request"]["payload"]);
 const answers = (list: unknown[], extra: Record<string, unknown> = {}): InteractionResponse => ({
   type: "question",
   outcome: "resolved",
