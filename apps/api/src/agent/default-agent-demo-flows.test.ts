@@ -200,6 +200,16 @@ describe("the demo model drives the default agent through the real runtime", () 
     expect(await session.interactions()).toEqual([]);
   });
 
+  it("stop() during a running shell command kills it and stops the Turn", async () => {
+    const session = await harness.createSession({ approval_mode: "always-allow" });
+    const turn = await session.prompt({ query: "run echo $$ > shell.pid; sleep 30" });
+    const pidFile = path.join(harness.root, "shell.pid");
+    const pid = await waitForNumberIn(pidFile);
+    await session.stop();
+    expect(await turn.finished).toMatchObject({ success: false, error: "Turn stopped" });
+    await waitUntilProcessIsGone(pid);
+  });
+
   it("always-allow also lets delete_file through without an Interaction", async () => {
     const session = await harness.createSession({ approval_mode: "always-allow" });
     const turn = await session.prompt({ query: "delete notes.txt" });
@@ -241,3 +251,23 @@ describe("the demo model drives the default agent through the real runtime", () 
     expect(await toolPartsOf(session, turn.id)).toEqual([]);
   });
 });
+
+async function waitForNumberIn(file: string): Promise<number> {
+  for (;;) {
+    const text = await readFile(file, "utf8").catch(() => "");
+    if (text.endsWith("\n")) return Number(text.trim());
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+/** Returns once no process has this pid (a killed orphan is reaped by init shortly after). */
+async function waitUntilProcessIsGone(pid: number): Promise<void> {
+  for (;;) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
