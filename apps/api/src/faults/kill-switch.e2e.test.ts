@@ -30,14 +30,26 @@ describe("kill switch", () => {
     await withClient(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
   });
 
-  /** Runs BEGIN; INSERT INTO "interactions" … (status); COMMIT in a child with the switch set to `phase`. */
-  const runTransaction = (phase: FaultPhase, interaction_id: string, status: string) => {
+  /**
+   * Runs BEGIN; INSERT INTO interactions …; COMMIT in a child with the switch set to `phase`, the
+   * status bound as a plain value or inside a JSON recordset.
+   */
+  const runTransaction = (
+    phase: FaultPhase,
+    interaction_id: string,
+    status: string,
+    form: "value" | "recordset" = "value",
+  ) => {
+    const insert =
+      form === "value"
+        ? `{ text: 'INSERT INTO "public"."interactions" ("interaction_id","status") VALUES ($1,$2)', values: [process.env.ROW_ID, process.env.ROW_STATUS] }`
+        : `{ text: "INSERT INTO interactions (interaction_id, status) SELECT r.interaction_id, r.status FROM jsonb_to_recordset($1::jsonb) AS r(interaction_id text, status text)", values: [JSON.stringify([{ interaction_id: process.env.ROW_ID, status: process.env.ROW_STATUS }])] }`;
     const script = `
       import pg from "pg";
       const client = new pg.Client({ connectionString: process.env.TARGET_URL });
       await client.connect();
       await client.query("BEGIN");
-      await client.query({ text: 'INSERT INTO "public"."interactions" ("interaction_id","status") VALUES ($1,$2)', values: [process.env.ROW_ID, process.env.ROW_STATUS] });
+      await client.query(${insert});
       await client.query("COMMIT");
       console.log("committed and alive");
       await client.end();`;
@@ -103,6 +115,12 @@ describe("kill switch", () => {
     expect(result.signal).toBe("SIGKILL");
     expect(result.output).not.toContain("committed and alive");
     expect(await storedStatus("interaction:c")).toEqual(["denied"]);
+  });
+
+  it("recognises rows written as one JSON recordset, as @parley/db writes them", async () => {
+    const result = await runTransaction("respond-commit", "interaction:e", "resolved", "recordset");
+    expect(result.signal).toBe("SIGKILL");
+    expect(await storedStatus("interaction:e")).toEqual([]);
   });
 
   it("does not fire for writes of other statuses", async () => {

@@ -31,6 +31,15 @@ function queryParts(args: unknown[]): { text: string; values: unknown[] } {
   return { text: typeof config.text === "string" ? config.text : "", values };
 }
 
+/**
+ * A bound value that sets one of `statuses`: the bare column value, or a JSON document of rows
+ * (`jsonb_to_recordset($1)`, as `@parley/db` writes several rows in one statement).
+ */
+function carriesStatus(value: unknown, statuses: readonly string[]): boolean {
+  if (typeof value !== "string") return false;
+  return statuses.some((status) => value === status || value.includes(`"status":"${status}"`));
+}
+
 function killNow(): never {
   process.kill(process.pid, "SIGKILL");
   // SIGKILL to ourselves does not return; this only satisfies the type checker.
@@ -40,7 +49,7 @@ function killNow(): never {
 /**
  * Wraps `pg.Client.prototype.query` of the process's `pg` (the driver under Prisma's adapter and
  * under the NOTIFY bus) so that the API dies at exactly `phase`. A connection is armed when, inside
- * a transaction, it writes the `interactions` table with a bound value equal to the status that
+ * a transaction, it writes the `interactions` table with a bound value that sets the status that
  * phase is about (`pending` for a request, `resolved`/`denied` for an answer); its next COMMIT is
  * the fault point. The runtime is untouched: this only observes the SQL the store sends.
  */
@@ -54,10 +63,7 @@ export function installKillSwitch(phase: FaultPhase): void {
   pg.Client.prototype.query = function patchedQuery(this: object, ...args: unknown[]) {
     const { text, values } = queryParts(args);
     const statement = text.trim().toUpperCase();
-    if (
-      INTERACTIONS_WRITE.test(text) &&
-      values.some((value) => typeof value === "string" && statuses.includes(value))
-    ) {
+    if (INTERACTIONS_WRITE.test(text) && values.some((value) => carriesStatus(value, statuses))) {
       armed.add(this);
     } else if (statement === "BEGIN" || statement.startsWith("ROLLBACK")) {
       armed.delete(this);
