@@ -49,6 +49,34 @@ describe("HTTP surface: health, CORS, batching, limits", () => {
     ]);
   });
 
+  it("streams a subscription over SSE, authenticated by connectionParams, replaying from lastEventId", async () => {
+    const session = await alice.client().sessions.create({ title: "sse" });
+    await session.prompt("list files");
+    const input = encodeURIComponent(JSON.stringify({ session_id: session.id, lastEventId: "0" }));
+    const params = encodeURIComponent(JSON.stringify({ token: alice.token }));
+    const controller = new AbortController();
+    const response = await fetch(
+      `${environment.api.url}/trpc/session.onMutation?input=${input}&connectionParams=${params}`,
+      { headers: { accept: "text/event-stream" }, signal: controller.signal },
+    );
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toContain("text/event-stream");
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder();
+    let received = "";
+    while (!/^id: ?2$/m.test(received)) {
+      const chunk = await reader.read();
+      if (chunk.done) break;
+      received += decoder.decode(chunk.value, { stream: true });
+    }
+    controller.abort();
+    const ids = [...received.matchAll(/^id: ?(\d+)$/gm)].map((match) => Number(match[1]));
+    expect(ids.slice(0, 2)).toEqual([1, 2]);
+    const firstEvent = received.split("\n\n").find((event) => /^id: ?1$/m.test(event)) ?? "";
+    const firstData = /^data: ?(.+)$/m.exec(firstEvent)?.[1] ?? "{}";
+    expect(JSON.parse(firstData)).toMatchObject({ event_id: 1, session_id: session.id });
+  });
+
   it("refuses a body over 1 MiB, malformed JSON and unknown procedures as invalid_input", async () => {
     const huge = await callRaw({
       url: environment.api.url,
@@ -102,8 +130,8 @@ describe("HTTP surface: health, CORS, batching, limits", () => {
       ),
     ).rejects.toMatchObject({ code: "invalid_input" });
     expect(await session.set({ security: { approval_mode: "ask" } })).toEqual({ queued: false });
-    expect((await client.sessions.list({ limit: 200 })).items.map((item) => item.session_id)).toEqual([
-      session.id,
-    ]);
+    const listed = (await client.sessions.list({ limit: 200 })).items;
+    expect(listed[0]?.session_id).toBe(session.id);
+    expect(listed.every((item) => item.owner_id === alice.user_id)).toBe(true);
   });
 });
