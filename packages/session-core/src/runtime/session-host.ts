@@ -93,6 +93,7 @@ export class SessionHost implements TurnHost {
 
   /** Queues a prompt; resolves once it belongs to a Turn (§B.8). */
   enqueuePrompt(query: string): Promise<TurnHandle> {
+    if (this.#shutDown) return Promise.reject(new Error("SessionRuntime was shut down"));
     const assigned = new Promise<TurnHandle>((resolve, reject) => {
       this.#queue.push({ kind: "prompt", query, assign: resolve, reject });
     });

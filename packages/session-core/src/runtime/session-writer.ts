@@ -64,11 +64,30 @@ export class SessionWriter {
     options: { epoch?: number } = {},
   ): Promise<{ message: AssistantMessage; value: T | undefined } | null> {
     return this.serial(async () => {
-      let current = this.#open.get(message_id) ?? (await this.#load(message_id));
+      const cachedCopy = this.#open.get(message_id);
+      let current = cachedCopy ?? (await this.#load(message_id));
+      let fresh = cachedCopy === undefined;
       for (let attempt = 0; ; attempt += 1) {
         const now = this.#deps.clock.now();
-        const result = transition(current, now);
-        if (!result) return null;
+        let result: AssistantTransition<T> | null;
+        try {
+          result = transition(current, now);
+        } catch (error) {
+          // Our copy may predate another process's commit (e.g. the Interaction it created): decide
+          // again on the stored state before refusing.
+          if (fresh) throw error;
+          this.#open.delete(message_id);
+          current = await this.#load(message_id);
+          fresh = true;
+          continue;
+        }
+        if (!result) {
+          if (fresh) return null;
+          this.#open.delete(message_id);
+          current = await this.#load(message_id);
+          fresh = true;
+          continue;
+        }
         const next: AssistantMessage = { ...result.message, revision: current.revision + 1, updated_at: now };
         try {
           await this.#commitAndPublish(
@@ -92,6 +111,7 @@ export class SessionWriter {
           }
           this.#open.delete(message_id);
           current = await this.#load(message_id);
+          fresh = true;
         }
       }
     });

@@ -86,7 +86,8 @@ export class TurnRunner {
     this.#ended = new Promise((resolve) => {
       this.#signalEnded = resolve;
     });
-    lease.lost.addEventListener("abort", () => this.abandon(), { once: true });
+    if (lease.lost.aborted) queueMicrotask(() => this.abandon());
+    else lease.lost.addEventListener("abort", () => this.abandon(), { once: true });
   }
 
   get handle(): TurnHandle {

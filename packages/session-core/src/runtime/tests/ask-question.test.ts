@@ -288,3 +288,12 @@ describe("ask_question", () => {
     expect(await second.finished).toMatchObject({ success: true, text: "ok" });
   });
 });
+
+describe("ask_question outside a Session", () => {
+  it("G30: without a Session's interaction port the tool fails at once instead of waiting", async () => {
+    const input = { title: "t", questions: [{ question: "q?", type: "text" as const }] };
+    await expect(
+      Promise.resolve(AskQuestionsTool.execute(input, {} as Parameters<typeof AskQuestionsTool.execute>[1])),
+    ).rejects.toThrow("ask_question requires an active Session tool execution context");
+  });
+});

@@ -391,4 +391,34 @@ describe("respond()", () => {
     expect(await turn.finished).toMatchObject({ success: true });
     expect(effects).toEqual(["a.txt"]);
   });
+
+  it("a process that answered once answers the next Interaction of the same message too (its copy is refreshed)", async () => {
+    const approvalTool = createApprovalTool();
+    const model = createScriptedModel([
+      [{ tool_call: { id: "call_1", name: "delete_file", input: { path: "a" } } }],
+      [{ tool_call: { id: "call_2", name: "delete_file", input: { path: "b" } } }],
+      [{ text: "both" }],
+    ]);
+    const harness = new RuntimeHarness({ model, tools: { delete_file: approvalTool.tool } });
+    const session = await harness.createSession({ process_id: "A" });
+    const remote = await harness.runtime("B").openSession(session.id);
+    const turn = await session.prompt({ query: "delete" });
+    const first = await harness.pendingInteraction("call_1");
+    await remote?.respond({ interaction_id: first, response: approval("approved") });
+    const second = await harness.pendingInteraction("call_2");
+    expect(await remote?.respond({ interaction_id: second, response: approval("approved") })).toMatchObject({
+      status: "resolved",
+    });
+    expect(await turn.finished).toMatchObject({ success: true, text: "both" });
+    expect(approvalTool.effects).toEqual(["a", "b"]);
+  });
+
+  it("G27: an approval resolved with decision denied is refused as inconsistent (D-4) and stays pending", async () => {
+    const { session, interaction_id } = await pendingApproval();
+    const error = await rejection(
+      session.respond({ interaction_id, response: approval("denied", "resolved") }),
+    );
+    expect(error.code).toBe("interaction_invalid_response");
+    expect(await session.interactions()).toHaveLength(1);
+  });
 });
