@@ -149,3 +149,47 @@ describe("a symbolic link that stays inside the workspace is followed", () => {
     expect(after["notes.txt"]).toBe("file: hello");
   });
 });
+
+describe("a workspace changed while the approval was pending is checked again", () => {
+  async function swapForLinkOut(relative: string, target: string): Promise<void> {
+    await rm(path.join(root, relative), { recursive: true, force: true });
+    await symlink(target, path.join(root, relative));
+  }
+
+  it("write_file refuses a file replaced by a symlink out", async () => {
+    const { context, approvals } = createRecordingToolContext({
+      tool_name: "write_file",
+      root,
+      whilePending: () => swapForLinkOut("notes.txt", path.join(outside, "secret.txt")),
+    });
+    await expect(writeFileTool.execute({ path: "notes.txt", content: "pwned" }, context)).rejects.toThrow(
+      "Path escapes the workspace through a symbolic link: notes.txt",
+    );
+    expect(approvals).toHaveLength(1);
+    expect(await snapshotDirectory(outside)).toEqual({ "secret.txt": "file: secret" });
+  });
+
+  it("delete_file refuses a file replaced by a symlink out", async () => {
+    const { context } = createRecordingToolContext({
+      tool_name: "delete_file",
+      root,
+      whilePending: () => swapForLinkOut("notes.txt", path.join(outside, "secret.txt")),
+    });
+    await expect(deleteFileTool.execute({ path: "notes.txt" }, context)).rejects.toThrow(
+      "Path escapes the workspace through a symbolic link: notes.txt",
+    );
+    expect(await snapshotDirectory(outside)).toEqual({ "secret.txt": "file: secret" });
+  });
+
+  it("shell refuses a cwd replaced by a symlink out", async () => {
+    const { context } = createRecordingToolContext({
+      tool_name: "shell",
+      root,
+      whilePending: () => swapForLinkOut("sub", outside),
+    });
+    await expect(shellTool.execute({ command: "touch escaped.txt", cwd: "sub" }, context)).rejects.toThrow(
+      "Path escapes the workspace through a symbolic link: sub",
+    );
+    expect(await snapshotDirectory(outside)).toEqual({ "secret.txt": "file: secret" });
+  });
+});

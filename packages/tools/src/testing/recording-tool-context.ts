@@ -14,6 +14,8 @@ export function createRecordingToolContext(options: {
   tool_name: string;
   root: string | undefined;
   approve?: boolean;
+  /** Runs while the approval is "pending": lets a test change the workspace meanwhile. */
+  whilePending?: () => Promise<void>;
 }): RecordingToolContext {
   const approvals: ApprovalRequestInput[] = [];
   const abort = new AbortController();
@@ -30,6 +32,7 @@ export function createRecordingToolContext(options: {
       approval: {
         request: async (input): Promise<ApprovalDecision> => {
           approvals.push(input);
+          await options.whilePending?.();
           return approve
             ? { approved: true, auto_approved: false, approval_id: "interaction:test" }
             : { approved: false, auto_approved: false, approval_id: "interaction:test" };
