@@ -1,4 +1,3 @@
-export * from "../runtime/runtime-harness.js";
 export * from "./fixtures.js";
 export * from "./gates.js";
 export * from "./mutation-recorder.js";
