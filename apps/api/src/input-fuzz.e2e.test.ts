@@ -174,6 +174,90 @@ describe("property-based fuzz of respond, set and prompt inputs", () => {
     expect(await observableState()).toEqual(before);
   });
 
+  it("respond to a question: incomplete, duplicate, unknown or mistyped answers are typed errors and it stays pending", async () => {
+    const session = await alice.client().sessions.create({ title: "fuzz questions" });
+    const feed = new MutationRecorder(session, { after_event_id: 0 });
+    await session.prompt("ask me about deploy");
+    const waiting = await feed.waitFor(isToolState("waiting-user"));
+    feed.stop();
+    const request =
+      waiting.variant === "part" && waiting.part.type === "tool"
+        ? waiting.part.interactions?.[0]?.request
+        : undefined;
+    if (request === undefined) throw new Error("no question was asked");
+    const questions = (
+      request.payload as { questions: { question_id: string; type: string; options?: { value: string }[] }[] }
+    ).questions;
+    const questionIds = questions.map((question) => question.question_id);
+    const optionValues = questions.flatMap((question) =>
+      (question.options ?? []).map((option) => option.value),
+    );
+    const pendingBefore = await session.interactions();
+
+    const isExactlyValid = (answers: unknown, extraPayloadKeys: boolean): boolean => {
+      if (extraPayloadKeys || !Array.isArray(answers) || answers.length !== questions.length) return false;
+      const seen = new Set<string>();
+      for (const answer of answers) {
+        if (typeof answer !== "object" || answer === null || Array.isArray(answer)) return false;
+        const keys = Object.keys(answer);
+        if (keys.length !== 2 || !keys.includes("question_id") || !keys.includes("value")) return false;
+        const { question_id, value } = answer as { question_id: unknown; value: unknown };
+        const question = questions.find((candidate) => candidate.question_id === question_id);
+        if (question === undefined || seen.has(question.question_id) || typeof value !== "string")
+          return false;
+        seen.add(question.question_id);
+        if (
+          question.type === "single_select" &&
+          !(question.options ?? []).some((option) => option.value === value)
+        ) {
+          return false;
+        }
+      }
+      return true;
+    };
+    const answerValue = fc.oneof(
+      fc.constantFrom(...optionValues, "", "mars"),
+      fc.string({ maxLength: 12 }),
+      fc.array(fc.constantFrom(...optionValues), { maxLength: 3 }),
+      fc.string({ minLength: 10_001, maxLength: 10_010 }),
+      anyJson,
+    );
+    const answer = fc.oneof(
+      fc.record({
+        question_id: fc.oneof(fc.constantFrom(...questionIds), fc.string({ maxLength: 10 })),
+        value: answerValue,
+      }),
+      fc.record(
+        { question_id: fc.constantFrom(...questionIds), value: answerValue, extra: anyJson },
+        { requiredKeys: ["question_id"] },
+      ),
+      anyJson,
+    );
+    const candidate = fc.record({
+      answers: fc.oneof(
+        fc.array(answer, { maxLength: 4 }),
+        fc.array(answer, { minLength: 51, maxLength: 55 }),
+        anyJson,
+      ),
+      extra: fc.option(anyJson, { nil: undefined }),
+    });
+    await fc.assert(
+      fc.asyncProperty(
+        candidate.filter(({ answers, extra }) => !isExactlyValid(answers, extra !== undefined)),
+        async ({ answers, extra }) => {
+          const payload = extra === undefined ? { answers } : { answers, extra };
+          await expectTypedRefusal("session.respond", {
+            session_id: session.id,
+            interaction_id: request.interaction_id,
+            response: { type: "question", outcome: "resolved", payload },
+          });
+        },
+      ),
+      { numRuns: RUNS },
+    );
+    expect(await session.interactions()).toEqual(pendingBefore);
+  });
+
   it("set: malformed configuration changes are typed errors and change nothing", async () => {
     const before = await observableState();
     const input = fc.oneof(
