@@ -23,6 +23,8 @@ export const deleteFileTool = define_agent_tool({
     await assertMayDelete(root, input.path);
     const decision = await requestToolApproval(context, input, DELETE_FILE_DESCRIPTION);
     if (!decision.approved) return DENIED_RESULT;
+    // A Turn stopped or taken over while the approval was pending must not act any more.
+    context.abort_signal.throwIfAborted();
     // Resolved again: the workspace may have changed while the approval was pending.
     const target = await assertDeletable(root, input.path);
     await unlink(target.entry);

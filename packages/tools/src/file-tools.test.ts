@@ -231,3 +231,20 @@ describe("delete_file", () => {
     expect(approvals).toHaveLength(1);
   });
 });
+
+describe("an approval that arrives after the tool call was aborted", () => {
+  it.each(["write_file", "delete_file"] as const)("%s does nothing", async (name) => {
+    const before = await snapshotDirectory(root);
+    const recording = createRecordingToolContext({
+      tool_name: name,
+      root,
+      whilePending: async () => recording.abort.abort(new Error("Turn stopped")),
+    });
+    const tool = createWorkspaceTools()[name];
+    const input = name === "write_file" ? { path: "notes.txt", content: "late" } : { path: "notes.txt" };
+    await expect(Promise.resolve().then(() => tool.execute(input, recording.context))).rejects.toThrow(
+      "Turn stopped",
+    );
+    expect(await snapshotDirectory(root)).toEqual(before);
+  });
+});

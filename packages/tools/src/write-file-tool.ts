@@ -36,6 +36,8 @@ export const writeFileTool = define_agent_tool({
     await assertWritable(root, input.path);
     const decision = await requestToolApproval(context, input, WRITE_FILE_DESCRIPTION);
     if (!decision.approved) return DENIED_RESULT;
+    // A Turn stopped or taken over while the approval was pending must not act any more.
+    context.abort_signal.throwIfAborted();
     // Resolved again: the workspace may have changed while the approval was pending.
     const target = await assertWritable(root, input.path);
     await mkdir(path.dirname(target.real), { recursive: true });
