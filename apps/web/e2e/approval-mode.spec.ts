@@ -21,7 +21,9 @@ test("always-allow needs confirmation and shows the pending change until the nex
   await modes.getByText("Always allow").click();
   await page.getByRole("dialog").getByRole("button", { name: "Always allow" }).click();
   await expect(modes.getByRole("radio", { name: "Always allow" })).toBeChecked();
-  await expect(page.getByTestId("mode-pending")).toHaveText("Now: Ask first · takes effect at the next step");
+  await expect(page.getByTestId("mode-pending")).toHaveText(
+    "Takes effect at the next step · in effect now: Ask first",
+  );
   await screenshot(page, "mode-pending");
 
   // the next prompt's first step applies it: the shell call runs without an approval card
@@ -38,6 +40,6 @@ test("always-allow needs confirmation and shows the pending change until the nex
   await expect(page.getByRole("dialog")).toHaveCount(0);
   await expect(modes.getByRole("radio", { name: "Ask first" })).toBeChecked();
   await expect(page.getByTestId("mode-pending")).toHaveText(
-    "Now: Always allow · takes effect at the next step",
+    "Takes effect at the next step · in effect now: Always allow",
   );
 });

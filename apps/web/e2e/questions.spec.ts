@@ -34,8 +34,11 @@ test("a question form enables submit only when every question is answered", asyn
   await expect(notes).toHaveValue("Run the migrations first");
   await expect(notes).toBeDisabled();
   await expect(tool).toHaveAttribute("data-state", "completed");
-  // the demo model repeats the submitted values back in its next step
-  await expect(page.locator(".assistant-text").last()).toContainText("eu");
-  await expect(page.locator(".assistant-text").last()).toContainText("Run the migrations first");
+  // the demo model repeats the answers back in the next step of the same turn
+  const reply = page.locator(".assistant-text").last();
+  await expect(reply).toContainText("Which region should I deploy to? → Europe");
+  await expect(reply).toContainText(
+    "Anything the deployment should take care of? → Run the migrations first",
+  );
   await expect(page.getByTestId("turn-state")).toHaveText("Idle");
 });

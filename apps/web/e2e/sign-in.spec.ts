@@ -10,7 +10,7 @@ test("signing in with a token, rejecting a bad one, and signing out", async ({ p
 
   await field.fill("not-a-token");
   await submit.click();
-  await expect(page.getByRole("alert")).toHaveText("That token was not accepted.");
+  await expect(page.locator("form").getByRole("alert")).toHaveText("That token was not accepted.");
 
   await field.fill(stack.member_token);
   await submit.click();

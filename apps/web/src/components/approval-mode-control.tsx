@@ -75,7 +75,7 @@ export function ApprovalModeControl({
       <p className="mode-status" data-testid="mode-status" aria-live="polite">
         {pendingChange ? (
           <span className="pending-change" data-testid="mode-pending">
-            Now: {modeLabel[security.effective_approval_mode]} · takes effect at the next step
+            Takes effect at the next step · in effect now: {modeLabel[security.effective_approval_mode]}
           </span>
         ) : (
           <span className="muted">In effect: {modeLabel[security.effective_approval_mode]}</span>

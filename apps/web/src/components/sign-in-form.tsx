@@ -51,9 +51,8 @@ export function SignInForm() {
             P
           </span>
           <h1 id={`${fieldId}-title`}>Sign in to Parley</h1>
-          <p className="muted">
-            Paste an access token. Create one with <code>npm run parley -- token create --user NAME</code>.
-          </p>
+          <p className="muted">Paste your access token. An operator creates one with</p>
+          <pre className="code-block command">npm run parley -- token create --user NAME</pre>
         </div>
         <label htmlFor={fieldId} className="field-label">
           Access token
@@ -69,7 +68,6 @@ export function SignInForm() {
             onChange={(event) => setToken(event.target.value)}
             aria-invalid={error ? true : undefined}
             aria-describedby={error || reason || unreachable ? errorId : undefined}
-            placeholder="prl_…"
           />
         </div>
         {error || reason || unreachable ? (

@@ -69,7 +69,7 @@ export function Timeline({
           <li>
             <EmptyState title="Nothing here yet">
               Ask the agent something below. Try <code>write todo.md: buy milk</code>,{" "}
-              <code>delete todo.md</code> or <code>ask me about my trip</code>.
+              <code>delete todo.md</code> or <code>ask me where to deploy</code>.
             </EmptyState>
           </li>
         ) : null}

@@ -5,7 +5,9 @@ export interface RuntimeConfig {
   readonly local_token: string | null;
 }
 
-export function readRuntimeConfig(env: NodeJS.ProcessEnv = process.env): RuntimeConfig {
+export function readRuntimeConfig(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): RuntimeConfig {
   const apiUrl = env.PARLEY_API_URL?.trim() || "http://localhost:4000";
   const localToken = env.PARLEY_LOCAL_TOKEN?.trim() || null;
   return { api_url: apiUrl.replace(/\/+$/, ""), local_token: localToken };
