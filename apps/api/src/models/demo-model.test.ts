@@ -243,6 +243,13 @@ describe("demo model after a tool result", () => {
       "I could not delete ../x: Path escapes the workspace: ../x",
     ],
     [
+      "ask me where to deploy",
+      "ask_question",
+      {},
+      { type: "error-text", value: "Interaction denied" },
+      "You declined the questions, so I'll leave it there for now.",
+    ],
+    [
       "write todo.md: buy milk",
       "write_file",
       { path: "todo.md", content: "buy milk" },

@@ -41,6 +41,8 @@ export function summarizeToolResult(result: ObservedToolResult): string {
 }
 
 function deniedText(result: ObservedToolResult, reason: string | undefined): string {
+  if (result.tool_name === "ask_question")
+    return "You declined the questions, so I'll leave it there for now.";
   const because = reason === undefined || reason === "" ? "" : ` (${reason})`;
   return `You denied the approval${because}, so I did not ${describeAction(result)}. Nothing was changed.`;
 }
