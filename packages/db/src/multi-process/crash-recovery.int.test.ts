@@ -7,7 +7,8 @@ afterEach(async () => {
   fixture = undefined;
 });
 
-describe("crash recovery with real processes (SIGKILL)", () => {
+// Each forked worker compiles its sources with tsx at start (seconds on a busy machine).
+describe("crash recovery with real processes (SIGKILL)", { timeout: 240_000 }, () => {
   it("a pending approval survives kill -9; a new process recovers, the answer runs the side effect once and completes the Turn", async () => {
     fixture = await MultiProcessFixture.create();
     const a = await fixture.startWorker("A");
@@ -34,7 +35,7 @@ describe("crash recovery with real processes (SIGKILL)", () => {
     });
     const finish = await fixture.turnFinish(session_id, turn_id);
     expect(finish).toMatchObject({ status: "completed", text: "done note-1" });
-    expect(await fixture.effects()).toEqual(["note-1"]);
+    expect(await fixture.effects()).toEqual(["note-1 by B"]);
 
     const events = await fixture.events(session_id);
     expect(events.map((event) => event.event_id)).toEqual(consecutiveFromOne(events));

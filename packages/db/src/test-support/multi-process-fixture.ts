@@ -44,7 +44,7 @@ export class MultiProcessFixture {
     return worker;
   }
 
-  /** Lines the tool appended: one per executed side effect. */
+  /** Lines the tool appended: one per executed side effect, `<line> by <process>`. */
   async effects(): Promise<string[]> {
     const text = await readFile(this.effectsFile, "utf8").catch(() => "");
     return text.split("\n").filter((line) => line.length > 0);

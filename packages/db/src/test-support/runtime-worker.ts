@@ -1,6 +1,6 @@
 // A Parley process for the multi-process tests: a SessionRuntime over the Postgres adapters, driven
 // by its parent over IPC. Its agent asks for approval before appending a line to a file (the side
-// effect whose count the tests check). Run with `node --conditions=source --import tsx`.
+// effect whose count the tests check; each line names the process that ran it). Run with `node --conditions=source --import tsx`.
 import { appendFileSync } from "node:fs";
 import {
   define_agent_tool,
@@ -28,7 +28,12 @@ function required(name: string): string {
 
 async function main(): Promise<void> {
   const effectsFile = required("PARLEY_WORKER_EFFECTS_FILE");
-  const database = await createDatabase({ url: required("PARLEY_WORKER_DATABASE_URL"), migrate: false });
+  const name = required("PARLEY_WORKER_NAME");
+  const database = await createDatabase({
+    url: required("PARLEY_WORKER_DATABASE_URL"),
+    migrate: false,
+    holder_id: `worker:${required("PARLEY_WORKER_NAME")}`,
+  });
 
   const writeNote = define_agent_tool({
     description: "Append a line to the notes file, after approval.",
@@ -45,7 +50,7 @@ async function main(): Promise<void> {
         send({ type: "tool-running", tool_call_id: context.tool_call_id });
         await new Promise(() => undefined);
       }
-      appendFileSync(effectsFile, `${line}\n`);
+      appendFileSync(effectsFile, `${line} by ${name}\n`);
       return { written: true };
     },
   });

@@ -1,0 +1,93 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { consecutiveFromOne, MultiProcessFixture } from "../test-support/multi-process-fixture.js";
+
+let fixture: MultiProcessFixture | undefined;
+afterEach(async () => {
+  await fixture?.dispose();
+  fixture = undefined;
+});
+
+/** How often the workers run recovery, as the API does, so takeover needs no external trigger. */
+const RECOVER_EVERY_MS = 300;
+
+// Each forked worker compiles its sources with tsx at start (seconds on a busy machine).
+describe("two processes on one database", { timeout: 240_000 }, () => {
+  it("prompt in A, respond in B: A resumes; B's subscriber sees every mutation once, in order; after A dies B takes over", async () => {
+    fixture = await MultiProcessFixture.create();
+    const [a, b] = await Promise.all([
+      fixture.startWorker("A", { recover_every_ms: RECOVER_EVERY_MS }),
+      fixture.startWorker("B", { recover_every_ms: RECOVER_EVERY_MS }),
+    ]);
+    const session_id = await a.createSession();
+    await b.subscribe(session_id);
+
+    const first_turn = await a.prompt(session_id, "note-1");
+    const first = await fixture.pendingInteraction(session_id);
+    expect(await b.respond(session_id, first.interaction.interaction_id)).toMatchObject({
+      status: "resolved",
+    });
+    expect(await a.turnFinished(first_turn)).toMatchObject({ success: true, text: "done note-1" });
+    expect(await fixture.effects()).toEqual(["note-1 by A"]);
+
+    const afterFirst = await fixture.events(session_id);
+    expect(afterFirst.map((event) => event.event_id)).toEqual(consecutiveFromOne(afterFirst));
+    await fixture.eventually(async () => (b.mutations.get(session_id)?.length ?? 0) >= afterFirst.length);
+    expect(b.mutations.get(session_id)).toStrictEqual(afterFirst.map((event) => event.mutation));
+
+    const second_turn = await a.prompt(session_id, "note-2");
+    const { store } = fixture;
+    const second = await fixture.eventually(async () =>
+      (await store.listPendingInteractions(session_id)).find((row) => row.tool_call_id === "call_note-2"),
+    );
+    await a.kill();
+    expect(await b.respond(session_id, second.interaction.interaction_id)).toMatchObject({
+      status: "resolved",
+    });
+    expect(await fixture.turnFinish(session_id, second_turn)).toMatchObject({
+      status: "completed",
+      text: "done note-2",
+    });
+    expect(await fixture.effects()).toEqual(["note-1 by A", "note-2 by B"]);
+
+    const all = await fixture.events(session_id);
+    expect(all.map((event) => event.event_id)).toEqual(consecutiveFromOne(all));
+    await fixture.eventually(async () => (b.mutations.get(session_id)?.length ?? 0) >= all.length);
+    expect(b.mutations.get(session_id)).toStrictEqual(all.map((event) => event.mutation));
+    // B took the dead owner's lease (its row replaced A's) and released it when the Turn ended.
+    const { pool } = fixture;
+    await fixture.eventually(
+      async () =>
+        (await pool.query("SELECT 1 FROM turn_leases WHERE session_id = $1", [session_id])).rowCount === 0,
+    );
+  });
+
+  it("50 concurrent responds to one interaction across two processes: exactly one succeeds", async () => {
+    fixture = await MultiProcessFixture.create();
+    const [a, b] = await Promise.all([fixture.startWorker("A"), fixture.startWorker("B")]);
+    const session_id = await a.createSession();
+    const turn_id = await a.prompt(session_id, "note-race");
+    const pending = await fixture.pendingInteraction(session_id);
+    const interaction_id = pending.interaction.interaction_id;
+
+    const [fromA, fromB] = await Promise.all([
+      a.respondMany(session_id, interaction_id, 25),
+      b.respondMany(session_id, interaction_id, 25),
+    ]);
+    const outcomes = [...fromA, ...fromB];
+    expect(outcomes).toHaveLength(50);
+    expect(outcomes.filter((outcome) => outcome.ok)).toEqual([{ ok: true, status: "resolved" }]);
+    const losers = outcomes.filter((outcome) => !outcome.ok);
+    expect(losers).toHaveLength(49);
+    expect(new Set(losers.map((outcome) => (outcome.ok ? "" : outcome.code)))).toEqual(
+      new Set(["interaction_not_pending"]),
+    );
+
+    expect(await a.turnFinished(turn_id)).toMatchObject({ success: true });
+    expect(await fixture.effects()).toEqual(["note-race by A"]);
+    const feed = await fixture.store.listInteractionEvents(0, 100);
+    expect(feed.map((event) => [event.kind, event.interaction.interaction_id])).toEqual([
+      ["created", interaction_id],
+      ["resolved", interaction_id],
+    ]);
+  });
+});
