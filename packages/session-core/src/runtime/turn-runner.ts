@@ -1,18 +1,16 @@
 import type { TurnLease } from "../ports/turn-lease.js";
 import type { ApprovalMode } from "../schema/approval-mode.js";
 import type { CancelReason } from "../schema/interaction.js";
-import type { JsonValue } from "../schema/json.js";
-import type { AssistantMessage, ErrorMessage } from "../schema/messages.js";
-import type { UnsequencedMutation } from "../schema/mutation.js";
+import type { AssistantMessage } from "../schema/messages.js";
 import type { TurnResult } from "../schema/session.js";
-import type { ToolCallContext, WorkspaceRef } from "../tools/define-agent-tool.js";
-import { RuntimeInteractionPort } from "./interaction-port.js";
+import type { WorkspaceRef } from "../tools/define-agent-tool.js";
 import { buildModelPrompt, toModelTools } from "./prompt-builder.js";
 import { loadAllMessages, type RuntimeContext } from "./runtime-context.js";
 import type { AgentDefinition, TurnHandle } from "./session-facade.js";
 import type { ConfigCommand, QueuedPrompt, QueueItem } from "./session-queue.js";
 import { type SessionWriter, TurnFencedError } from "./session-writer.js";
 import { errorText, StepStreamConsumer } from "./step-stream-consumer.js";
+import { runToolCall } from "./tool-execution.js";
 import {
   closeAssistantMessage,
   createAssistantMessage,
@@ -21,8 +19,9 @@ import {
   startStep,
 } from "./transitions/assistant-transitions.js";
 import { cancelInteraction, pendingInteractionsOf } from "./transitions/interaction-transitions.js";
-import { completeTool, failTool } from "./transitions/tool-part-transitions.js";
-import { type AssistantTransitionFn, findToolIndex } from "./transitions/transition.js";
+import { failTool } from "./transitions/tool-part-transitions.js";
+import type { AssistantTransitionFn } from "./transitions/transition.js";
+import { TurnRecords } from "./turn-records.js";
 
 /** A Turn ends after this many Steps even if the model keeps calling tools. */
 export const MAX_STEPS = 25;
@@ -72,6 +71,9 @@ export class TurnRunner {
   #stepMode: ApprovalMode;
   #lastText = "";
   #settled = false;
+  /** The current Step's stream consumer, whose buffered text a stop still persists. */
+  #consumer: StepStreamConsumer | undefined;
+  readonly #records: TurnRecords;
   /** False once the Turn decided it has no further Step: later prompts start the next Turn. */
   acceptsSteer = true;
 
@@ -80,6 +82,13 @@ export class TurnRunner {
     this.#lease = lease;
     this.turn_id = turn_id;
     this.#stepMode = host.effectiveMode();
+    this.#records = new TurnRecords({
+      writer: host.writer,
+      ids: host.context.ids,
+      now: () => host.context.clock.now(),
+      turn_id,
+      epoch: lease.epoch,
+    });
     this.finished = new Promise((resolve) => {
       this.#resolveFinished = resolve;
     });
@@ -145,9 +154,9 @@ export class TurnRunner {
   /** A new Turn: its leading config commands, its prompt, then Steps. */
   runNew(prompt: QueuedPrompt, configs: ConfigCommand[]): void {
     void this.#guard(async () => {
-      await this.#turnMutation({ type: "start", status: "running" });
+      await this.#records.turnMutation({ type: "start", status: "running" });
       for (const command of configs) await this.#host.applyConfig(command, this.turn_id, this.epoch);
-      await this.#persistUser(prompt.query, "prompt");
+      await this.#records.userMessage(prompt.query, "prompt");
       prompt.assign(this.handle);
       await this.#loop(1);
     });
@@ -247,7 +256,7 @@ export class TurnRunner {
         continue;
       }
       try {
-        await this.#persistUser(item.query, "steer");
+        await this.#records.userMessage(item.query, "steer");
       } catch (error) {
         item.reject(error);
         throw error;
@@ -291,6 +300,7 @@ export class TurnRunner {
       context.ids,
       context.delta_flush_ms,
     );
+    this.#consumer = consumer;
     try {
       const result = await this.#raceEnded(
         Promise.resolve(
@@ -360,56 +370,24 @@ export class TurnRunner {
   /** The Step's tools run concurrently; the Turn does not wait for them once it is stopped. */
   async #executeTools(message_id: string, tool_call_ids: string[]): Promise<void> {
     if (tool_call_ids.length === 0) return;
-    await this.#raceEnded(Promise.all(tool_call_ids.map((id) => this.#executeTool(message_id, id))));
-  }
-
-  async #executeTool(message_id: string, tool_call_id: string): Promise<void> {
-    const { agent, context, session_id, writer, workspace } = this.#host;
-    const message = writer.cached(message_id) ?? (await context.store.getMessage(session_id, message_id));
-    const part =
-      message?.type === "assistant" ? message.parts[findToolIndex(message, tool_call_id)] : undefined;
-    if (part?.type !== "tool") return;
-    try {
-      const tool = agent.tools[part.tool_name];
-      if (!tool) throw new Error(`Unknown tool: ${part.tool_name}`);
-      const input = tool.input_schema.parse(part.input);
-      const interactions = new RuntimeInteractionPort({
-        session_id,
-        writer,
-        store: context.store,
-        waiters: context.waiters,
-        ids: context.ids,
-        clock: context.clock,
-        owner: this,
-        locateTool: async (id) =>
-          id === tool_call_id || this.#hasTool(message_id, id) ? message_id : undefined,
-        approvalMode: () => this.#stepMode,
-        epoch: this.epoch,
-        countsOrdinals: true,
-      });
-      const toolContext: ToolCallContext = {
-        session_id,
-        turn_id: this.turn_id,
-        tool_call_id,
-        tool_name: part.tool_name,
-        interactions,
-        abort_signal: this.#abort.signal,
-        workspace,
-      };
-      const output = await tool.execute(input, toolContext);
-      if (this.#ending) return;
-      const json = output === undefined ? undefined : (JSON.parse(JSON.stringify(output)) as JsonValue);
-      await this.#update(message_id, (current) => completeTool(current, tool_call_id, json));
-    } catch (error) {
-      if (this.#ending) return;
-      if (error instanceof TurnFencedError) throw error;
-      await this.#update(message_id, (current) => failTool(current, tool_call_id, errorText(error)));
-    }
-  }
-
-  #hasTool(message_id: string, tool_call_id: string): boolean {
-    const message = this.#host.writer.cached(message_id);
-    return message !== undefined && findToolIndex(message, tool_call_id) >= 0;
+    await this.#raceEnded(
+      Promise.all(
+        tool_call_ids.map((tool_call_id) =>
+          runToolCall({
+            host: this.#host,
+            owner: this,
+            turn_id: this.turn_id,
+            epoch: this.epoch,
+            message_id,
+            tool_call_id,
+            abort_signal: this.#abort.signal,
+            approvalMode: () => this.#stepMode,
+            hasEnded: () => this.#ending !== undefined,
+            update: (id, transition) => this.#update(id, transition),
+          }),
+        ),
+      ),
+    );
   }
 
   async #update(
@@ -418,41 +396,6 @@ export class TurnRunner {
   ): Promise<AssistantMessage | undefined> {
     const result = await this.#host.writer.updateAssistant(message_id, transition, { epoch: this.epoch });
     return result?.message;
-  }
-
-  async #persistUser(query: string, input_type: "prompt" | "steer"): Promise<void> {
-    const { context, session_id, writer } = this.#host;
-    await writer.appendMessage(
-      (sequence, now) => ({
-        message_id: context.ids.userMessage(session_id),
-        session_id,
-        turn_id: this.turn_id,
-        type: "user",
-        input_type,
-        sequence,
-        revision: 1,
-        created_at: now,
-        updated_at: now,
-        parts: [{ part_id: context.ids.part("user-text"), type: "text", text: query, state: "done" }],
-      }),
-      { epoch: this.epoch },
-    );
-  }
-
-  async #turnMutation(fields: {
-    type: "start" | "finish";
-    status: "running" | "completed" | "failed" | "stopped";
-    text?: string;
-    error?: string;
-  }): Promise<void> {
-    const { clock } = this.#host.context;
-    const mutation: UnsequencedMutation = {
-      ...this.#host.writer.newMutationBase(clock.now()),
-      variant: "turn",
-      turn_id: this.turn_id,
-      ...fields,
-    };
-    await this.#host.writer.commitSessionChange({ epoch: this.epoch, mutation });
   }
 
   async #close(
@@ -468,13 +411,14 @@ export class TurnRunner {
 
   async #finishCompleted(): Promise<void> {
     await this.#close("completed", "Tool did not complete before Assistant Message closed", "turn_stopped");
-    await this.#turnMutation({ type: "finish", status: "completed", text: this.#lastText });
+    await this.#records.turnMutation({ type: "finish", status: "completed", text: this.#lastText });
     this.#settle({ turn_id: this.turn_id, text: this.#lastText, success: true });
   }
 
   /** §B.9: each pending Interaction is cancelled in its own revision, then the message closes `stopped`. */
   async #finishStopped(reason: CancelReason): Promise<void> {
     try {
+      await this.#consumer?.flush().catch(() => undefined);
       const message_id = this.#messageId ?? (await this.#opening?.catch(() => undefined));
       if (message_id) {
         const { store } = this.#host.context;
@@ -496,7 +440,7 @@ export class TurnRunner {
             : null,
         );
       }
-      await this.#turnMutation({ type: "finish", status: "stopped", error: TURN_STOPPED });
+      await this.#records.turnMutation({ type: "finish", status: "stopped", error: TURN_STOPPED });
     } catch (error) {
       this.#host.context.logger?.error(
         { session_id: this.#host.session_id, err: error },
@@ -510,9 +454,10 @@ export class TurnRunner {
   async #finishFailed(error: unknown): Promise<void> {
     const message = errorText(error);
     try {
+      await this.#consumer?.flush().catch(() => undefined);
       await this.#close("failed", message, "turn_stopped");
-      await this.#writeError("turn_execution_failed", message);
-      await this.#turnMutation({ type: "finish", status: "failed", error: message });
+      await this.#records.errorMessage("turn_execution_failed", message);
+      await this.#records.turnMutation({ type: "finish", status: "failed", error: message });
     } catch (writeError) {
       this.#host.context.logger?.error(
         { session_id: this.#host.session_id, err: writeError },
@@ -525,30 +470,9 @@ export class TurnRunner {
   /** DESIGN §3.3: a Step whose stream was cut by a crash is not replayed. */
   async #interrupt(): Promise<void> {
     await this.#close("failed", TURN_INTERRUPTED, "runtime_interrupted");
-    await this.#writeError("turn_interrupted", TURN_INTERRUPTED);
-    await this.#turnMutation({ type: "finish", status: "failed", error: TURN_INTERRUPTED });
+    await this.#records.errorMessage("turn_interrupted", TURN_INTERRUPTED);
+    await this.#records.turnMutation({ type: "finish", status: "failed", error: TURN_INTERRUPTED });
     this.#settle({ turn_id: this.turn_id, text: "", success: false, error: TURN_INTERRUPTED });
-  }
-
-  async #writeError(code: string, text: string): Promise<void> {
-    const { context, session_id, writer } = this.#host;
-    await writer.appendMessage(
-      (sequence, now): ErrorMessage => ({
-        message_id: context.ids.errorMessage(session_id),
-        session_id,
-        turn_id: this.turn_id,
-        type: "error",
-        scope: "turn",
-        code,
-        message: text,
-        recoverable: true,
-        sequence,
-        revision: 1,
-        created_at: now,
-        updated_at: now,
-      }),
-      { epoch: this.epoch },
-    );
   }
 
   #settle(result: TurnResult): void {

@@ -1,3 +1,4 @@
+import type { LanguageModelV3, LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { describe, expect, it } from "vitest";
 import { ParleyError } from "../../errors.js";
 import type { InteractionResult } from "../../schema/interaction.js";
@@ -284,5 +285,44 @@ describe("stop and close", () => {
     expect(actions).toMatchObject([
       { turn_id: next.id, description: "security.approval_mode: always-allow" },
     ]);
+  });
+
+  it("stop mid-stream keeps the text streamed so far (buffered fragments are persisted before the close)", async () => {
+    let reached!: () => void;
+    const midText = new Promise<void>((resolve) => {
+      reached = resolve;
+    });
+    // A provider that stops in the middle of a text part (no text-end), until it is aborted.
+    const model: LanguageModelV3 = {
+      specificationVersion: "v3",
+      provider: "test",
+      modelId: "mid-text",
+      supportedUrls: {},
+      doGenerate: () => Promise.reject(new Error("not used")),
+      doStream: async ({ abortSignal }) => ({
+        stream: new ReadableStream<LanguageModelV3StreamPart>({
+          start(controller) {
+            controller.enqueue({ type: "text-start", id: "t" });
+            controller.enqueue({ type: "text-delta", id: "t", delta: "partial " });
+            controller.enqueue({ type: "text-delta", id: "t", delta: "answer" });
+            abortSignal?.addEventListener("abort", () => controller.error(abortSignal.reason));
+            setTimeout(reached, 0);
+          },
+        }),
+      }),
+    };
+    const harness = new RuntimeHarness({ model, delta_flush_ms: 60_000 });
+    const session = await harness.createSession();
+    const turn = await session.prompt({ query: "hi" });
+    await midText;
+    await harness.waitFor((mutation) => mutation.variant === "part" && mutation.type === "text");
+    await session.stop();
+    expect(await turn.finished).toMatchObject({ success: false, error: "Turn stopped" });
+    const [assistant] = await harness.assistants(session.id);
+    expect(assistant?.status).toBe("stopped");
+    expect(assistant?.parts.find((part) => part.type === "text")).toMatchObject({
+      text: "partial answer",
+      state: "done",
+    });
   });
 });

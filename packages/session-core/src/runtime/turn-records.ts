@@ -1,0 +1,87 @@
+import type { ErrorMessage, UserMessage } from "../schema/messages.js";
+import type { TurnMutation } from "../schema/mutation.js";
+import type { RuntimeIds } from "./ids.js";
+import type { SessionWriter } from "./session-writer.js";
+
+/**
+ * The messages and mutations a Turn writes besides its assistant segments: its user and steer
+ * messages, its single `error` message, and its `turn` start/finish mutations. Every write carries
+ * the Turn's lease epoch.
+ */
+export class TurnRecords {
+  readonly #writer: SessionWriter;
+  readonly #ids: RuntimeIds;
+  readonly #now: () => number;
+  readonly #turn_id: string;
+  readonly #epoch: number;
+
+  constructor(options: {
+    writer: SessionWriter;
+    ids: RuntimeIds;
+    now: () => number;
+    turn_id: string;
+    epoch: number;
+  }) {
+    this.#writer = options.writer;
+    this.#ids = options.ids;
+    this.#now = options.now;
+    this.#turn_id = options.turn_id;
+    this.#epoch = options.epoch;
+  }
+
+  async userMessage(query: string, input_type: "prompt" | "steer"): Promise<void> {
+    const session_id = this.#writer.session_id;
+    await this.#writer.appendMessage(
+      (sequence, now): UserMessage => ({
+        message_id: this.#ids.userMessage(session_id),
+        session_id,
+        turn_id: this.#turn_id,
+        type: "user",
+        input_type,
+        sequence,
+        revision: 1,
+        created_at: now,
+        updated_at: now,
+        parts: [{ part_id: this.#ids.part("user-text"), type: "text", text: query, state: "done" }],
+      }),
+      { epoch: this.#epoch },
+    );
+  }
+
+  /** §A.4: the single user-visible error of a failed Turn. */
+  async errorMessage(code: string, text: string): Promise<void> {
+    const session_id = this.#writer.session_id;
+    await this.#writer.appendMessage(
+      (sequence, now): ErrorMessage => ({
+        message_id: this.#ids.errorMessage(session_id),
+        session_id,
+        turn_id: this.#turn_id,
+        type: "error",
+        scope: "turn",
+        code,
+        message: text,
+        recoverable: true,
+        sequence,
+        revision: 1,
+        created_at: now,
+        updated_at: now,
+      }),
+      { epoch: this.#epoch },
+    );
+  }
+
+  async turnMutation(fields: Pick<TurnMutation, "type" | "status" | "text" | "error">): Promise<void> {
+    const defined = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+    await this.#writer.commitSessionChange({
+      epoch: this.#epoch,
+      mutation: {
+        ...this.#writer.newMutationBase(this.#now()),
+        variant: "turn",
+        turn_id: this.#turn_id,
+        type: fields.type,
+        status: fields.status,
+        ...defined,
+      },
+    });
+  }
+}
