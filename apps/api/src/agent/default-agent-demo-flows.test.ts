@@ -187,6 +187,34 @@ describe("the demo model drives the default agent through the real runtime", () 
     expect(await readFile(path.join(harness.root, "hello.txt"), "utf8")).toBe("hello\n");
   });
 
+  it("run …, approval mode ask, denied: the command never runs", async () => {
+    const session = await harness.createSession();
+    const turn = await session.prompt({ query: "run touch made.txt" });
+    const request = await nextPendingInteraction(session, turn);
+    await session.respond({ interaction_id: request.interaction_id, response: approvalResponse("denied") });
+    expect(await turn.finished).toMatchObject({
+      success: true,
+      text: "You denied the approval, so I did not run `touch made.txt`. Nothing was changed.",
+    });
+    expect(await exists(path.join(harness.root, "made.txt"))).toBe(false);
+  });
+
+  it("ask me …, declined: the tool fails and the model says so", async () => {
+    const session = await harness.createSession();
+    const turn = await session.prompt({ query: "ask me where to deploy" });
+    const request = await nextPendingInteraction(session, turn);
+    await session.respond({
+      interaction_id: request.interaction_id,
+      response: { type: "question", outcome: "denied", payload: {} },
+    });
+    expect(await turn.finished).toMatchObject({
+      success: true,
+      text: "You declined the questions, so I'll leave it there for now.",
+    });
+    const [tool] = await toolPartsOf(session, turn.id);
+    expect(tool).toMatchObject({ state: "failed", error: "Interaction denied" });
+  });
+
   it("run …, approval mode always-allow: no Interaction at all, the command runs", async () => {
     const session = await harness.createSession({ approval_mode: "always-allow" });
     const turn = await session.prompt({ query: "run ls" });
