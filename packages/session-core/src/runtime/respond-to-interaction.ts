@@ -80,5 +80,6 @@ export async function respondToSessionInteraction(
     throw new Error(`Responding to ${input.interaction_id} committed nothing`);
   }
   if (lease) await host.takeOver({ lease, resolved_here: new Set([record.tool_call_id]) });
+  else if (!host.ownsTurn) host.writer.forget(record.message_id);
   return result;
 }

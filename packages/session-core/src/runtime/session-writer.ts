@@ -171,6 +171,14 @@ export class SessionWriter {
     });
   }
 
+  /**
+   * Drops the in-memory copy of a message this process does not write to regularly (a `respond`
+   * taken for a Turn another process runs), so such copies neither go stale nor pile up.
+   */
+  forget(message_id: string): void {
+    this.#open.delete(message_id);
+  }
+
   /** The in-memory copy of an open assistant message (after this process's last write). */
   cached(message_id: string): AssistantMessage | undefined {
     return this.#open.get(message_id);
