@@ -73,4 +73,24 @@ test.describe("approvals", () => {
     expect(existsSync(file)).toBe(true);
     await screenshot(page, "approval-denied");
   });
+
+  test("stopping the turn cancels the pending approval and disables its card", async ({ member, stack }) => {
+    const { page } = member;
+    const session_id = await createSession(page, "Changed my mind");
+    const file = putWorkspaceFile(stack, session_id, "notes.txt", "still here\n");
+    await sendPrompt(page, "delete notes.txt");
+    const tool = toolCard(page, "delete_file");
+    const card = tool.getByTestId("interaction-card");
+    await expect(card).toHaveAttribute("data-status", "pending");
+
+    await page.getByRole("button", { name: "Stop" }).click();
+    await expect(card).toHaveAttribute("data-status", "cancelled");
+    await expect(card.getByTestId("interaction-outcome")).toHaveText("Cancelled: the turn was stopped");
+    await expect(card.getByRole("button", { name: "Approve" })).toBeDisabled();
+    await expect(tool).toHaveAttribute("data-state", "failed");
+    await expect(tool.locator(".tool-error")).toHaveText("Interaction cancelled");
+    await expect(page.getByTestId("turn-state")).toHaveText("Idle");
+    await expect(page.getByRole("button", { name: "Stop" })).toHaveCount(0);
+    expect(existsSync(file)).toBe(true);
+  });
 });
