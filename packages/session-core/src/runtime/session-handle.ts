@@ -60,7 +60,13 @@ export class SessionHandle implements Session {
       );
     }
     await this.#requireOpen();
-    return this.#host.enqueuePrompt(query);
+    if (
+      input.request_id !== undefined &&
+      (typeof input.request_id !== "string" || input.request_id.length === 0)
+    ) {
+      throw new ParleyError("invalid_input", "session.prompt request_id must be a non-empty string");
+    }
+    return this.#host.enqueuePrompt(query, input.request_id);
   }
 
   async stop(): Promise<StopResult> {

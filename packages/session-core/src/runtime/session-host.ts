@@ -31,6 +31,7 @@ export class SessionHost implements TurnHost {
   #starting = false;
   #closed = false;
   #shutDown = false;
+  readonly #promptsByRequestId = new Map<string, Promise<TurnHandle>>();
 
   private constructor(context: RuntimeContext, record: SessionRecord, agent: AgentDefinition) {
     this.context = context;
@@ -91,8 +92,19 @@ export class SessionHost implements TurnHost {
     return this.#queue.hasPrompt();
   }
 
-  /** Queues a prompt; resolves once it belongs to a Turn (§B.8). */
-  enqueuePrompt(query: string): Promise<TurnHandle> {
+  /**
+   * Queues a prompt; resolves once it belongs to a Turn (§B.8). A retried prompt with the same
+   * `request_id` gets the first one's handle instead of a second Turn (in this process).
+   */
+  enqueuePrompt(query: string, request_id?: string): Promise<TurnHandle> {
+    if (request_id !== undefined) {
+      const earlier = this.#promptsByRequestId.get(request_id);
+      if (earlier) return earlier;
+      const assigned = this.enqueuePrompt(query);
+      this.#promptsByRequestId.set(request_id, assigned);
+      assigned.catch(() => this.#promptsByRequestId.delete(request_id));
+      return assigned;
+    }
     if (this.#shutDown) return Promise.reject(new Error("SessionRuntime was shut down"));
     const assigned = new Promise<TurnHandle>((resolve, reject) => {
       this.#queue.push({ kind: "prompt", query, assign: resolve, reject });
@@ -158,6 +170,15 @@ export class SessionHost implements TurnHost {
 
   /** Resumes the Turn of `message` while holding `lease` (DESIGN §3.3). */
   #startResumed(lease: TurnLease, message: AssistantMessage, resolved_here: ReadonlySet<string>): void {
+    this.context.logger?.info(
+      {
+        session_id: this.session_id,
+        turn_id: message.turn_id,
+        epoch: lease.epoch,
+        message_id: message.message_id,
+      },
+      "resuming a Turn whose owner is gone",
+    );
     const turn = new TurnRunner(
       this,
       lease,

@@ -258,4 +258,18 @@ describe("queue, steer, ordering and sync", () => {
       code: "invalid_input",
     });
   });
+
+  it("a prompt retried with the same request_id gets the same Turn, not a second one", async () => {
+    const model = createScriptedModel([[{ text: "once" }]]);
+    const harness = new RuntimeHarness({ model });
+    const session = await harness.createSession();
+    const [first, retry] = await Promise.all([
+      session.prompt({ query: "hi", request_id: "req-1" }),
+      session.prompt({ query: "hi", request_id: "req-1" }),
+    ]);
+    expect(retry.id).toBe(first.id);
+    await first.finished;
+    expect(model.calls).toHaveLength(1);
+    expect((await harness.messages(session.id)).filter((message) => message.type === "user")).toHaveLength(1);
+  });
 });
