@@ -61,7 +61,9 @@ describe("process lifecycle: CLI, graceful shutdown, restart, health", () => {
     });
     expect(result.status).toBe("resolved");
     expect(await replay.waitFor(isTurnFinish)).toMatchObject({ status: "completed" });
-    expect(replay.eventIds()).toEqual(Array.from({ length: replay.mutations.length }, (_, index) => index + 1));
+    expect(replay.eventIds()).toEqual(
+      Array.from({ length: replay.mutations.length }, (_, index) => index + 1),
+    );
     replay.stop();
   });
 

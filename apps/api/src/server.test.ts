@@ -72,14 +72,20 @@ describe("API server in process (in-memory adapters, demo model)", () => {
         });
       });
     const foreign = await errorOf((onError) =>
-      clientFor(dave.token).session(session.id).subscribe(() => undefined, { onError }),
+      clientFor(dave.token)
+        .session(session.id)
+        .subscribe(() => undefined, { onError }),
     );
     expect(foreign).toMatchObject({ name: "ParleyError", code: "session_not_found" });
     const anonymous = await errorOf((onError) =>
-      clientFor("nobody").session(session.id).subscribe(() => undefined, { onError }),
+      clientFor("nobody")
+        .session(session.id)
+        .subscribe(() => undefined, { onError }),
     );
     expect(anonymous).toMatchObject({ code: "unauthorized" });
-    const member = await errorOf((onError) => clientFor(dave.token).admin.subscribe(() => undefined, { onError }));
+    const member = await errorOf((onError) =>
+      clientFor(dave.token).admin.subscribe(() => undefined, { onError }),
+    );
     expect(member).toMatchObject({ code: "forbidden" });
   });
 });
