@@ -1,9 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  createModelFromSetting,
-  MODEL_SETTING_FORMS,
-  ModelSettingError,
-} from "./create-model-from-setting.js";
+import { createModelFromSetting } from "./create-model-from-setting.js";
+import { MODEL_SETTING_FORMS, ModelSettingError } from "./model-setting-error.js";
 
 describe("createModelFromSetting", () => {
   it.each([undefined, "", "  ", "demo"])("%j gives the demo model", (setting) => {

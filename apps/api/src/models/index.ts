@@ -1,7 +1,3 @@
-export {
-  createModelFromSetting,
-  MODEL_SETTING_FORMS,
-  type ModelEnv,
-  ModelSettingError,
-} from "./create-model-from-setting.js";
+export { createModelFromSetting, type ModelEnv } from "./create-model-from-setting.js";
 export { createDemoModel } from "./demo-model.js";
+export { MODEL_SETTING_FORMS, ModelSettingError } from "./model-setting-error.js";

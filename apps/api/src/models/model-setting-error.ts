@@ -1,0 +1,20 @@
+/** Every accepted `PARLEY_MODEL` form, as the startup error lists them. */
+export const MODEL_SETTING_FORMS = [
+  "demo  (default: the built-in offline demo model)",
+  "openai:<model-id>  (needs OPENAI_API_KEY; OPENAI_BASE_URL optional; OpenAI Responses API)",
+  "anthropic:<model-id>  (needs ANTHROPIC_API_KEY)",
+  "openai-compatible:<model-id>  (needs OPENAI_BASE_URL; OPENAI_API_KEY optional; chat completions, e.g. Ollama, vLLM, LM Studio)",
+] as const;
+
+/** A `PARLEY_MODEL` setting the server cannot start with. The message lists the valid forms. */
+export class ModelSettingError extends Error {
+  override readonly name = "ModelSettingError";
+  readonly setting: string;
+
+  constructor(setting: string, problem: string) {
+    super(
+      `Invalid PARLEY_MODEL "${setting}": ${problem}\nValid forms:\n${MODEL_SETTING_FORMS.map((form) => `  - ${form}`).join("\n")}`,
+    );
+    this.setting = setting;
+  }
+}
