@@ -16,7 +16,7 @@ describe("process lifecycle: CLI, graceful shutdown, restart, health", () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
 
-  it("a token made by the CLI with the API stopped survives a graceful restart, and so does a pending approval", async () => {
+  it("a CLI token made with the API stopped, a pending approval and an open subscription all survive a graceful restart", async () => {
     const database = await createTestDatabase();
     cleanups.push(() => database.drop());
 
@@ -34,7 +34,9 @@ describe("process lifecycle: CLI, graceful shutdown, restart, health", () => {
       return client;
     };
 
-    const first = await startApiProcess({ database_url: database.url });
+    // A fixed port (from this suite's range 4200–4299) so that a subscriber can follow the restart.
+    const port = { PORT: "4231" };
+    const first = await startApiProcess({ database_url: database.url, env: port });
     cleanups.push(() => first.stop("SIGKILL"));
     const firstClient = connect(first, again.token);
     expect((await firstClient.auth.whoami()).name).toBe("ops");
@@ -43,12 +45,11 @@ describe("process lifecycle: CLI, graceful shutdown, restart, health", () => {
     const feed = new MutationRecorder(session, { after_event_id: 0 });
     await session.prompt("write kept.txt: after restart");
     await feed.waitFor(isToolState("waiting-user"));
-    feed.stop();
 
     expect(await first.stop("SIGTERM")).toBe(0);
     expect(first.output()).toContain("shutdown complete");
 
-    const second = await startApiProcess({ database_url: database.url });
+    const second = await startApiProcess({ database_url: database.url, env: port });
     cleanups.push(() => second.stop("SIGKILL"));
     const secondClient = connect(second, created.token);
     const resumed = secondClient.session(session.id);
@@ -60,7 +61,13 @@ describe("process lifecycle: CLI, graceful shutdown, restart, health", () => {
       response: { type: "approval", outcome: "resolved", payload: { decision: "approved" } },
     });
     expect(result.status).toBe("resolved");
-    expect(await replay.waitFor(isTurnFinish)).toMatchObject({ status: "completed" });
+    const finish = await replay.waitFor(isTurnFinish);
+    expect(finish).toMatchObject({ status: "completed" });
+    expect(await feed.waitFor(isTurnFinish)).toEqual(finish);
+    expect(feed.mutations).toEqual(
+      replay.mutations.filter((mutation) => mutation.event_id <= finish.event_id),
+    );
+    feed.stop();
     expect(replay.eventIds()).toEqual(
       Array.from({ length: replay.mutations.length }, (_, index) => index + 1),
     );
