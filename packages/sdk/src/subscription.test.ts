@@ -1,0 +1,94 @@
+import { ParleyError } from "@parley/session-core";
+import { TRPCClientError } from "@trpc/client";
+import { describe, expect, it } from "vitest";
+import { toParleyError } from "./parley-error.js";
+import { startTrackedSubscription } from "./subscription.js";
+
+interface TestEvent {
+  event_id: number;
+}
+
+/** A stand-in for a tRPC subscription that the test drives by hand. */
+function manualSubscription() {
+  const calls: { input: { lastEventId?: string }; unsubscribed: boolean }[] = [];
+  let handlers: {
+    onData: (data: { id: string; data: TestEvent }) => void;
+    onError: (error: unknown) => void;
+  } | null = null;
+  return {
+    calls,
+    subscribe: (input: { lastEventId?: string }, given: NonNullable<typeof handlers>) => {
+      const call = { input, unsubscribed: false };
+      calls.push(call);
+      handlers = given;
+      return {
+        unsubscribe: () => {
+          call.unsubscribed = true;
+        },
+      };
+    },
+    emit: (event_id: number) => handlers?.onData({ id: String(event_id), data: { event_id } }),
+    fail: (error: unknown) => handlers?.onError(error),
+  };
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+describe("startTrackedSubscription", () => {
+  it("sends after_event_id as lastEventId and delivers each event once, in order", async () => {
+    const source = manualSubscription();
+    const seen: number[] = [];
+    let reachedSix: () => void = () => undefined;
+    const sixDelivered = new Promise<void>((resolve) => {
+      reachedSix = resolve;
+    });
+    const unsubscribe = startTrackedSubscription<TestEvent>({
+      subscribe: source.subscribe,
+      listener: async (event) => {
+        await settle();
+        seen.push(event.event_id);
+        if (event.event_id === 6) reachedSix();
+      },
+      subscribeOptions: { after_event_id: 3 },
+    });
+    expect(source.calls[0]?.input).toEqual({ lastEventId: "3" });
+    for (const id of [2, 3, 4, 5, 5, 4, 6]) source.emit(id);
+    await sixDelivered;
+    expect(seen).toEqual([4, 5, 6]);
+    unsubscribe();
+    unsubscribe();
+    expect(source.calls[0]?.unsubscribed).toBe(true);
+    source.emit(7);
+    expect(seen).toEqual([4, 5, 6]);
+  });
+
+  it("omits lastEventId without after_event_id and reports a terminal error as ParleyError once", () => {
+    const source = manualSubscription();
+    const errors: unknown[] = [];
+    startTrackedSubscription<TestEvent>({
+      subscribe: source.subscribe,
+      listener: () => undefined,
+      subscribeOptions: { onError: (error) => errors.push(error) },
+    });
+    expect(source.calls[0]?.input).toEqual({});
+    const wire = new TRPCClientError("Session not found: s", {
+      result: { error: { code: -32004, message: "x", data: { parley_code: "session_not_found" } } },
+    });
+    source.fail(wire);
+    source.fail(wire);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toBeInstanceOf(ParleyError);
+    expect(errors[0]).toMatchObject({ code: "session_not_found", message: "Session not found: s" });
+  });
+});
+
+describe("toParleyError", () => {
+  it("keeps errors without a domain code as they are", () => {
+    const internal = new TRPCClientError("Internal server error", {
+      result: { error: { code: -32603, message: "x", data: { parley_code: null } } },
+    });
+    expect(toParleyError(internal)).toBe(internal);
+    const network = new TypeError("fetch failed");
+    expect(toParleyError(network)).toBe(network);
+  });
+});
