@@ -105,7 +105,10 @@ export class SessionHandle implements Session {
       session_id: this.id,
       state: turn_id === undefined ? "idle" : "running",
       ...(turn_id === undefined ? {} : { active_turn_id: turn_id }),
-      security: { approval_mode: record.approval_mode, effective_approval_mode: this.#host.effectiveMode() },
+      security: {
+        approval_mode: record.approval_mode,
+        effective_approval_mode: record.effective_approval_mode,
+      },
     };
   }
 
@@ -162,7 +165,6 @@ export class SessionHandle implements Session {
     const running = (await this.#runningTurnId()) !== undefined;
     return {
       ...record,
-      effective_approval_mode: this.#host.effectiveMode(),
       pending_interactions,
       state: record.closed_at !== null ? "closed" : running ? "running" : "idle",
     };

@@ -50,21 +50,28 @@ export class SessionHost implements TurnHost {
     });
   }
 
-  /**
-   * D.5: a session restored in a new process starts with effective = configured (its queue, which
-   * held any pending change, did not survive); no Action, no mutation.
-   */
   static async open(context: RuntimeContext, record: SessionRecord): Promise<SessionHost> {
     const agent = context.agents.get(record.agent_id);
     if (!agent) throw new ParleyError("invalid_input", `Unknown agent: ${record.agent_id}`);
-    const host = new SessionHost(context, record, agent);
-    if (record.effective_approval_mode !== record.approval_mode && record.closed_at === null) {
-      host.#effective = record.approval_mode;
-      await host.writer.commitSessionChange({
+    return new SessionHost(context, record, agent);
+  }
+
+  /**
+   * Before a Turn starts or resumes here: the effective mode is the stored one. A configured mode
+   * that differs from it with no command queued in this process is a change whose queue died with
+   * its process (D.5: restored sessions run with effective = configured); it is applied silently.
+   */
+  async #refreshEffective(): Promise<void> {
+    const record = await this.context.store.getSession(this.session_id);
+    if (!record) return;
+    if (record.approval_mode !== record.effective_approval_mode && !this.#queue.hasConfig()) {
+      await this.writer.commitSessionChange({
         session_patch: { effective_approval_mode: record.approval_mode },
       });
+      this.#effective = record.approval_mode;
+      return;
     }
-    return host;
+    this.#effective = record.effective_approval_mode;
   }
 
   get activeTurn(): TurnRunner | undefined {
@@ -136,6 +143,7 @@ export class SessionHost implements TurnHost {
       return;
     }
     try {
+      await this.#refreshEffective();
       const open = await this.context.store.listOpenAssistantMessages(this.session_id);
       const orphan = open[open.length - 1];
       if (orphan?.type === "assistant") {
@@ -214,6 +222,7 @@ export class SessionHost implements TurnHost {
       if (!this.#closed) void this.#startNextTurn();
       return false;
     }
+    await this.#refreshEffective();
     if (options.stop_reason) {
       const turn = new TurnRunner(this, lease, message.turn_id ?? "");
       this.#turn = turn;

@@ -46,6 +46,10 @@ export class SessionQueue {
     return { configs: head.filter((item): item is ConfigCommand => item.kind === "config"), prompt };
   }
 
+  hasConfig(): boolean {
+    return this.#items.some((item) => item.kind === "config");
+  }
+
   hasPrompt(): boolean {
     return this.#items.some((item) => item.kind === "prompt");
   }

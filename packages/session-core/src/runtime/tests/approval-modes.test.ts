@@ -228,18 +228,44 @@ describe("approval modes, status and set", () => {
     expect(await actions(harness, session.id)).toHaveLength(1);
   });
 
-  it("G63: a change still queued when its process died is effective after a restart (D.5), without an Action", async () => {
-    const model = createScriptedModel(() => [{ text: "ok" }]);
-    const harness = new RuntimeHarness({ model });
+  it("G63: a change whose queue died with its process becomes effective at the next Turn (D.5), without an Action", async () => {
+    const approval = createApprovalTool();
+    const model = createScriptedModel([
+      [{ tool_call: { id: "call_1", name: "delete_file", input: { path: "a" } } }],
+      [{ text: "ok" }],
+    ]);
+    const harness = new RuntimeHarness({ model, tools: { delete_file: approval.tool } });
     const session = await harness.createSession({ process_id: "A" });
     await session.set(ALWAYS);
     await harness.kill("A");
+    const before = harness.events.length;
     const restored = await harness.runtime("B").openSession(session.id);
+    expect(harness.events.length).toBe(before);
+    await (await restored?.prompt({ query: "go" }))?.finished;
+    expect(approval.decisions).toEqual([{ approved: true, auto_approved: true }]);
     expect((await restored?.status())?.security).toEqual({
       approval_mode: "always-allow",
       effective_approval_mode: "always-allow",
     });
     expect(await actions(harness, session.id)).toEqual([]);
+  });
+
+  it("opening a session for reads writes nothing, and every process reports the stored modes", async () => {
+    const model = createScriptedModel([[{ block: "s1" }, { text: "one" }]]);
+    const harness = new RuntimeHarness({ model });
+    const session = await harness.createSession({ process_id: "A" });
+    const turn = await session.prompt({ query: "go" });
+    await model.reached("s1");
+    await session.set(ALWAYS);
+    const before = harness.events.length;
+    const remote = await harness.runtime("B").openSession(session.id);
+    expect((await remote?.status())?.security).toEqual({
+      approval_mode: "always-allow",
+      effective_approval_mode: "ask",
+    });
+    expect(harness.events.length).toBe(before);
+    model.release("s1");
+    await turn.finished;
   });
 
   it("G64: a silent change while running still becomes effective at the next checkpoint", async () => {
