@@ -115,7 +115,8 @@ export async function startEmbeddedPostgres(
     password: PASSWORD,
     authMethod: "scram-sha-256",
     persistent: !options.ephemeral,
-    createPostgresUser: true,
+    // Only root needs (and may create) the `postgres` system user; anyone else runs the server as themselves.
+    createPostgresUser: process.getuid?.() === 0,
     initdbFlags: ["--encoding=UTF8"],
     postgresFlags: [
       ...["-c", "listen_addresses=127.0.0.1", "-c", "max_connections=300"],

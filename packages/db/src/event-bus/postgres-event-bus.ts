@@ -117,8 +117,18 @@ export class PostgresEventBus implements EventBus {
       notices.push({ kind: "interaction", last });
       deliveries.push(this.#queues.run(INTERACTION_STREAM, () => this.#deliverInteractions(last, sorted)));
     }
-    await Promise.all(deliveries);
-    if (notices.length === 0) return;
+    // Other processes are told while this one delivers locally. The events are committed whatever
+    // happens here, so a failed delivery is logged, not thrown at the writer.
+    const notified = notices.length === 0 ? Promise.resolve() : this.#notify(notices);
+    const delivered = await Promise.allSettled(deliveries);
+    for (const outcome of delivered) {
+      if (outcome.status === "rejected")
+        this.#logger?.error({ err: outcome.reason }, "local event delivery failed");
+    }
+    await notified;
+  }
+
+  async #notify(notices: NotifyPayload[]): Promise<void> {
     try {
       await this.#pool.query("SELECT pg_notify($1, payload) FROM unnest($2::text[]) AS payload", [
         this.#channel,
