@@ -56,3 +56,41 @@ test("switching sessions drops the old session's cards", async ({ member, stack 
   await expect(page.getByTestId("interaction-card")).toHaveCount(1);
   await expect(page.getByTestId("interaction-card")).toHaveAttribute("data-status", "pending");
 });
+
+test("a client that missed the answer gets the server's error inline when it answers too", async ({
+  member,
+  admin,
+  stack,
+}) => {
+  // The member's browser stops receiving pushes, so its card still looks pending after the admin answers.
+  let deliverPushes = true;
+  await member.page.routeWebSocket(/\/trpc/, (socket) => {
+    const server = socket.connectToServer();
+    server.onMessage((message) => {
+      if (deliverPushes) socket.send(message);
+    });
+    socket.onMessage((message) => server.send(message));
+  });
+  const session_id = await createSession(member.page, "Race to answer");
+  putWorkspaceFile(stack, session_id, "race.txt", "r\n");
+  await openSession(admin.page, session_id);
+  await sendPrompt(member.page, "delete race.txt");
+  const memberCard = toolCard(member.page, "delete_file").getByTestId("interaction-card");
+  const adminCard = toolCard(admin.page, "delete_file").getByTestId("interaction-card");
+  await expect(memberCard).toHaveAttribute("data-status", "pending");
+  await expect(adminCard).toHaveAttribute("data-status", "pending");
+
+  deliverPushes = false;
+  await adminCard.getByRole("button", { name: "Deny" }).click();
+  await expect(adminCard).toHaveAttribute("data-status", "denied");
+  await expect(memberCard).toHaveAttribute("data-status", "pending");
+
+  await memberCard.getByRole("button", { name: "Approve" }).click();
+  await expect(memberCard.getByTestId("interaction-error")).toContainText("Someone else answered first.");
+  await expect(memberCard.getByTestId("interaction-error")).toContainText("already denied");
+  // the view re-reads the session, so the card shows the server's truth next to the error
+  await expect(memberCard).toHaveAttribute("data-status", "denied");
+  await expect(memberCard.getByTestId("interaction-outcome")).toHaveText(/^Denied by user/);
+  await expect(memberCard.getByRole("button", { name: "Approve" })).toBeDisabled();
+  await expect(memberCard.getByTestId("interaction-error")).toBeVisible();
+});

@@ -133,7 +133,14 @@ function InboxBody({ api }: { api: ParleyApi }) {
           await api.session(session_id).respond(input);
           return null;
         } catch (error) {
-          return toDisplayError(error);
+          const display = toDisplayError(error);
+          if (display.code === "interaction_not_pending") {
+            loadLists(api).then(
+              (lists) => dispatch({ type: "loaded", ...lists }),
+              () => undefined,
+            );
+          }
+          return display;
         }
       },
     [api],

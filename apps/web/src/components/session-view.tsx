@@ -23,7 +23,7 @@ import { Timeline } from "./timeline";
 export function SessionView({ session_id, onBack }: { session_id: string; onBack: () => void }) {
   const { api, me } = useSignedIn();
   const handle = useMemo(() => api.session(session_id), [api, session_id]);
-  const { state, refreshStatus, loadOlder } = useSessionView(handle);
+  const { state, refreshStatus, loadOlder, resync } = useSessionView(handle);
   const queryClient = useQueryClient();
   const [stopping, setStopping] = useState(false);
   const [stopError, setStopError] = useState<string | null>(null);
@@ -53,10 +53,13 @@ export function SessionView({ session_id, onBack }: { session_id: string; onBack
         await handle.respond(input);
         return null;
       } catch (error) {
-        return toDisplayError(error);
+        const display = toDisplayError(error);
+        // Answered elsewhere and this view missed it: show the server's truth next to the error.
+        if (display.code === "interaction_not_pending") void resync();
+        return display;
       }
     },
-    [handle],
+    [handle, resync],
   );
 
   async function stop() {

@@ -31,7 +31,7 @@ export function useRespond(
     submit,
     busy,
     sent: sent && pending,
-    error: pending ? error : null,
+    error,
     locked: !pending || busy || sent,
   };
 }

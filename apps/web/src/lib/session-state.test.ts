@@ -361,4 +361,35 @@ describe("sessionViewReducer", () => {
     const failed = sessionViewReducer(createSessionViewState(SID), { type: "error", message: "boom" });
     expect(failed).toMatchObject({ phase: "error", error: "boom" });
   });
+
+  it("merges re-read messages by revision and keeps the older-page cursor unless given", () => {
+    let state = sessionViewReducer(createSessionViewState(SID), {
+      type: "snapshot",
+      snapshot: {
+        info: info(),
+        messages: [assistant(3, 4, [tool("waiting-user")])],
+        status: status(),
+        older_before_sequence: 3,
+      },
+    });
+    state = sessionViewReducer(state, {
+      type: "merge",
+      messages: [assistant(3, 3, [tool("ready")]), user(1, "a")],
+    });
+    expect(state.older_before_sequence).toBe(3);
+    expect(orderedMessages(state).map((message) => [message.sequence, message.revision])).toEqual([
+      [1, 1],
+      [3, 4],
+    ]);
+    state = sessionViewReducer(state, {
+      type: "merge",
+      messages: [assistant(3, 5, [tool("failed")])],
+      older_before_sequence: null,
+    });
+    expect(state.older_before_sequence).toBeNull();
+    const reply = state.messages.get("assistant:3");
+    expect(reply?.type === "assistant" && reply.parts[0]?.type === "tool" && reply.parts[0].state).toBe(
+      "failed",
+    );
+  });
 });

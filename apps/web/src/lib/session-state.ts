@@ -62,7 +62,12 @@ export interface SessionSnapshot {
 export type SessionAction =
   | { type: "mutation"; mutation: SessionMutation }
   | { type: "snapshot"; snapshot: SessionSnapshot }
-  | { type: "older"; messages: readonly SessionMessage[]; older_before_sequence: number | null }
+  /**
+   * Messages read outside the subscription (an older page, or a re-read after the server said an
+   * Interaction was already answered): upserted by revision like `message` mutations.
+   * `older_before_sequence` is given only with an older page.
+   */
+  | { type: "merge"; messages: readonly SessionMessage[]; older_before_sequence?: number | null }
   | { type: "status"; status: SessionStatus }
   | { type: "error"; message: string };
 
@@ -88,13 +93,15 @@ export function sessionViewReducer(state: SessionViewState, action: SessionActio
       return applyMutation(state, action.mutation);
     case "snapshot":
       return applySnapshot(state, action.snapshot);
-    case "older": {
+    case "merge": {
       const messages = new Map(state.messages);
       for (const message of action.messages) {
         const held = messages.get(message.message_id);
         if (!held || held.revision < message.revision) messages.set(message.message_id, message);
       }
-      return { ...state, messages, older_before_sequence: action.older_before_sequence };
+      return action.older_before_sequence === undefined
+        ? { ...state, messages }
+        : { ...state, messages, older_before_sequence: action.older_before_sequence };
     }
     case "status":
       // Only the approval modes: which Turns run is driven by ordered `turn` mutations.

@@ -14,6 +14,8 @@ export function useSessionView(handle: ParleySessionApi): {
   state: SessionViewState;
   refreshStatus: () => Promise<void>;
   loadOlder: (before_sequence: number) => Promise<void>;
+  /** Re-reads the newest messages, e.g. after the server said an Interaction was already answered. */
+  resync: () => Promise<void>;
 } {
   const [state, dispatch] = useReducer(sessionViewReducer, handle.id, createSessionViewState);
 
@@ -63,7 +65,7 @@ export function useSessionView(handle: ParleySessionApi): {
     async (before_sequence: number) => {
       const page = await handle.messages(before_sequence);
       dispatch({
-        type: "older",
+        type: "merge",
         messages: page.items,
         older_before_sequence: page.has_more ? page.next_before_sequence : null,
       });
@@ -71,5 +73,14 @@ export function useSessionView(handle: ParleySessionApi): {
     [handle],
   );
 
-  return { state, refreshStatus, loadOlder };
+  const resync = useCallback(async () => {
+    try {
+      const page = await handle.messages();
+      dispatch({ type: "merge", messages: page.items });
+    } catch {
+      // The live feed still brings the state in; a failed re-read changes nothing.
+    }
+  }, [handle]);
+
+  return { state, refreshStatus, loadOlder, resync };
 }
