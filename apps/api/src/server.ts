@@ -1,5 +1,6 @@
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import type { TRPCError } from "@trpc/server";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
 import { applyWSSHandler } from "@trpc/server/adapters/ws";
 import { WebSocketServer } from "ws";
@@ -70,13 +71,7 @@ export async function startApiServer(options: StartApiServerOptions): Promise<Ap
     return { services, user };
   };
 
-  const onError = ({
-    error,
-    path,
-  }: {
-    error: import("@trpc/server").TRPCError;
-    path: string | undefined;
-  }) => {
+  const onError = ({ error, path }: { error: TRPCError; path: string | undefined }) => {
     if (isInternalError(error)) logger.error({ err: error.cause ?? error, path }, "procedure failed");
   };
 
@@ -88,6 +83,10 @@ export async function startApiServer(options: StartApiServerOptions): Promise<Ap
     onError,
   });
 
+  /** Open SSE responses: cut at shutdown so their clients resume elsewhere (they never end by themselves). */
+  const streams = new Set<http.ServerResponse>();
+  let closing: Promise<void> | null = null;
+
   const server = http.createServer(async (request, response) => {
     for (const [name, value] of Object.entries(CORS_HEADERS)) response.setHeader(name, value);
     const path = pathOf(request);
@@ -96,7 +95,7 @@ export async function startApiServer(options: StartApiServerOptions): Promise<Ap
       return;
     }
     if (path === "/healthz" && request.method === "GET") {
-      const healthy = await options.checkHealth().catch(() => false);
+      const healthy = closing === null && (await options.checkHealth().catch(() => false));
       response
         .writeHead(healthy ? 200 : 503, { "content-type": "application/json" })
         .end(JSON.stringify({ ok: healthy }));
@@ -118,7 +117,6 @@ export async function startApiServer(options: StartApiServerOptions): Promise<Ap
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
   });
-  const streams = new Set<http.ServerResponse>();
 
   const wss = new WebSocketServer({ server, maxPayload: MAX_BODY_BYTES });
   const wsHandler = applyWSSHandler({
@@ -141,7 +139,6 @@ export async function startApiServer(options: StartApiServerOptions): Promise<Ap
   const url = `http://${displayHost}:${address.port}`;
   logger.info({ url }, "API listening");
 
-  let closing: Promise<void> | null = null;
   const close = (): Promise<void> => {
     closing ??= (async () => {
       const drainTimeoutMs = options.drainTimeoutMs ?? 5_000;
