@@ -32,7 +32,7 @@ export async function respondToSessionInteraction(
     );
   }
   const input = parsed.data;
-  const { store, leases, logger } = host.context;
+  const { store } = host.context;
   const session = await store.getSession(host.session_id);
   if (!session) throw new ParleyError("session_not_found", `Session not found: ${host.session_id}`);
   if (session.closed_at !== null || host.isClosed) {
@@ -47,13 +47,7 @@ export async function respondToSessionInteraction(
   }
   assertRespondable(record.interaction, input.response);
 
-  let lease: TurnLease | null = null;
-  if (!host.ownsTurn) {
-    lease = await leases.acquire(host.session_id).catch((error: unknown) => {
-      logger?.warn({ session_id: host.session_id, err: error }, "acquiring the lease to resume failed");
-      return null;
-    });
-  }
+  const lease: TurnLease | null = host.ownsTurn ? null : await host.claim();
   let result: InteractionResult | undefined;
   try {
     const committed = await host.writer.updateAssistant(
@@ -72,11 +66,11 @@ export async function respondToSessionInteraction(
     );
     result = committed?.value;
   } catch (error) {
-    await lease?.release();
+    if (lease) await host.unclaim(lease);
     throw error;
   }
   if (!result) {
-    await lease?.release();
+    if (lease) await host.unclaim(lease);
     throw new Error(`Responding to ${input.interaction_id} committed nothing`);
   }
   if (lease) await host.takeOver({ lease, resolved_here: new Set([record.tool_call_id]) });

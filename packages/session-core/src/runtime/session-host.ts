@@ -198,6 +198,29 @@ export class SessionHost implements TurnHost {
   }
 
   /**
+   * Takes the session's lease for a Turn this process is about to resume (a `respond` found no live
+   * owner). While claimed, prompts arriving here wait in the queue for that Turn instead of racing
+   * for the lease. Null when another live process owns the session.
+   */
+  async claim(): Promise<TurnLease | null> {
+    if (this.#turn || this.#starting || this.#shutDown) return null;
+    this.#starting = true;
+    const lease = await this.context.leases.acquire(this.session_id).catch((error: unknown) => {
+      this.context.logger?.warn({ session_id: this.session_id, err: error }, "acquiring the lease failed");
+      return null;
+    });
+    if (!lease) this.#starting = false;
+    return lease;
+  }
+
+  /** Gives a claim back unused. */
+  async unclaim(lease: TurnLease): Promise<void> {
+    this.#starting = false;
+    await lease.release();
+    if (!this.#closed) void this.#startNextTurn();
+  }
+
+  /**
    * Resumes an open Turn no live process owns, or, with `stop_reason`, closes it stopped. Returns
    * false when there was nothing to resume or another process holds the lease.
    */

@@ -230,4 +230,32 @@ describe("durable resume (DESIGN §3.3)", () => {
     expect((await remote?.interactions())?.map((request) => request.interaction_id)).toEqual(interaction_ids);
     expect(await remote?.info()).toMatchObject({ pending_interactions: 1, state: "running" });
   });
+
+  it("a respond and a prompt racing into a process after the owner died: one resumed Turn takes both", async () => {
+    const approval = createApprovalTool();
+    const model = createScriptedModel([
+      [{ tool_call: { id: "call_1", name: "delete_file", input: { path: "a" } } }],
+      [{ text: "after steer" }],
+    ]);
+    const harness = new RuntimeHarness({ model, tools: { delete_file: approval.tool } });
+    const session = await harness.createSession({ process_id: "A" });
+    const turn = await session.prompt({ query: "delete" });
+    const interaction_id = await harness.pendingInteraction("call_1");
+    await harness.kill("A");
+    const b = await harness.runtime("B").openSession(session.id);
+    const finished = turnFinish(harness, turn.id);
+    const [result, steer] = await Promise.all([
+      b?.respond(approve(interaction_id)),
+      b?.prompt({ query: "and then?" }),
+    ]);
+    expect(result).toMatchObject({ status: "resolved" });
+    expect(steer?.id).toBe(turn.id);
+    expect(await finished).toMatchObject({ status: "completed", text: "after steer" });
+    expect(approval.effects).toEqual(["a"]);
+    const users = (await harness.messages(session.id)).filter((message) => message.type === "user");
+    expect(users.map((message) => message.type === "user" && message.input_type)).toEqual([
+      "prompt",
+      "steer",
+    ]);
+  });
 });
