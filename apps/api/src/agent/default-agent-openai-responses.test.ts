@@ -1,14 +1,14 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { createModelFromSetting } from "../models/create-model-from-setting.js";
+import { startResponsesApiStub } from "../models/testing/responses-api-stub.js";
 import {
   type AgentTestRuntime,
   approvalResponse,
   nextPendingInteraction,
   startAgentTestRuntime,
-} from "../agent/testing/agent-test-runtime.js";
-import { createModelFromSetting } from "./create-model-from-setting.js";
-import { startResponsesApiStub } from "./testing/responses-api-stub.js";
+} from "./testing/agent-test-runtime.js";
 
 let harness: AgentTestRuntime | undefined;
 let stub: Awaited<ReturnType<typeof startResponsesApiStub>> | undefined;
