@@ -63,46 +63,114 @@ function sessionPatchAssignments(commit: SessionCommit): Prisma.Sql[] {
   });
 }
 
+function messageStatus(message: SessionMessage): string | null {
+  return message.type === "assistant" || message.type === "action" ? message.status : null;
+}
+
 /**
- * Locks the session row (serialising the session's commits), checks the fencing epoch, applies the
- * session patch and, with a mutation, takes the next event id and appends the replay-log row — one
- * statement. Returns the new event, if any.
+ * The optimistic message write as a CTE body: an insert at expected revision 0 (a taken id or
+ * sequence makes it insert nothing), else an update only while the stored revision is the expected
+ * one. It runs only when the session row was locked (`updated` has a row), i.e. after the lock.
  */
-async function lockSessionAndLog(
+function messageWrite(snapshot: SessionMessage, expected_revision: number): Prisma.Sql {
+  const stored = JSON.stringify(snapshot);
+  const status = messageStatus(snapshot);
+  const turn_id = snapshot.turn_id ?? null;
+  if (expected_revision === 0) {
+    return Prisma.sql`
+      INSERT INTO messages (session_id, message_id, sequence, revision, type, status, turn_id, created_at, updated_at, snapshot)
+      SELECT ${snapshot.session_id}, ${snapshot.message_id}, ${snapshot.sequence}::int, 1, ${snapshot.type}, ${status},
+             ${turn_id}, ${snapshot.created_at}::bigint, ${snapshot.updated_at}::bigint, ${stored}::jsonb
+       WHERE EXISTS (SELECT 1 FROM updated)
+      ON CONFLICT DO NOTHING
+      RETURNING 1`;
+  }
+  return Prisma.sql`
+    UPDATE messages
+       SET revision = ${snapshot.revision}::int, status = ${status}, turn_id = ${turn_id},
+           updated_at = ${snapshot.updated_at}::bigint, snapshot = ${stored}::jsonb
+     WHERE session_id = ${snapshot.session_id} AND message_id = ${snapshot.message_id}
+       AND revision = ${expected_revision}::int AND EXISTS (SELECT 1 FROM updated)
+    RETURNING 1`;
+}
+
+/** Why the session row was not updated: it does not exist, or another epoch holds the lease. */
+async function sessionFailure(tx: Prisma.TransactionClient, commit: SessionCommit): Promise<Error> {
+  const found = await tx.$queryRaw<{ lease_epoch: number }[]>`
+    SELECT lease_epoch FROM sessions WHERE session_id = ${commit.session_id}`;
+  const current = found[0];
+  if (!current) return new ParleyError("session_not_found", `Session not found: ${commit.session_id}`);
+  return new StoreConflictError(
+    "fenced",
+    `Session ${commit.session_id} is leased at epoch ${current.lease_epoch}; the writer holds epoch ${commit.epoch}`,
+  );
+}
+
+/** Why the message was not written: a stale revision, an existing message id, or a taken sequence. */
+async function messageFailure(
+  tx: Prisma.TransactionClient,
+  snapshot: SessionMessage,
+  expected_revision: number,
+): Promise<StoreConflictError> {
+  if (expected_revision > 0) {
+    return new StoreConflictError(
+      "revision",
+      `Message ${snapshot.message_id} is no longer at revision ${expected_revision}`,
+    );
+  }
+  const existing = await tx.$queryRaw<{ taken: boolean }[]>`
+    SELECT EXISTS (SELECT 1 FROM messages WHERE session_id = ${snapshot.session_id}
+                                             AND message_id = ${snapshot.message_id}) AS taken`;
+  if (existing[0]?.taken)
+    return new StoreConflictError("revision", `Message already exists: ${snapshot.message_id}`);
+  return new StoreConflictError(
+    "sequence",
+    `Sequence ${snapshot.sequence} of session ${snapshot.session_id} is taken (message ${snapshot.message_id})`,
+  );
+}
+
+/**
+ * The core of a revision in ONE statement: lock the session row (serialising the session's
+ * commits) while checking the fencing epoch and applying the session patch; write the message with
+ * its optimistic check; and, when the commit carries a mutation and the message was written, take
+ * the next event id and append the replay-log row (gap-free ids). Under READ COMMITTED a write that
+ * waited for the session lock re-checks `revision` against the newest committed row. A failed check
+ * writes nothing here and is diagnosed (extra reads only on that path); the caller's throw rolls
+ * the transaction back, the incremented counter included.
+ */
+async function writeSessionAndMessage(
   tx: Prisma.TransactionClient,
   commit: SessionCommit,
 ): Promise<SessionEvent | undefined> {
-  const { session_id, mutation, epoch } = commit;
+  const { session_id, mutation, epoch, message } = commit;
   const assignments = [
     Prisma.sql`last_event_id = last_event_id + ${mutation ? 1 : 0}::int`,
     ...sessionPatchAssignments(commit),
   ];
   const storedMutation = mutation ? asStoredJson(mutation) : null;
-  const rows = await tx.$queryRaw<{ last_event_id: number }[]>`
+  const written = message
+    ? Prisma.sql`, written AS (${messageWrite(message.snapshot, message.expected_revision)})`
+    : Prisma.empty;
+  const messageWasWritten = message ? Prisma.sql`EXISTS (SELECT 1 FROM written)` : Prisma.sql`TRUE`;
+  const rows = await tx.$queryRaw<{ last_event_id: number | null; message_written: boolean }[]>`
     WITH updated AS (
       UPDATE sessions SET ${Prisma.join(assignments, ", ")}
        WHERE session_id = ${session_id}
          AND (${epoch ?? null}::int IS NULL OR lease_epoch = ${epoch ?? null}::int)
       RETURNING last_event_id
-    ), logged AS (
+    )${written}, logged AS (
       INSERT INTO session_events (session_id, event_id, mutation, created_at)
       SELECT ${session_id}, updated.last_event_id,
              ${JSON.stringify(storedMutation)}::jsonb || jsonb_build_object('event_id', updated.last_event_id),
              ${storedMutation?.created_at ?? 0}::bigint
         FROM updated
-       WHERE ${storedMutation !== null}
+       WHERE ${storedMutation !== null} AND ${messageWasWritten}
     )
-    SELECT last_event_id FROM updated`;
+    SELECT (SELECT last_event_id FROM updated) AS last_event_id, ${messageWasWritten} AS message_written`;
   const row = rows[0];
-  if (!row) {
-    const found = await tx.$queryRaw<{ lease_epoch: number }[]>`
-      SELECT lease_epoch FROM sessions WHERE session_id = ${session_id}`;
-    const current = found[0];
-    if (!current) throw new ParleyError("session_not_found", `Session not found: ${session_id}`);
-    throw new StoreConflictError(
-      "fenced",
-      `Session ${session_id} is leased at epoch ${current.lease_epoch}; the writer holds epoch ${epoch}`,
-    );
+  if (row?.last_event_id === null || row?.last_event_id === undefined) throw await sessionFailure(tx, commit);
+  if (message && !row.message_written) {
+    throw await messageFailure(tx, message.snapshot, message.expected_revision);
   }
   if (!storedMutation) return undefined;
   return {
@@ -110,51 +178,6 @@ async function lockSessionAndLog(
     event_id: row.last_event_id,
     mutation: { ...storedMutation, event_id: row.last_event_id } as SessionMutation,
   };
-}
-
-function messageStatus(message: SessionMessage): string | null {
-  return message.type === "assistant" || message.type === "action" ? message.status : null;
-}
-
-/** Optimistic write: insert at expected revision 0, else update only if the revision still matches. */
-async function writeMessage(
-  tx: Prisma.TransactionClient,
-  snapshot: SessionMessage,
-  expected_revision: number,
-): Promise<void> {
-  const stored = JSON.stringify(snapshot);
-  const status = messageStatus(snapshot);
-  const turn_id = snapshot.turn_id ?? null;
-  if (expected_revision === 0) {
-    const inserted = await tx.$executeRaw`
-      INSERT INTO messages (session_id, message_id, sequence, revision, type, status, turn_id, created_at, updated_at, snapshot)
-      VALUES (${snapshot.session_id}, ${snapshot.message_id}, ${snapshot.sequence}::int, 1, ${snapshot.type},
-              ${status}, ${turn_id}, ${snapshot.created_at}::bigint, ${snapshot.updated_at}::bigint, ${stored}::jsonb)
-      ON CONFLICT DO NOTHING`;
-    if (inserted === 1) return;
-    const existing = await tx.$queryRaw<{ taken: boolean }[]>`
-      SELECT EXISTS (SELECT 1 FROM messages WHERE session_id = ${snapshot.session_id}
-                                               AND message_id = ${snapshot.message_id}) AS taken`;
-    if (existing[0]?.taken) {
-      throw new StoreConflictError("revision", `Message already exists: ${snapshot.message_id}`);
-    }
-    throw new StoreConflictError(
-      "sequence",
-      `Sequence ${snapshot.sequence} of session ${snapshot.session_id} is taken (message ${snapshot.message_id})`,
-    );
-  }
-  const updated = await tx.$executeRaw`
-    UPDATE messages
-       SET revision = ${snapshot.revision}::int, status = ${status}, turn_id = ${turn_id},
-           updated_at = ${snapshot.updated_at}::bigint, snapshot = ${stored}::jsonb
-     WHERE session_id = ${snapshot.session_id} AND message_id = ${snapshot.message_id}
-       AND revision = ${expected_revision}::int`;
-  if (updated !== 1) {
-    throw new StoreConflictError(
-      "revision",
-      `Message ${snapshot.message_id} is no longer at revision ${expected_revision}`,
-    );
-  }
 }
 
 /** Message and part sequence of each record's tool part, when the commit's snapshot holds it. */
@@ -243,17 +266,18 @@ async function appendInteractionEvents(
 }
 
 /**
- * One revision as one interactive transaction. The session row is locked first, so commits of a
- * session are serialised: the revision check, the gap-free event id and the fencing check all see
- * the latest committed state. Any conflict throws and rolls the whole revision back.
+ * One revision as one interactive transaction: BEGIN, the session + message + replay-log statement,
+ * the interaction rows and admin-feed rows when the revision has any, COMMIT. The session row is
+ * locked first, so commits of a session are serialised: the revision check, the gap-free event id
+ * and the fencing check all see the latest committed state. Any conflict throws and rolls the
+ * whole revision back.
  */
 export async function commitRevision(
   tx: Prisma.TransactionClient,
   commit: SessionCommit,
   now: number,
 ): Promise<CommitResult> {
-  const event = await lockSessionAndLog(tx, commit);
-  if (commit.message) await writeMessage(tx, commit.message.snapshot, commit.message.expected_revision);
+  const event = await writeSessionAndMessage(tx, commit);
   await upsertInteractions(tx, commit);
   const interaction_events = await appendInteractionEvents(tx, commit, now);
   return event ? { event, interaction_events } : { interaction_events };
