@@ -58,7 +58,7 @@ async function rejection(promise: Promise<unknown>): Promise<ParleyError> {
 }
 
 describe("respond()", () => {
-  it("G9: an approved shell approval runs the command and the Turn succeeds", async () => {
+  it("G9, G31: an approved shell approval runs the command (output approval-ok) and the Turn succeeds", async () => {
     const commands: string[] = [];
     const shell = define_agent_tool({
       description: "Run a command.",
