@@ -258,4 +258,12 @@ describe("durable resume (DESIGN §3.3)", () => {
       "steer",
     ]);
   });
+
+  it("a prompt in a process that does not run the session's live Turn is refused (the queue is per process)", async () => {
+    const { harness, session, turn, interaction_ids } = await waitingInA();
+    const remote = await harness.runtime("B").openSession(session.id);
+    await expect(remote?.prompt({ query: "steer from B" })).rejects.toMatchObject({ code: "invalid_input" });
+    await session.respond(approve(interaction_ids[0] ?? ""));
+    expect(await turn.finished).toMatchObject({ success: true });
+  });
 });
