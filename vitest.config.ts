@@ -1,13 +1,15 @@
 import { defineConfig } from "vitest/config";
 
-// `source` resolves workspace packages to their TypeScript sources, so tests need no build. Only
-// `source`: vitest also passes these conditions to Node (`--conditions`) in its workers, and an
-// `import` condition there makes CommonJS `require` load ESM wrappers (pg → pg-pool breaks).
-const resolveSource = { conditions: ["source"] };
+// `parley-source` resolves workspace packages to their TypeScript sources, so tests need no build.
+// Only that condition: vitest also passes these conditions to Node (`--conditions`) in its workers;
+// an `import` condition there makes CommonJS `require` load ESM wrappers (pg → pg-pool breaks), and
+// the common name `source` would also match third-party packages that publish TypeScript sources
+// under it (eventsource-parser), which Node cannot load.
+const resolveSource = { conditions: ["parley-source"] };
 
 export default defineConfig({
   resolve: resolveSource,
-  ssr: { resolve: { conditions: ["source"], externalConditions: ["source"] } },
+  ssr: { resolve: { conditions: ["parley-source"], externalConditions: ["parley-source"] } },
   test: {
     projects: [
       {

@@ -3,7 +3,7 @@ import { startParleyStack } from "./lib/parley-stack.js";
 /**
  * A Parley API process serving the bench agent, for the load test: prints one JSON line
  * `{ url, token, database_url }` on stdout once listening, and stops (dropping its database) on
- * SIGTERM. Usage: `node --import tsx --conditions=source bench/bench-server.ts <serverUrl> <port>`.
+ * SIGTERM. Usage: `node --import tsx --conditions=parley-source bench/bench-server.ts <serverUrl> <port>`.
  */
 async function main(): Promise<void> {
   const [serverUrl, port] = process.argv.slice(2);

@@ -46,7 +46,7 @@ async function main(): Promise<void> {
     [
       "--import",
       "tsx",
-      "--conditions=source",
+      "--conditions=parley-source",
       new URL("./bench-server.ts", import.meta.url).pathname,
       serverUrl,
       String(SERVER_PORT),

@@ -15,7 +15,7 @@ const result = spawnSync(
     "--expose-gc",
     "--import",
     "tsx",
-    "--conditions=source",
+    "--conditions=parley-source",
     ...(process.env.BENCH_NODE_OPTIONS?.split(" ").filter(Boolean) ?? []),
     entry,
     ...rest,

@@ -18,7 +18,7 @@ function runExample(
   env: Record<string, string>,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--conditions=source", "--import", "tsx", EXAMPLE], {
+    const child = spawn(process.execPath, ["--conditions=parley-source", "--import", "tsx", EXAMPLE], {
       cwd: REPO_ROOT,
       env: { ...process.env, ...env },
       stdio: ["ignore", "pipe", "pipe"],

@@ -33,7 +33,7 @@ export async function startApiProcess(options: ApiProcessOptions): Promise<ApiPr
   const preload = options.fault ? ["--import", path.join(import.meta.dirname, "kill-switch-preload.ts")] : [];
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", "--conditions=source", ...preload, path.join(apiSource, "main.ts")],
+    ["--import", "tsx", "--conditions=parley-source", ...preload, path.join(apiSource, "main.ts")],
     {
       cwd: repositoryRoot,
       stdio: ["ignore", "pipe", "pipe"],

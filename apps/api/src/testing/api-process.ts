@@ -9,7 +9,7 @@ export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url
 
 /** Node arguments that run a TypeScript entry of `apps/api/src` without a build. */
 function sourceEntryArgs(entry: string): string[] {
-  return ["--conditions=source", "--import", "tsx", path.join(REPO_ROOT, "apps/api/src", entry)];
+  return ["--conditions=parley-source", "--import", "tsx", path.join(REPO_ROOT, "apps/api/src", entry)];
 }
 
 export interface ApiProcess {

@@ -51,7 +51,7 @@ export class RuntimeWorker {
     recover_every_ms?: number;
   }): Promise<RuntimeWorker> {
     const child = fork(WORKER_SCRIPT, [], {
-      execArgv: ["--conditions=source", "--import", "tsx"],
+      execArgv: ["--conditions=parley-source", "--import", "tsx"],
       env: {
         ...process.env,
         PARLEY_WORKER_NAME: options.name,

@@ -1,6 +1,6 @@
 // A Parley process for the multi-process tests: a SessionRuntime over the Postgres adapters, driven
 // by its parent over IPC. Its agent asks for approval before appending a line to a file (the side
-// effect whose count the tests check; each line names the process that ran it). Run with `node --conditions=source --import tsx`.
+// effect whose count the tests check; each line names the process that ran it). Run with `node --conditions=parley-source --import tsx`.
 import { appendFileSync } from "node:fs";
 import {
   define_agent_tool,
