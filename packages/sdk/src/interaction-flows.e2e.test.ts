@@ -217,4 +217,78 @@ describe("interaction flows through the SDK over WebSocket", () => {
     ownerFeed.stop();
     watcherFeed.stop();
   });
+  it("stop cancels the pending approval (turn_stopped); close cancels with session_disposed and then refuses commands but not reads", async () => {
+    const owner = alice.client();
+    const session = await owner.sessions.create({ title: "e2e stop and close" });
+    const feed = new MutationRecorder(session, { after_event_id: 0 });
+
+    const first = await session.prompt("delete notes.txt");
+    const firstWaiting = toolPartOf(await feed.waitFor(isToolState("waiting-user")));
+    const stopped = await session.stop();
+    expect(stopped).toMatchObject({ stopped: true, turn_id: first.turn_id, reason: "stopped" });
+    const firstFinish = await feed.waitFor(
+      (mutation) =>
+        isTurnFinish(mutation) && mutation.variant === "turn" && mutation.turn_id === first.turn_id,
+    );
+    expect(firstFinish).toMatchObject({ status: "stopped" });
+    const cancelledByStop = toolPartOf(
+      feed.mutations.filter(
+        (mutation) =>
+          isToolState("failed")(mutation) && toolPartOf(mutation).tool_call_id === firstWaiting.tool_call_id,
+      )[0] as SessionMutation,
+    );
+    expect(cancelledByStop.interactions?.[0]).toMatchObject({
+      status: "cancelled",
+      cancel_reason: "turn_stopped",
+    });
+    expect(await session.interactions()).toEqual([]);
+
+    const second = await session.prompt("delete notes.txt");
+    const secondWaiting = toolPartOf(
+      await feed.waitFor(
+        (mutation) =>
+          isToolState("waiting-user")(mutation) &&
+          toolPartOf(mutation).tool_call_id !== firstWaiting.tool_call_id,
+      ),
+    );
+    const pendingId = secondWaiting.interactions?.[0]?.interaction_id ?? "";
+    await session.close();
+    const closed = await feed.waitFor(
+      (mutation) => mutation.variant === "session" && mutation.type === "closed",
+    );
+    const cancelledByClose = toolPartOf(
+      feed.mutations.filter(
+        (mutation) =>
+          isToolState("failed")(mutation) && toolPartOf(mutation).tool_call_id === secondWaiting.tool_call_id,
+      )[0] as SessionMutation,
+    );
+    expect(cancelledByClose.interactions?.[0]).toMatchObject({
+      interaction_id: pendingId,
+      status: "cancelled",
+      cancel_reason: "session_disposed",
+    });
+    expect(closed.event_id).toBeGreaterThan(0);
+    expect(
+      feed.mutations.some(
+        (mutation) =>
+          isTurnFinish(mutation) && mutation.variant === "turn" && mutation.turn_id === second.turn_id,
+      ),
+    ).toBe(true);
+
+    const approve = { type: "approval", outcome: "resolved", payload: { decision: "approved" } } as const;
+    await expect(session.prompt("list files")).rejects.toMatchObject({ code: "session_closed" });
+    await expect(session.respond({ interaction_id: pendingId, response: approve })).rejects.toMatchObject({
+      code: "session_closed",
+    });
+    await expect(session.set({ security: { approval_mode: "always-allow" } })).rejects.toMatchObject({
+      code: "session_closed",
+    });
+    await expect(session.stop()).rejects.toMatchObject({ code: "session_closed" });
+    const info = await session.info();
+    expect(info.state).toBe("closed");
+    expect(info.closed_at).toEqual(expect.any(Number));
+    expect(info.pending_interactions).toBe(0);
+    expect((await session.messages()).items.length).toBeGreaterThan(0);
+    feed.stop();
+  });
 });
