@@ -64,6 +64,16 @@ async function main(): Promise<void> {
   }
   serverUrl ??= process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 
+  // If every handle closes while a suite still awaits something, Node would exit quietly with code 0
+  // and leave the private server running: report it and clean up instead.
+  let finished = false;
+  process.once("beforeExit", () => {
+    if (finished) return;
+    console.error("bench stalled: a suite awaited something that can no longer happen");
+    process.exitCode = 1;
+    void privateServer?.destroy();
+  });
+
   let port = FIRST_LISTEN_PORT;
   const details: Record<string, unknown> = {};
   const context: SuiteContext = {
@@ -115,6 +125,7 @@ async function main(): Promise<void> {
       process.exitCode = 1;
     }
   } finally {
+    finished = true;
     await privateServer?.destroy();
   }
 }

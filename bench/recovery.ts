@@ -32,7 +32,12 @@ export async function measureRecovery(context: SuiteContext): Promise<Figure[]> 
       const requested = Promise.all(waiting.map((entry) => second.probe.waitRequested(entry.key)));
       const recovered = await second.runtime.recover();
       const recoverReturnedAt = now();
-      await requested;
+      await requested.catch((error: unknown) => {
+        const asked = waiting.filter((entry) => second.probe.times.has(entry.key)).length;
+        throw new Error(
+          `${asked} of ${count} tools asked again after recover() resumed ${recovered.resumed_session_ids.length}: ${String(error)}`,
+        );
+      });
       const allWaitingAgainAt = now();
       if (recovered.resumed_session_ids.length !== count) {
         throw new Error(

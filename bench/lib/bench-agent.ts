@@ -2,7 +2,7 @@ import type { AgentDefinition } from "@parley/session-core";
 import { define_agent_tool } from "@parley/session-core";
 import { createScriptedModel, type ScriptedCall, type ScriptItem } from "@parley/session-core/testing";
 import { z } from "zod";
-import { now } from "./stats.js";
+import { now, WAIT_MS, within } from "./stats.js";
 
 export const BENCH_AGENT_ID = "bench";
 
@@ -34,12 +34,12 @@ export class ToolProbe {
 
   waitRequested(key: string): Promise<void> {
     if (this.times.has(key)) return Promise.resolve();
-    return new Promise((resolve) => this.#requested.set(key, resolve));
+    return within(new Promise((resolve) => this.#requested.set(key, resolve)), WAIT_MS, `tool ${key} to ask`);
   }
 
   waitResumed(key: string): Promise<void> {
     if (this.times.get(key)?.resumed_at !== undefined) return Promise.resolve();
-    return new Promise((resolve) => this.#resumed.set(key, resolve));
+    return within(new Promise((resolve) => this.#resumed.set(key, resolve)), WAIT_MS, `tool ${key} to resume`);
   }
 
   forget(key: string): void {

@@ -57,7 +57,7 @@ export async function startMemoryStack(options: { port: number }): Promise<Bench
       auth: singleAdminAuth(token),
       workspaces,
       agent_id: BENCH_AGENT_ID,
-      logger: pino({ level: "silent" }),
+      logger: pino({ level: process.env.BENCH_LOG_LEVEL ?? "error" }, pino.destination(2)),
     },
     port: options.port,
     host: "127.0.0.1",

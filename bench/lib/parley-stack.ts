@@ -37,6 +37,11 @@ export interface ParleyStack extends BenchStack {
   adminUserId: string;
 }
 
+/** Errors go to stderr: a bench that hides why a request failed measures nothing. */
+export function benchLogger() {
+  return pino({ level: process.env.BENCH_LOG_LEVEL ?? "error" }, pino.destination(2));
+}
+
 /** A runtime over an existing, migrated database, as one API process has it (no server). */
 export interface ParleyRuntime {
   database: Database;
@@ -47,7 +52,8 @@ export interface ParleyRuntime {
 }
 
 export async function startParleyRuntime(databaseUrl: string): Promise<ParleyRuntime> {
-  const database = await createDatabase({ url: databaseUrl });
+  const logger = benchLogger();
+  const database = await createDatabase({ url: databaseUrl, logger });
   const probe = new ToolProbe();
   const agent: AgentDefinition = createBenchAgent(probe);
   const workspaceRoot = mkdtempSync(join(tmpdir(), "parley-bench-ws-"));
@@ -58,6 +64,7 @@ export async function startParleyRuntime(databaseUrl: string): Promise<ParleyRun
     leases: database.leases,
     agents: { get: (agent_id: string) => (agent_id === BENCH_AGENT_ID ? agent : undefined) },
     resolveWorkspace: (session) => workspaces.resolve(session),
+    logger,
   });
   return {
     database,
@@ -81,7 +88,6 @@ export async function startParleyStack(options: {
   const scratch = options.scratch ?? (await createScratchDatabase(options.serverUrl));
   await migrateDatabase(scratch.url);
   const { database, runtime, probe, workspaces, close: closeRuntime } = await startParleyRuntime(scratch.url);
-  const logger = pino({ level: "silent" });
   const server = await startApiServer({
     services: {
       runtime,
@@ -90,7 +96,7 @@ export async function startParleyStack(options: {
       auth: database.auth,
       workspaces,
       agent_id: BENCH_AGENT_ID,
-      logger,
+      logger: benchLogger(),
     },
     port: options.port,
     host: "127.0.0.1",

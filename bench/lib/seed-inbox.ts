@@ -35,7 +35,7 @@ export async function seedInbox(
     await client.query(
       `INSERT INTO sessions (session_id, owner_id, agent_id, title, workspace_id, created_at, updated_at,
                              approval_mode, effective_approval_mode)
-       SELECT 'session:inbox-' || s, $1, 'bench', 'inbox session ' || s, NULL, $2 + s, $2 + s, 'ask', 'ask'
+       SELECT 'session:inbox-' || s, $1, 'bench', 'inbox session ' || s, NULL, $2::bigint + s, $2::bigint + s, 'ask', 'ask'
          FROM generate_series(1, $3::int) AS s`,
       [owner_id, base, sessions],
     );
@@ -79,7 +79,7 @@ export async function seedInbox(
                   ELSE jsonb_build_object('operation', CASE WHEN tool_name = 'shell' THEN 'exec' ELSE 'tool' END,
                                           'validated_input', jsonb_build_object('path', 'notes-' || n || '.txt'))
                 END,
-                'created_at', $2 + n),
+                'created_at', $2::bigint + n),
               CASE WHEN status IN ('resolved', 'denied') THEN jsonb_build_object(
                 'type', CASE WHEN tool_name = 'ask_question' THEN 'question' ELSE 'approval' END,
                 'outcome', status,
@@ -90,8 +90,8 @@ export async function seedInbox(
                 END) END,
               CASE WHEN status = 'cancelled' THEN 'session_disposed' END,
               CASE WHEN status IN ('resolved', 'denied') THEN $4 END,
-              $2 + n,
-              CASE WHEN status <> 'pending' THEN $2 + n + 500 END
+              $2::bigint + n,
+              CASE WHEN status <> 'pending' THEN $2::bigint + n + 500 END
          FROM numbered`,
       [counts.interactions, base, counts.pending, owner_id, TOOLS],
     );

@@ -1,5 +1,5 @@
 import type { SessionMutation } from "@parley/session-core";
-import { now } from "./stats.js";
+import { now, WAIT_MS, within } from "./stats.js";
 
 interface Waiter {
   matches(mutation: SessionMutation): boolean;
@@ -28,9 +28,10 @@ export class SessionWatch {
   waitFor(
     matches: (mutation: SessionMutation) => boolean,
   ): Promise<{ at: number; mutation: SessionMutation }> {
-    return new Promise((resolve) => {
+    const arrived = new Promise<{ at: number; mutation: SessionMutation }>((resolve) => {
       this.#waiters.push({ matches, resolve: (at, mutation) => resolve({ at, mutation }) });
     });
+    return within(arrived, WAIT_MS, "a mutation");
   }
 
   /** Waits for a tool part of `tool_name` to reach `state`, after the mutations seen so far. */

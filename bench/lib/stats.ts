@@ -31,3 +31,18 @@ export function summarize(samples: readonly number[]): Distribution {
 export function now(): number {
   return performance.now();
 }
+
+/**
+ * Rejects when `promise` has not settled within `ms`. Every wait of the bench goes through it: a
+ * figure that never arrives must fail the suite with its name, not hang or let Node exit quietly.
+ */
+export function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** How long any single wait of the bench may take before the suite fails (BENCH_WAIT_MS). */
+export const WAIT_MS = Number(process.env.BENCH_WAIT_MS ?? 300_000);

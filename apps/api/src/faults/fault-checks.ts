@@ -13,7 +13,7 @@ export function createAdminToken(databaseUrl: string, workspaceRoot: string): st
     [
       "--import",
       "tsx",
-      "--conditions=source",
+      "--conditions=parley-source",
       path.join(apiSource, "cli.ts"),
       "token",
       "create",
@@ -92,19 +92,46 @@ export function sideEffectLines(workspaceRoot: string, session_id: string, file:
     .filter((line) => line !== "");
 }
 
-/** Polls `check` until it returns a value (not undefined) or `timeoutMs` passes. */
+/**
+ * Polls `check` until it returns a value (not undefined) or `timeoutMs` passes; on timeout the
+ * error carries what `diagnose` reports (e.g. the committed state), so a failure says why.
+ */
 export async function waitUntil<T>(
   what: string,
   check: () => Promise<T | undefined> | T | undefined,
   timeoutMs = 30_000,
+  diagnose?: () => Promise<unknown>,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
     if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > deadline) {
+      const detail = diagnose ? `\n${JSON.stringify(await diagnose(), null, 1)}` : "";
+      throw new Error(`timed out waiting for ${what}${detail}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** The committed state of a session, for failure messages. */
+export async function describeSession(databaseUrl: string, session_id: string) {
+  return withClient(databaseUrl, async (client) => {
+    const messages = await client.query<{
+      sequence: number;
+      type: string;
+      status: string | null;
+      snapshot: unknown;
+    }>("SELECT sequence, type, status, snapshot FROM messages WHERE session_id = $1 ORDER BY sequence", [
+      session_id,
+    ]);
+    const interactions = await client.query(
+      "SELECT interaction_id, status, tool_call_id FROM interactions WHERE session_id = $1",
+      [session_id],
+    );
+    const leases = await client.query("SELECT * FROM turn_leases WHERE session_id = $1", [session_id]);
+    return { messages: messages.rows, interactions: interactions.rows, leases: leases.rows };
+  });
 }
 
 /** What one client received on `session.subscribe`, in arrival order. */

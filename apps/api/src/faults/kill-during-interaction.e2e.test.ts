@@ -8,6 +8,7 @@ import { type ApiProcess, startApiProcess } from "./api-process.js";
 import { expectClientsConverged } from "./converge.js";
 import {
   createAdminToken,
+  describeSession,
   isToolState,
   isTurnFinish,
   ReceivedMutations,
@@ -78,35 +79,48 @@ describe("kill -9 of the API during an interaction's life", () => {
     return pending[0] as NonNullable<(typeof pending)[number]>;
   };
 
+  const waitForTurnFinish = (session: ParleySession, received: ReceivedMutations) =>
+    waitUntil(
+      "turn finish",
+      () => received.find(isTurnFinish),
+      60_000,
+      async () => ({
+        session: await describeSession(database.url, session.id),
+        api: processes.map((api) => api.output().slice(-3000)),
+      }),
+    );
+
   const expectSideEffectOnceAndConverged = async (session: ParleySession, received: ReceivedMutations) => {
-    await waitUntil("turn finish", () => received.find(isTurnFinish), 60_000);
+    await waitForTurnFinish(session, received);
+    const tools = await readToolParts(database.url, session.id);
+    expect(tools.map((tool) => [tool.tool_name, tool.state, tool.error])).toEqual([
+      ["shell", "completed", undefined],
+    ]);
     expect(sideEffectLines(workspaceRoot, session.id, SIDE_EFFECT_FILE)).toEqual(["side-effect"]);
     const interactions = await readInteractions(database.url, session.id);
     expect(interactions.map((row) => row.status)).toEqual(["resolved"]);
-    const tools = await readToolParts(database.url, session.id);
-    expect(tools.map((tool) => [tool.tool_name, tool.state])).toEqual([["shell", "completed"]]);
     const late = new ReceivedMutations();
     session.subscribe(late.listener, { after_event_id: 0 });
     await expectClientsConverged(database.url, session.id, [received, late]);
   };
 
-  it("before the request's COMMIT: no interaction exists, the tool fails as interrupted, no side effect", async () => {
+  it("before the request's COMMIT: nothing was asked; the new process runs the tool again, it asks once, the answer resumes it once", async () => {
     const first = await startApi("request-commit");
     const { session, received } = await openObservedSession(first.url);
     // The kill may land before or after the prompt's HTTP answer: only the committed state counts.
     await session.prompt(PROMPT).catch(() => undefined);
     expect(await first.exited).toEqual({ code: null, signal: "SIGKILL" });
     expect(await readInteractions(database.url, session.id)).toEqual([]);
+    expect(received.find((mutation) => isToolState(mutation, "waiting-user"))).toBeUndefined();
 
+    // The tool had not committed `running` (its request was the first write of its execution), so
+    // recovery runs it again from its start (DESIGN.md §3.3); it asks again, exactly once.
     await startApi();
-    await waitUntil("turn finish", () => received.find(isTurnFinish), 60_000);
-    const tools = await readToolParts(database.url, session.id);
-    expect(tools.map((tool) => [tool.tool_name, tool.state, tool.error])).toEqual([
-      ["shell", "failed", "Tool interrupted by server restart"],
-    ]);
-    expect(await readInteractions(database.url, session.id)).toEqual([]);
+    const pending = await waitForPending(session, received);
+    expect((await readInteractions(database.url, session.id)).map((row) => row.status)).toEqual(["pending"]);
     expect(sideEffectLines(workspaceRoot, session.id, SIDE_EFFECT_FILE)).toEqual([]);
-    await expectClientsConverged(database.url, session.id, [received]);
+    await session.respond({ interaction_id: pending.interaction_id, response: APPROVE });
+    await expectSideEffectOnceAndConverged(session, received);
   });
 
   it("while pending: the interaction survives, the answer given to the new process resumes the tool once", async () => {
