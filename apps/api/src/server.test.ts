@@ -60,6 +60,22 @@ describe("API server in process (in-memory adapters, demo model)", () => {
     await expect(clientFor("wrong").auth.whoami()).rejects.toMatchObject({ code: "unauthorized" });
   });
 
+  it("creates users through admin.users.create once per name; the token works at once", async () => {
+    const admin = clientFor((await api.addUser("boss", "admin")).token);
+    const created = await admin.admin.users.create({ name: "frank", role: "member" });
+    expect(await clientFor(created.token).auth.whoami()).toEqual({
+      user_id: created.user_id,
+      name: "frank",
+      role: "member",
+    });
+    await expect(admin.admin.users.create({ name: "frank", role: "admin" })).rejects.toMatchObject({
+      code: "invalid_input",
+    });
+    await expect(admin.admin.users.create({ name: "has space", role: "member" })).rejects.toMatchObject({
+      code: "invalid_input",
+    });
+  });
+
   it("ends subscriptions the caller may not open with a typed error", async () => {
     const carol = await api.addUser("carol", "member");
     const dave = await api.addUser("dave", "member");
