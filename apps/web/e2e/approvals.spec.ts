@@ -93,4 +93,25 @@ test.describe("approvals", () => {
     await expect(page.getByRole("button", { name: "Stop" })).toHaveCount(0);
     expect(existsSync(file)).toBe(true);
   });
+
+  test("a shell approval shows the exact command and where it runs", async ({ member }) => {
+    const { page } = member;
+    await createSession(page, "Look around");
+    await sendPrompt(page, "run echo hello from parley");
+    const tool = toolCard(page, "shell");
+    const card = tool.getByTestId("interaction-card");
+    await expect(card).toHaveAttribute("data-status", "pending");
+    await expect(card.getByTestId("approval-command")).toHaveText("$ echo hello from parley");
+    await expect(card.getByTestId("approval-cwd")).toHaveText(
+      "Working directory . (relative to the session workspace)",
+    );
+    await screenshot(page, "shell-approval");
+
+    await card.getByRole("button", { name: "Approve" }).click();
+    await expect(tool).toHaveAttribute("data-state", "completed");
+    await tool.getByText("Output", { exact: true }).click();
+    await expect(tool.locator("details", { hasText: "Output" }).locator("pre")).toContainText(
+      "hello from parley",
+    );
+  });
 });

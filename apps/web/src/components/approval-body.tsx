@@ -46,8 +46,9 @@ export function ApprovalBody({
             {payload.command}
           </pre>
           {payload.cwd ? (
-            <p className="small muted">
-              in <code>{payload.cwd}</code>
+            <p className="small muted" data-testid="approval-cwd">
+              Working directory <code>{payload.cwd}</code>
+              {payload.cwd.startsWith("/") ? null : " (relative to the session workspace)"}
             </p>
           ) : null}
           {payload.reason ? <p className="small">Reason: {payload.reason}</p> : null}
