@@ -10,6 +10,7 @@ import {
   filterChoices,
   filteredPending,
   type InboxFilters,
+  knownOwnerNames,
   noFilters,
   RECENTLY_ANSWERED_LIMIT,
 } from "@/lib/admin-inbox-state";
@@ -112,6 +113,18 @@ function InboxBody({ api }: { api: ParleyApi }) {
     };
   }, [api, state.needs_refresh]);
 
+  // The SDK cannot say when the live feed is established, so an interaction created between
+  // loading the lists and the feed going live would be missed; a slow re-read closes that gap.
+  useEffect(() => {
+    const timer = window.setInterval(() => {
+      loadLists(api).then(
+        (lists) => dispatch({ type: "loaded", ...lists }),
+        () => undefined,
+      );
+    }, 30_000);
+    return () => window.clearInterval(timer);
+  }, [api]);
+
   // Ages and the age filter move with the clock.
   useEffect(() => {
     const timer = window.setInterval(() => setNow(Date.now()), 15_000);
@@ -120,7 +133,11 @@ function InboxBody({ api }: { api: ParleyApi }) {
 
   const rows = useMemo(() => filteredPending(state, filters, now), [state, filters, now]);
   const choices = useMemo(() => filterChoices(state), [state]);
-  const nameOf = useCallback((user_id: string) => (user_id === me.user_id ? "you" : user_id), [me.user_id]);
+  const names = useMemo(() => knownOwnerNames(state), [state]);
+  const nameOf = useCallback(
+    (user_id: string) => (user_id === me.user_id ? "you" : (names.get(user_id) ?? user_id)),
+    [me.user_id, names],
+  );
   const announcement = useMemo(
     () => (state.phase === "ready" ? `${state.pending.size} pending` : ""),
     [state],

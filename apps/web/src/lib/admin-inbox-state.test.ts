@@ -6,6 +6,7 @@ import {
   createAdminInboxState,
   filterChoices,
   filteredPending,
+  knownOwnerNames,
   noFilters,
 } from "./admin-inbox-state";
 import type { AdminInteractionEvent, AdminInteractionItem } from "./parley-api";
@@ -145,5 +146,13 @@ describe("adminInboxReducer", () => {
       ],
     );
     expect(state.answered.map((item) => item.interaction.interaction_id)).toEqual(["b", "a"]);
+  });
+
+  it("knows the owners' names from the rows it holds", () => {
+    const state = load(
+      [row("i1", "s1", 10)],
+      [{ ...row("i2", "s2", 5, { status: "resolved" }), owner_id: "user:x", owner_name: null }],
+    );
+    expect([...knownOwnerNames(state)]).toEqual([["user:m", "Mia"]]);
   });
 });

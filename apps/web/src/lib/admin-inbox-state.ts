@@ -141,3 +141,12 @@ export function filterChoices(state: AdminInboxState): {
     sessions: [...sessions].map(([session_id, title]) => ({ session_id, title })),
   };
 }
+
+/** Session owners' names the inbox has seen, so "answered by" can name an owner who answered. */
+export function knownOwnerNames(state: AdminInboxState): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const item of [...state.pending.values(), ...state.answered]) {
+    if (item.owner_name) names.set(item.owner_id, item.owner_name);
+  }
+  return names;
+}
