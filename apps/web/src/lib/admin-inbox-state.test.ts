@@ -155,4 +155,19 @@ describe("adminInboxReducer", () => {
     );
     expect([...knownOwnerNames(state)]).toEqual([["user:m", "Mia"]]);
   });
+
+  it("does not bring back a row the feed reported answered when a racing reload still lists it", () => {
+    let state = load([row("i1", "s1", 10)]);
+    state = adminInboxReducer(
+      state,
+      event(3, "resolved", "s1", interaction("i1", { status: "resolved", resolved_at: 40 })),
+    );
+    state = adminInboxReducer(state, {
+      type: "loaded",
+      pending: [row("i1", "s1", 10), row("i2", "s1", 20)],
+      answered: [],
+    });
+    expect([...state.pending.keys()]).toEqual(["i2"]);
+    expect(state.answered.map((item) => item.interaction.interaction_id)).toEqual(["i1"]);
+  });
 });

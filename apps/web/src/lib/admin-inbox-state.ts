@@ -5,7 +5,8 @@ import type { AdminInteractionEvent, AdminInteractionItem } from "./parley-api";
  * Same sync protocol as a session view: subscribe and buffer, load the lists, apply the buffer;
  * events are deduplicated by their global `event_id`. A `created` event for a session the inbox
  * has not seen yet carries no title or owner, so those rows show the ids until `needs_refresh`
- * makes the caller reload the lists.
+ * makes the caller reload the lists. A reload that raced with a live event must not bring an
+ * answered row back: `ended_ids` remembers every Interaction the feed reported as ended.
  */
 export interface AdminInboxState {
   readonly phase: "loading" | "ready" | "error";
@@ -16,6 +17,7 @@ export interface AdminInboxState {
   readonly last_event_id: number;
   readonly buffer: readonly AdminInteractionEvent[];
   readonly needs_refresh: boolean;
+  readonly ended_ids: ReadonlySet<string>;
 }
 
 export const RECENTLY_ANSWERED_LIMIT = 20;
@@ -33,6 +35,7 @@ export function createAdminInboxState(): AdminInboxState {
     last_event_id: 0,
     buffer: [],
     needs_refresh: false,
+    ended_ids: new Set(),
   };
 }
 
@@ -44,15 +47,21 @@ export function adminInboxReducer(state: AdminInboxState, action: AdminInboxActi
     case "loaded": {
       const pending = new Map<string, AdminInteractionItem>();
       for (const item of action.pending) {
-        if (item.interaction.status === "pending") pending.set(item.interaction.interaction_id, item);
+        const id = item.interaction.interaction_id;
+        if (item.interaction.status === "pending" && !state.ended_ids.has(id)) pending.set(id, item);
+      }
+      const answered = new Map<string, AdminInteractionItem>();
+      for (const item of [...state.answered, ...action.answered]) {
+        answered.set(item.interaction.interaction_id, item);
       }
       let next: AdminInboxState = {
         phase: "ready",
         pending,
-        answered: newestAnswerFirst(action.answered).slice(0, RECENTLY_ANSWERED_LIMIT),
+        answered: newestAnswerFirst([...answered.values()]).slice(0, RECENTLY_ANSWERED_LIMIT),
         last_event_id: state.last_event_id,
         buffer: [],
         needs_refresh: false,
+        ended_ids: state.ended_ids,
       };
       for (const event of state.buffer) next = applyEvent(next, event);
       return next;
@@ -86,9 +95,10 @@ function applyEvent(state: AdminInboxState, event: AdminInteractionEvent): Admin
     return { ...advanced, pending, needs_refresh: state.needs_refresh || (!known && !sibling) };
   }
   pending.delete(id);
-  if (event.kind === "cancelled" || event.kind === "failed") return { ...advanced, pending };
+  const ended_ids = new Set(state.ended_ids).add(id);
+  if (event.kind === "cancelled" || event.kind === "failed") return { ...advanced, pending, ended_ids };
   const answered = [item, ...state.answered.filter((row) => row.interaction.interaction_id !== id)];
-  return { ...advanced, pending, answered: answered.slice(0, RECENTLY_ANSWERED_LIMIT) };
+  return { ...advanced, pending, ended_ids, answered: answered.slice(0, RECENTLY_ANSWERED_LIMIT) };
 }
 
 function findSessionRow(state: AdminInboxState, session_id: string): AdminInteractionItem | undefined {
