@@ -87,9 +87,15 @@ function InboxBody({ api }: { api: ParleyApi }) {
   // biome-ignore lint/correctness/useExhaustiveDependencies: reloadKey re-runs the load on "Retry"
   useEffect(() => {
     let disposed = false;
-    const unsubscribe = api.subscribeAdmin((event) => {
-      if (!disposed) dispatch({ type: "event", event });
-    });
+    const unsubscribe = api.subscribeAdmin(
+      (event) => {
+        if (!disposed) dispatch({ type: "event", event });
+      },
+      (error) => {
+        if (!disposed)
+          dispatch({ type: "error", message: `Live updates stopped: ${toDisplayError(error).message}` });
+      },
+    );
     loadLists(api).then(
       (lists) => !disposed && dispatch({ type: "loaded", ...lists }),
       (error: unknown) => !disposed && dispatch({ type: "error", message: toDisplayError(error).message }),

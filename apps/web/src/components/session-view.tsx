@@ -23,7 +23,7 @@ import { Timeline } from "./timeline";
 export function SessionView({ session_id, onBack }: { session_id: string; onBack: () => void }) {
   const { api, me } = useSignedIn();
   const handle = useMemo(() => api.session(session_id), [api, session_id]);
-  const { state, refreshStatus, loadOlder, resync } = useSessionView(handle);
+  const { state, refreshStatus, loadOlder, resync, feedEnded, restart } = useSessionView(handle);
   const queryClient = useQueryClient();
   const [stopping, setStopping] = useState(false);
   const [stopError, setStopError] = useState<string | null>(null);
@@ -142,6 +142,14 @@ export function SessionView({ session_id, onBack }: { session_id: string; onBack
           </p>
         ) : null}
       </header>
+      {feedEnded ? (
+        <div className="feed-banner" role="alert">
+          <span>Live updates stopped: {feedEnded}</span>
+          <button type="button" className="button" onClick={restart}>
+            Reconnect
+          </button>
+        </div>
+      ) : null}
       <div className="sr-only" aria-live="polite" aria-atomic="true">
         {announcement}
       </div>

@@ -20,15 +20,24 @@ export interface ParleyApi {
   createSession(input: { title?: string }): Promise<SessionInfo>;
   session(session_id: string): ParleySessionApi;
   adminInteractions(query: AdminInteractionQuery): Promise<AdminInteractionItem[]>;
-  /** Live feed of every interaction change across sessions; reconnects by itself. */
-  subscribeAdmin(listener: (event: AdminInteractionEvent) => void): () => void;
+  /**
+   * Live feed of every interaction change across sessions; reconnects by itself. `onEnded` is
+   * called if the feed stops for good (not for dropped connections, which resume).
+   */
+  subscribeAdmin(
+    listener: (event: AdminInteractionEvent) => void,
+    onEnded: (error: unknown) => void,
+  ): () => void;
   close(): void;
 }
 
 export interface ParleySessionApi {
   readonly id: string;
-  /** Persisted mutations only; reconnects by itself and resumes after the last `event_id`. */
-  subscribe(listener: (mutation: SessionMutation) => void): () => void;
+  /**
+   * Persisted mutations only; reconnects by itself and resumes after the last `event_id`.
+   * `onEnded` is called if the feed stops for good (not for dropped connections, which resume).
+   */
+  subscribe(listener: (mutation: SessionMutation) => void, onEnded: (error: unknown) => void): () => void;
   info(): Promise<SessionInfo>;
   status(): Promise<SessionStatus>;
   /** The newest page of messages (ascending by `sequence`), or the page before `before_sequence`. */

@@ -20,10 +20,7 @@ export function createParleyApi(options: { url: string; token: string }): Parley
     },
     session: (session_id) => bindSession(client.session(session_id)),
     adminInteractions: async (query) => (await client.admin.interactions(query)).items,
-    subscribeAdmin: (listener) =>
-      client.admin.subscribe(listener, {
-        onError: (error) => console.error("[parley] inbox feed ended", error),
-      }),
+    subscribeAdmin: (listener, onEnded) => client.admin.subscribe(listener, { onError: onEnded }),
     close: () => {
       void client.close();
     },
@@ -33,11 +30,7 @@ export function createParleyApi(options: { url: string; token: string }): Parley
 function bindSession(handle: ReturnType<ReturnType<typeof createParleyClient>["session"]>): ParleySessionApi {
   return {
     id: handle.id,
-    subscribe: (listener) =>
-      handle.subscribe(listener, {
-        after_event_id: 0,
-        onError: (error) => console.error("[parley] session feed ended", error),
-      }),
+    subscribe: (listener, onEnded) => handle.subscribe(listener, { after_event_id: 0, onError: onEnded }),
     info: () => handle.info(),
     status: () => handle.status(),
     messages: async (before_sequence) => {

@@ -392,4 +392,12 @@ describe("sessionViewReducer", () => {
       "failed",
     );
   });
+
+  it("starts over on reset, buffering again until the next snapshot", () => {
+    let state = loaded([user(1, "hi")]);
+    state = reduce(state, mutation({ event_id: 9, variant: "session", type: "title", title: "Renamed" }));
+    state = sessionViewReducer(state, { type: "reset" });
+    expect(state).toMatchObject({ phase: "loading", last_event_id: 0, buffer: [] });
+    expect(state.messages.size).toBe(0);
+  });
 });

@@ -69,7 +69,9 @@ export type SessionAction =
    */
   | { type: "merge"; messages: readonly SessionMessage[]; older_before_sequence?: number | null }
   | { type: "status"; status: SessionStatus }
-  | { type: "error"; message: string };
+  | { type: "error"; message: string }
+  /** Start over (a new subscription and snapshot follow). */
+  | { type: "reset" };
 
 const idleTurn: TurnView = { running_turn_ids: [], running_unnamed: false };
 
@@ -106,6 +108,8 @@ export function sessionViewReducer(state: SessionViewState, action: SessionActio
     case "status":
       // Only the approval modes: which Turns run is driven by ordered `turn` mutations.
       return state.phase === "ready" ? { ...state, security: { ...action.status.security } } : state;
+    case "reset":
+      return createSessionViewState(state.session_id);
     case "error":
       return state.phase === "loading" ? { ...state, phase: "error", error: action.message } : state;
   }

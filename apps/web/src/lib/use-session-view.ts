@@ -1,6 +1,6 @@
 "use client";
 
-import { useCallback, useEffect, useReducer } from "react";
+import { useCallback, useEffect, useReducer, useState } from "react";
 import type { ParleySessionApi } from "./parley-api";
 import { toDisplayError } from "./parley-api";
 import { createSessionViewState, type SessionViewState, sessionViewReducer } from "./session-state";
@@ -16,8 +16,14 @@ export function useSessionView(handle: ParleySessionApi): {
   loadOlder: (before_sequence: number) => Promise<void>;
   /** Re-reads the newest messages, e.g. after the server said an Interaction was already answered. */
   resync: () => Promise<void>;
+  /** Why the live feed stopped for good (dropped connections resume and do not count), if it did. */
+  feedEnded: string | null;
+  /** Starts over: a new subscription and a fresh snapshot. */
+  restart: () => void;
 } {
   const [state, dispatch] = useReducer(sessionViewReducer, handle.id, createSessionViewState);
+  const [feedEnded, setFeedEnded] = useState<string | null>(null);
+  const [generation, setGeneration] = useState(0);
 
   const refreshStatus = useCallback(async () => {
     try {
@@ -27,17 +33,23 @@ export function useSessionView(handle: ParleySessionApi): {
     }
   }, [handle]);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: generation re-runs the sync on restart
   useEffect(() => {
     let disposed = false;
-    const unsubscribe = handle.subscribe((mutation) => {
-      if (disposed) return;
-      dispatch({ type: "mutation", mutation });
-      // A config change becomes effective at a Step checkpoint, reported by its Action message or
-      // a Turn boundary; re-read the modes then instead of guessing.
-      if ((mutation.variant === "message" && mutation.type === "action") || mutation.variant === "turn") {
-        void refreshStatus();
-      }
-    });
+    const unsubscribe = handle.subscribe(
+      (mutation) => {
+        if (disposed) return;
+        dispatch({ type: "mutation", mutation });
+        // A config change becomes effective at a Step checkpoint, reported by its Action message
+        // or a Turn boundary; re-read the modes then instead of guessing.
+        if ((mutation.variant === "message" && mutation.type === "action") || mutation.variant === "turn") {
+          void refreshStatus();
+        }
+      },
+      (error) => {
+        if (!disposed) setFeedEnded(toDisplayError(error).message);
+      },
+    );
     Promise.all([handle.info(), handle.messages(), handle.status()]).then(
       ([info, page, status]) => {
         if (disposed) return;
@@ -59,7 +71,13 @@ export function useSessionView(handle: ParleySessionApi): {
       disposed = true;
       unsubscribe();
     };
-  }, [handle, refreshStatus]);
+  }, [handle, refreshStatus, generation]);
+
+  const restart = useCallback(() => {
+    setFeedEnded(null);
+    dispatch({ type: "reset" });
+    setGeneration((value) => value + 1);
+  }, []);
 
   const loadOlder = useCallback(
     async (before_sequence: number) => {
@@ -82,5 +100,5 @@ export function useSessionView(handle: ParleySessionApi): {
     }
   }, [handle]);
 
-  return { state, refreshStatus, loadOlder, resync };
+  return { state, refreshStatus, loadOlder, resync, feedEnded, restart };
 }
