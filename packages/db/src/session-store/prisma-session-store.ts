@@ -41,11 +41,6 @@ const SESSION_COLUMNS =
   Prisma.raw(`session_id, owner_id, agent_id, title, workspace_id, created_at, updated_at,
   closed_at, approval_mode, effective_approval_mode`);
 
-/** Sort key of the admin inbox: pending by age, the rest newest answered first (see page-cursors). */
-const INTERACTION_AT = Prisma.raw(
-  "CASE WHEN i.status = 'pending' THEN i.created_at ELSE COALESCE(i.resolved_at, i.created_at) END",
-);
-
 /**
  * `SessionStore` on PostgreSQL through Prisma. Each `commit` is one Prisma interactive transaction
  * (see `commitRevision`); reads are single statements. String ties sort by code unit
@@ -161,27 +156,58 @@ export class PrismaSessionStore implements SessionStore {
     return rows[0]?.pending ?? 0;
   }
 
+  /**
+   * The admin inbox. Two index-ordered branches — pending by `inbox_at` ascending, the rest by
+   * `inbox_at` descending — each limited, then merged: pending first. A cursor past the pending
+   * rows skips that branch.
+   */
   async queryInteractions(query: InteractionQuery): Promise<InteractionPage> {
-    const conditions = [Prisma.sql`TRUE`];
-    if (query.status !== undefined) conditions.push(Prisma.sql`i.status = ${query.status}`);
-    if (query.type !== undefined) conditions.push(Prisma.sql`i.type = ${query.type}`);
-    if (query.tool_name !== undefined) conditions.push(Prisma.sql`i.tool_name = ${query.tool_name}`);
-    if (query.session_id !== undefined) conditions.push(Prisma.sql`i.session_id = ${query.session_id}`);
+    const filters = [Prisma.sql`TRUE`];
+    if (query.type !== undefined) filters.push(Prisma.sql`i.type = ${query.type}`);
+    if (query.tool_name !== undefined) filters.push(Prisma.sql`i.tool_name = ${query.tool_name}`);
+    if (query.session_id !== undefined) filters.push(Prisma.sql`i.session_id = ${query.session_id}`);
     if (query.owner_id !== undefined) {
-      conditions.push(
+      filters.push(
         Prisma.sql`EXISTS (SELECT 1 FROM sessions s WHERE s.session_id = i.session_id AND s.owner_id = ${query.owner_id})`,
       );
     }
-    if (query.cursor !== undefined) conditions.push(afterInteraction(decodeInteractionCursor(query.cursor)));
-    const rows = await this.#prisma.$queryRaw<(InteractionRow & { created_at: bigint })[]>`
-      SELECT ${Prisma.raw(INTERACTION_COLUMNS)}, i.created_at FROM interactions i
-       WHERE ${Prisma.join(conditions, " AND ")}
-       ORDER BY (i.status = 'pending') DESC,
-                CASE WHEN i.status = 'pending' THEN i.created_at END ASC,
-                CASE WHEN i.status = 'pending' THEN i.interaction_id COLLATE "C" END ASC,
-                ${INTERACTION_AT} DESC,
-                i.interaction_id COLLATE "C" DESC
-       LIMIT ${query.limit + 1}::int`;
+    const after = query.cursor === undefined ? undefined : decodeInteractionCursor(query.cursor);
+    const take = query.limit + 1;
+    const branches: Prisma.Sql[] = [];
+    if (
+      (query.status === undefined || query.status === "pending") &&
+      (after === undefined || after.pending)
+    ) {
+      const cursor = after
+        ? Prisma.sql`(i.inbox_at > ${after.at}::bigint
+            OR (i.inbox_at = ${after.at}::bigint AND i.interaction_id COLLATE "C" > ${after.interaction_id}))`
+        : Prisma.sql`TRUE`;
+      branches.push(Prisma.sql`(SELECT ${Prisma.raw(INTERACTION_COLUMNS)}, i.inbox_at, 0 AS branch FROM interactions i
+         WHERE i.status = 'pending' AND ${Prisma.join(filters, " AND ")} AND ${cursor}
+         ORDER BY i.inbox_at, i.interaction_id COLLATE "C" LIMIT ${take}::int)`);
+    }
+    if (query.status !== "pending") {
+      const status =
+        query.status === undefined
+          ? Prisma.sql`i.status <> 'pending'`
+          : Prisma.sql`i.status = ${query.status}`;
+      const cursor =
+        after && !after.pending
+          ? Prisma.sql`(i.inbox_at < ${after.at}::bigint
+              OR (i.inbox_at = ${after.at}::bigint AND i.interaction_id COLLATE "C" < ${after.interaction_id}))`
+          : Prisma.sql`TRUE`;
+      branches.push(Prisma.sql`(SELECT ${Prisma.raw(INTERACTION_COLUMNS)}, i.inbox_at, 1 AS branch FROM interactions i
+         WHERE ${status} AND ${Prisma.join(filters, " AND ")} AND ${cursor}
+         ORDER BY i.inbox_at DESC, i.interaction_id COLLATE "C" DESC LIMIT ${take}::int)`);
+    }
+    const rows = await this.#prisma.$queryRaw<InteractionRow[]>`
+      SELECT * FROM (${Prisma.join(branches, " UNION ALL ")}) AS page
+       ORDER BY page.branch,
+                CASE WHEN page.branch = 0 THEN page.inbox_at END ASC,
+                CASE WHEN page.branch = 0 THEN page.interaction_id COLLATE "C" END ASC,
+                page.inbox_at DESC,
+                page.interaction_id COLLATE "C" DESC
+       LIMIT ${take}::int`;
     const items = rows.slice(0, query.limit).map(toInteractionRecord);
     const last = items.at(-1);
     return {
@@ -217,17 +243,4 @@ function interactionPosition(record: InteractionRecord): InteractionPosition {
       : (interaction.resolved_at ?? interaction.request.created_at),
     interaction_id: interaction.interaction_id,
   };
-}
-
-/** Rows strictly after `position` in inbox order. */
-function afterInteraction(position: InteractionPosition): Prisma.Sql {
-  const id = position.interaction_id;
-  const at = position.at;
-  if (position.pending) {
-    return Prisma.sql`(i.status <> 'pending'
-      OR i.created_at > ${at}::bigint
-      OR (i.created_at = ${at}::bigint AND i.interaction_id COLLATE "C" > ${id}))`;
-  }
-  return Prisma.sql`(i.status <> 'pending' AND (${INTERACTION_AT} < ${at}::bigint
-      OR (${INTERACTION_AT} = ${at}::bigint AND i.interaction_id COLLATE "C" < ${id})))`;
 }
