@@ -1,6 +1,7 @@
 import { createTestDatabase, type TestDatabase } from "@parley/db/testing";
 import { createParleyClient, type ParleyClient } from "@parley/sdk";
-import { type ApiProcess, createTokenWithCli, startApiProcess } from "./api-process.js";
+import { type ApiProcess, startApiProcess } from "./api-process.js";
+import { issueTokenInDatabase } from "./issue-token.js";
 
 export interface E2eUser {
   user_id: string;
@@ -13,7 +14,7 @@ export interface E2eUser {
 export interface E2eEnvironment {
   database: TestDatabase;
   api: ApiProcess;
-  /** Bootstrapped through the CLI, as an operator would. */
+  /** Bootstrapped in the database, as the CLI does (the CLI itself: `lifecycle.e2e.test.ts`). */
   admin: E2eUser;
   /** A member created through `admin.users.create`. */
   createMember(name: string): Promise<E2eUser>;
@@ -23,8 +24,9 @@ export interface E2eEnvironment {
 }
 
 /**
- * A fresh database, a real API server process on it, an admin made with the CLI, and SDK clients
- * that are all closed at the end.
+ * A fresh database, a real API server process on it, an admin, and SDK clients
+ * that are all closed at the end. Closing fails if the API logged any internal (500) error, so a
+ * hidden server bug cannot pass behind a client-side retry or a lenient assertion.
  */
 export async function startE2eEnvironment(options?: {
   env?: Record<string, string>;
@@ -33,13 +35,15 @@ export async function startE2eEnvironment(options?: {
   const clients: ParleyClient[] = [];
   let api: ApiProcess | null = null;
   try {
-    const { token: adminToken } = await createTokenWithCli({
-      database_url: database.url,
-      user: "root",
-      admin: true,
-    });
-    api = await startApiProcess({ database_url: database.url, env: options?.env });
-    const started = api;
+    const [issued, launched] = await Promise.allSettled([
+      issueTokenInDatabase({ database_url: database.url, user: "root", role: "admin" }),
+      startApiProcess({ database_url: database.url, env: options?.env }),
+    ]);
+    if (launched.status === "fulfilled") api = launched.value;
+    if (issued.status === "rejected") throw issued.reason;
+    if (launched.status === "rejected") throw launched.reason;
+    const started = launched.value;
+    const adminToken = issued.value.token;
     const track = (client: ParleyClient) => {
       clients.push(client);
       return client;
@@ -67,6 +71,13 @@ export async function startE2eEnvironment(options?: {
         await Promise.all(clients.map((client) => client.close()));
         await started.stop();
         await database.drop();
+        const internalErrors = started
+          .output()
+          .split("\n")
+          .filter((line) => line.includes('"msg":"procedure failed"'));
+        if (internalErrors.length > 0) {
+          throw new Error(`The API answered internal errors:\n${internalErrors.join("\n")}`);
+        }
       },
     };
   } catch (error) {
