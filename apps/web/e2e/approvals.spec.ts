@@ -32,6 +32,10 @@ test.describe("approvals", () => {
     ).toBeVisible();
     await expect(page.getByTestId("pending-count")).toHaveText("1 waiting for an answer");
     await expect(page.getByRole("button", { name: "Stop" })).toBeVisible();
+    // screen readers hear about the new request
+    await expect(page.locator(".session-view [aria-live=polite].sr-only")).toHaveText(
+      "Approval needed for delete_file.",
+    );
     await screenshot(page, "approval-pending");
 
     // the card keeps its size when it turns terminal (no layout shift)
