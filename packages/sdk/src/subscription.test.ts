@@ -80,6 +80,42 @@ describe("startTrackedSubscription", () => {
     expect(errors[0]).toBeInstanceOf(ParleyError);
     expect(errors[0]).toMatchObject({ code: "session_not_found", message: "Session not found: s" });
   });
+
+  it("re-subscribes from the last delivered id after a non-domain server error", async () => {
+    const source = manualSubscription();
+    const seen: number[] = [];
+    let resubscribed: () => void = () => undefined;
+    const secondCall = new Promise<void>((resolve) => {
+      resubscribed = resolve;
+    });
+    const originalSubscribe = source.subscribe;
+    const unsubscribe = startTrackedSubscription<TestEvent>({
+      subscribe: (input, handlers) => {
+        const subscription = originalSubscribe(input, handlers);
+        if (source.calls.length === 2) resubscribed();
+        return subscription;
+      },
+      listener: (event) => {
+        seen.push(event.event_id);
+      },
+      subscribeOptions: { onError: () => seen.push(-1) },
+    });
+    source.emit(7);
+    source.emit(8);
+    source.fail(
+      new TRPCClientError("Internal server error", {
+        result: { error: { code: -32603, message: "x", data: { parley_code: null } } },
+      }),
+    );
+    await secondCall;
+    expect(source.calls.map((call) => call.input)).toEqual([{}, { lastEventId: "8" }]);
+    source.emit(8);
+    source.emit(9);
+    await settle();
+    expect(seen).toEqual([7, 8, 9]);
+    unsubscribe();
+    expect(source.calls[1]?.unsubscribed).toBe(true);
+  });
 });
 
 describe("toParleyError", () => {

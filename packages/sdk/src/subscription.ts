@@ -1,15 +1,22 @@
+import { ParleyError } from "@parley/session-core";
 import type { Unsubscribable } from "@trpc/server/observable";
 import { toParleyError } from "./parley-error.js";
 import type { SubscribeOptions } from "./types.js";
+
+/** Waits before re-subscribing after a server-side failure (the last value repeats). */
+const RETRY_DELAYS_MS = [100, 250, 500, 1_000, 2_000, 5_000] as const;
 
 /**
  * Starts a tracked subscription and delivers its events to `listener` in order, one at a time
  * (an async listener is awaited before the next event), each `event_id` at most once.
  *
- * Resuming is the ws client's job: it keeps the subscription across reconnects and re-sends it
- * with the last tracked id as `lastEventId`, and the server replays from its log after that id,
- * so nothing is missed. The `event_id` guard here only makes "no duplicate" hold even if a replay
- * overlapped.
+ * Two kinds of interruption are survived without a gap:
+ * - a dropped connection: the ws client keeps the subscription and re-sends it with the last
+ *   tracked id as `lastEventId`; the server replays its log after that id;
+ * - a subscription the server ended with an unexpected (non-domain) error, e.g. its database
+ *   connection failed: it is re-subscribed here, after a short backoff, from the last delivered id.
+ * A domain error (`ParleyError`: `unauthorized`, `session_not_found` …) ends it for good and goes
+ * to `onError`. The `event_id` guard makes "no duplicate" hold even if a replay overlapped.
  */
 export function startTrackedSubscription<E extends { event_id: number }>(options: {
   subscribe: (
@@ -20,33 +27,55 @@ export function startTrackedSubscription<E extends { event_id: number }>(options
   subscribeOptions: SubscribeOptions | undefined;
 }): () => void {
   const after = options.subscribeOptions?.after_event_id;
-  let lastDelivered = after ?? 0;
+  let lastDelivered: number | undefined = after;
   let delivery: Promise<void> = Promise.resolve();
   let active = true;
+  let failures = 0;
+  let current: Unsubscribable | null = null;
+  let retry: ReturnType<typeof setTimeout> | null = null;
 
-  const subscription = options.subscribe(after === undefined ? {} : { lastEventId: String(after) }, {
-    onData: ({ data }) => {
-      if (!active || data.event_id <= lastDelivered) return;
-      lastDelivered = data.event_id;
-      delivery = delivery
-        .then(() => (active ? options.listener(data) : undefined))
-        .catch((error: unknown) => {
-          reportListenerError(error);
-        });
-    },
-    onError: (error) => {
-      if (!active) return;
-      active = false;
-      const reported = toParleyError(error);
-      if (options.subscribeOptions?.onError) options.subscribeOptions.onError(reported);
-      else console.error("[parley] subscription ended", reported);
-    },
-  });
+  const end = (error: unknown) => {
+    active = false;
+    if (options.subscribeOptions?.onError) options.subscribeOptions.onError(error);
+    else console.error("[parley] subscription ended", error);
+  };
+
+  const start = () => {
+    current = options.subscribe(lastDelivered === undefined ? {} : { lastEventId: String(lastDelivered) }, {
+      onData: ({ data }) => {
+        failures = 0;
+        if (!active || (lastDelivered !== undefined && data.event_id <= lastDelivered)) return;
+        lastDelivered = data.event_id;
+        delivery = delivery
+          .then(() => (active ? options.listener(data) : undefined))
+          .catch((error: unknown) => {
+            reportListenerError(error);
+          });
+      },
+      onError: (error) => {
+        if (!active) return;
+        const reported = toParleyError(error);
+        if (reported instanceof ParleyError) {
+          end(reported);
+          return;
+        }
+        const delay = RETRY_DELAYS_MS[Math.min(failures, RETRY_DELAYS_MS.length - 1)];
+        failures += 1;
+        retry = setTimeout(() => {
+          retry = null;
+          if (active) start();
+        }, delay);
+      },
+    });
+  };
+
+  start();
 
   return () => {
     if (!active) return;
     active = false;
-    subscription.unsubscribe();
+    if (retry !== null) clearTimeout(retry);
+    current?.unsubscribe();
   };
 }
 
