@@ -41,6 +41,17 @@ describe("error mapping", () => {
     }
   });
 
+  it("treats a failed output validation as an internal error, not as bad input", () => {
+    const zodError = z.object({ a: z.string() }).safeParse({ a: 1 }).error;
+    const outputError = new TRPCError({
+      code: "INTERNAL_SERVER_ERROR",
+      message: "Output validation failed",
+      cause: zodError,
+    });
+    expect(parleyCodeOf(outputError)).toBeNull();
+    expect(shapeOf(outputError).message).toBe("Internal server error");
+  });
+
   it("hides the message of an unexpected error and gives it no parley_code", () => {
     const error = new TRPCError({ code: "INTERNAL_SERVER_ERROR", cause: new Error("password=hunter2") });
     const shape = shapeOf(error);

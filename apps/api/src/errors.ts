@@ -70,7 +70,8 @@ export function toTRPCError(error: unknown): unknown {
 export function parleyCodeOf(error: TRPCError): ParleyCode | null {
   const parleyError = asParleyError(error.cause);
   if (parleyError !== null) return parleyError.code;
-  if (isZodError(error.cause)) return "invalid_input";
+  // A zod failure is the caller's only as input (BAD_REQUEST); a failed output check is our bug.
+  if (error.code === "INTERNAL_SERVER_ERROR") return null;
   if (error.code === "UNAUTHORIZED") return "unauthorized";
   if (error.code === "FORBIDDEN") return "forbidden";
   if (TRPC_CODES_MEANING_INVALID_INPUT.has(error.code)) return "invalid_input";
@@ -103,6 +104,8 @@ export function formatError<TShape extends ErrorShape>({
   const { stack: _stack, ...data } = shape.data;
   let message = shape.message;
   if (parley_code === null) message = INTERNAL_MESSAGE;
-  else if (isZodError(error.cause)) message = `Invalid input: ${z.prettifyError(error.cause)}`;
+  else if (error.code === "BAD_REQUEST" && isZodError(error.cause)) {
+    message = `Invalid input: ${z.prettifyError(error.cause)}`;
+  }
   return { ...shape, message, data: { ...data, parley_code } };
 }
