@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createTestDatabase } from "@parley/db/testing";
-import { API_PORT, WEB_PORT } from "./ports";
+import { API_PORT, LOCAL_WEB_PORT, WEB_PORT } from "./ports";
 import {
   createToken,
   isPortBusy,
@@ -26,7 +26,7 @@ export default async function globalSetup() {
     if (!existsSync(file))
       throw new Error(`The ${what} is not built (${file} missing): run \`npm run build\` first.`);
   }
-  for (const port of [API_PORT, WEB_PORT]) {
+  for (const port of [API_PORT, WEB_PORT, LOCAL_WEB_PORT]) {
     if (await isPortBusy(port))
       throw new Error(`Port ${port} is already in use; stop whatever listens there first.`);
   }
@@ -52,6 +52,7 @@ export default async function globalSetup() {
     throw error;
   }
   return async () => {
+    await stopServer(state_dir, "web-local");
     await stopServer(state_dir, "web");
     await stopServer(state_dir, "api");
     await database.drop();

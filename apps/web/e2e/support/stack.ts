@@ -25,6 +25,9 @@ export interface StackEnv {
 
 const ENV_KEY = "PARLEY_E2E_STACK";
 
+/** The servers a run starts: the API, the web app, and a second web app with auto sign-in. */
+export type ServerName = "api" | "web" | "web-local";
+
 export function writeStackEnv(stack: StackEnv): void {
   process.env[ENV_KEY] = JSON.stringify(stack);
 }
@@ -35,11 +38,11 @@ export function readStackEnv(): StackEnv {
   return JSON.parse(raw) as StackEnv;
 }
 
-function pidFile(state_dir: string, name: "api" | "web"): string {
+function pidFile(state_dir: string, name: ServerName): string {
   return path.join(state_dir, `${name}.pid`);
 }
 
-export function readPid(state_dir: string, name: "api" | "web"): number | null {
+export function readPid(state_dir: string, name: ServerName): number | null {
   try {
     const pid = Number(readFileSync(pidFile(state_dir, name), "utf8").trim());
     return Number.isInteger(pid) && pid > 0 ? pid : null;
@@ -85,7 +88,7 @@ async function waitForHttp(url: string, what: string, logFile: string, timeoutMs
  * (another process) can stop it, even after a test restarted it.
  */
 function startDetached(options: {
-  name: "api" | "web";
+  name: ServerName;
   state_dir: string;
   args: string[];
   cwd: string;
@@ -128,16 +131,25 @@ export async function startApi(
   await waitForHttp(`http://127.0.0.1:${API_PORT}/healthz`, "The API", path.join(stack.state_dir, "api.log"));
 }
 
-export async function startWeb(stack: Pick<StackEnv, "state_dir">): Promise<void> {
+/**
+ * `next start` against the test API. `local_token` plays the root `npm start`, which hands the
+ * local admin token to the web app so the browser signs in by itself.
+ */
+export async function startWeb(
+  stack: Pick<StackEnv, "state_dir">,
+  options: { name?: ServerName; port?: number; local_token?: string } = {},
+): Promise<string> {
+  const name = options.name ?? "web";
+  const port = options.port ?? WEB_PORT;
   startDetached({
-    name: "web",
+    name,
     state_dir: stack.state_dir,
     cwd: WEB_ROOT,
     args: [
       path.join(REPO_ROOT, "node_modules/next/dist/bin/next"),
       "start",
       "-p",
-      String(WEB_PORT),
+      String(port),
       "-H",
       "127.0.0.1",
     ],
@@ -146,18 +158,16 @@ export async function startWeb(stack: Pick<StackEnv, "state_dir">): Promise<void
       NODE_ENV: "production",
       NEXT_TELEMETRY_DISABLED: "1",
       PARLEY_API_URL: `http://127.0.0.1:${API_PORT}`,
-      PARLEY_LOCAL_TOKEN: "",
+      PARLEY_LOCAL_TOKEN: options.local_token ?? "",
     },
   });
-  await waitForHttp(
-    `http://127.0.0.1:${WEB_PORT}/sign-in`,
-    "The web app",
-    path.join(stack.state_dir, "web.log"),
-  );
+  const url = `http://127.0.0.1:${port}`;
+  await waitForHttp(`${url}/sign-in`, "The web app", path.join(stack.state_dir, `${name}.log`));
+  return url;
 }
 
 /** Stops a recorded server: SIGTERM to its process group, SIGKILL if it lingers. */
-export async function stopServer(state_dir: string, name: "api" | "web", signal: NodeJS.Signals = "SIGTERM") {
+export async function stopServer(state_dir: string, name: ServerName, signal: NodeJS.Signals = "SIGTERM") {
   const pid = readPid(state_dir, name);
   if (pid === null) return;
   const alive = () => {

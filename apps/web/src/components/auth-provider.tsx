@@ -19,7 +19,11 @@ export type AuthState =
 interface AuthContextValue {
   readonly state: AuthState;
   readonly apiUrl: string;
+  /** True when this server hands out a local auto sign-in token (the root `npm start`). */
+  readonly hasLocalToken: boolean;
   signIn(token: string): Promise<DisplayError | null>;
+  /** Signs in with the local token again after an explicit sign-out. */
+  signInLocally(): Promise<DisplayError | null>;
   signOut(): void;
   retry(): void;
 }
@@ -117,9 +121,22 @@ export function AuthProvider({ config, children }: { config: RuntimeConfig; chil
 
   const retry = useCallback(() => setAttempt((value) => value + 1), []);
 
+  const signInLocally = useCallback(
+    async () => (config.local_token ? signIn(config.local_token) : null),
+    [config.local_token, signIn],
+  );
+
   const value = useMemo(
-    () => ({ state, apiUrl: config.api_url, signIn, signOut, retry }),
-    [state, config.api_url, signIn, signOut, retry],
+    () => ({
+      state,
+      apiUrl: config.api_url,
+      hasLocalToken: config.local_token !== null,
+      signIn,
+      signInLocally,
+      signOut,
+      retry,
+    }),
+    [state, config.api_url, config.local_token, signIn, signInLocally, signOut, retry],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

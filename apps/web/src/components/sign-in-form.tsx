@@ -7,7 +7,7 @@ import { useAuth } from "./auth-provider";
 import { LoadingState } from "./states";
 
 export function SignInForm() {
-  const { state, signIn, apiUrl } = useAuth();
+  const { state, signIn, signInLocally, hasLocalToken, apiUrl } = useAuth();
   const router = useRouter();
   const [token, setToken] = useState("");
   const [error, setError] = useState<string | null>(null);
@@ -37,6 +37,14 @@ export function SignInForm() {
     if (failure) {
       setError(failure.code === "unauthorized" ? "That token was not accepted." : failure.message);
     }
+  }
+
+  async function signInWithLocalToken() {
+    setBusy(true);
+    setError(null);
+    const failure = await signInLocally();
+    setBusy(false);
+    if (failure) setError(failure.message);
   }
 
   const reason =
@@ -78,6 +86,11 @@ export function SignInForm() {
         <button type="submit" className="button primary block" disabled={busy || !token.trim()}>
           {busy ? "Checking…" : "Sign in"}
         </button>
+        {hasLocalToken ? (
+          <button type="button" className="button block" disabled={busy} onClick={signInWithLocalToken}>
+            Sign in with this server's local admin token
+          </button>
+        ) : null}
       </form>
     </main>
   );
