@@ -25,6 +25,10 @@ test("the workspace works on a 390 px wide phone screen", async ({ browser, stac
   await card.getByRole("button", { name: "Approve" }).click();
   await expect(toolCard(page, "delete_file")).toHaveAttribute("data-state", "completed");
 
+  // icon-only controls keep their names for assistive technology
+  await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Sessions" })).toBeVisible();
+
   await page.getByRole("button", { name: "Back to sessions" }).click();
   await expect(page.getByRole("button", { name: /On the go/ })).toBeVisible();
   await screenshot(page, "mobile-sessions");
