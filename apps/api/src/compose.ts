@@ -21,10 +21,11 @@ export interface ComposedApi {
  * with recovery at startup and then periodically.
  */
 export async function composeApi(env: Env, logger: Logger): Promise<ComposedApi> {
-  const opened = await openDatabase(env, logger);
-  const { store, bus, leases, auth } = opened.database;
+  // Configuration errors (a bad PARLEY_MODEL, a missing workspace) fail before any database work.
   const agent = createDefaultAgent({ model: createModelFromSetting(env.PARLEY_MODEL, env) });
   const workspaces = createWorkspaceCatalog(parseWorkspaceConfig(env, process.cwd()));
+  const opened = await openDatabase(env, logger);
+  const { store, bus, leases, auth } = opened.database;
   const runtime = new SessionRuntime({
     store,
     bus,
