@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import {
+  collectPageErrors,
   createSession,
   expect,
   putWorkspaceFile,
@@ -15,6 +16,7 @@ test.describe("approvals", () => {
     stack,
   }) => {
     const { page } = member;
+    const errors = collectPageErrors(page);
     const session_id = await createSession(page, "Tidy the workspace");
     const file = putWorkspaceFile(stack, session_id, "notes.txt", "old notes\n");
 
@@ -55,6 +57,7 @@ test.describe("approvals", () => {
     await expect(page.getByTestId("pending-count")).toHaveCount(0);
     expect(existsSync(file)).toBe(false);
     await screenshot(page, "approval-completed");
+    expect(errors).toEqual([]);
   });
 
   test("denying a delete fails the tool and leaves the file alone", async ({ member, stack }) => {
