@@ -10,7 +10,7 @@ export { createRandomIdSource, RuntimeIds, toolPartId } from "./runtime/ids.js";
 export * from "./runtime/session-facade.js";
 export { MAX_PROMPT_LENGTH } from "./runtime/session-handle.js";
 export { CONFIG_ACTION_TITLE, PROMPT_CANCELLED } from "./runtime/session-host.js";
-export { SessionRuntime } from "./runtime/session-runtime.js";
+export { SessionRuntime, type SessionRuntimeStats } from "./runtime/session-runtime.js";
 export * from "./runtime/session-runtime-options.js";
 export { MAX_STEPS, TOOL_INTERRUPTED, TURN_INTERRUPTED, TURN_STOPPED } from "./runtime/turn-runner.js";
 export * from "./schema/approval.js";

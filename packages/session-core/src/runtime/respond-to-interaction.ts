@@ -1,22 +1,13 @@
 import { ParleyError } from "../errors.js";
 import type { TurnLease } from "../ports/turn-lease.js";
-import { type InteractionResult, respondInputSchema } from "../schema/interaction.js";
+import { type InteractionResult, type RespondInput, respondInputSchema } from "../schema/interaction.js";
 import { assertRespondable } from "./respond-validation.js";
 import type { Actor } from "./session-facade.js";
 import type { SessionHost } from "./session-host.js";
 import { respondToInteraction } from "./transitions/interaction-transitions.js";
 
-/**
- * `session.respond()` (§B.2, DESIGN §3.2). Validates, then commits the answer and the tool's new
- * state as one revision guarded by the message revision, so it works in any process and exactly one
- * of concurrent responders wins. The waiting tool is woken by the committed mutation on the bus.
- * When no live process runs the Turn, this process takes the lease first and resumes the Turn.
- */
-export async function respondToSessionInteraction(
-  host: SessionHost,
-  raw: unknown,
-  actor: Actor | undefined,
-): Promise<InteractionResult> {
+/** `session.respond()`'s input, validated before anything else happens (§B.2). */
+export function parseRespondInput(raw: unknown): RespondInput {
   const parsed = respondInputSchema.safeParse(raw);
   if (!parsed.success) {
     const outcomeIssue = parsed.error.issues.some((issue) => issue.path.join(".") === "response.outcome");
@@ -31,7 +22,21 @@ export async function respondToSessionInteraction(
       `Invalid session.respond input: ${parsed.error.issues[0]?.message ?? ""}`,
     );
   }
-  const input = parsed.data;
+  return parsed.data;
+}
+
+/**
+ * `session.respond()` (§B.2, DESIGN §3.2) with a parsed input. Checks, then commits the answer and
+ * the tool's new state as one revision guarded by the message revision, so it works in any process
+ * and exactly one of concurrent responders wins. The waiting tool is woken by the committed mutation
+ * on the bus. When no live process runs the Turn, this process takes the lease first and resumes the
+ * Turn.
+ */
+export async function respondToSessionInteraction(
+  host: SessionHost,
+  input: RespondInput,
+  actor: Actor | undefined,
+): Promise<InteractionResult> {
   const { store } = host.context;
   const session = await store.getSession(host.session_id);
   if (!session) throw new ParleyError("session_not_found", `Session not found: ${host.session_id}`);

@@ -12,9 +12,10 @@ import {
   sessionSetOptionsSchema,
 } from "../schema/session.js";
 import { RuntimeInteractionPort } from "./interaction-port.js";
-import { respondToSessionInteraction } from "./respond-to-interaction.js";
+import { parseRespondInput, respondToSessionInteraction } from "./respond-to-interaction.js";
 import type { Actor, Session, SessionInteractions, SubscribeOptions, TurnHandle } from "./session-facade.js";
 import type { SessionHost } from "./session-host.js";
+import type { SessionHosts } from "./session-hosts.js";
 import { subscribeToSession } from "./session-subscription.js";
 import { findToolIndex } from "./transitions/transition.js";
 
@@ -22,17 +23,37 @@ export const MAX_PROMPT_LENGTH = 32_000;
 const DEFAULT_MESSAGE_LIMIT = 200;
 const MAX_MESSAGE_LIMIT = 500;
 
-/** The `Session` facade of the note over this process's host of the session. */
+/**
+ * The `Session` facade of the note over this process's host of the session. It never holds the host:
+ * each operation that needs it pins it for its duration (`SessionHosts.use`), so a facade kept by a
+ * caller never keeps an idle session in memory and always reaches the session's one current host.
+ */
 export class SessionHandle implements Session {
   readonly id: string;
   readonly interactions: SessionInteractions;
-  readonly #host: SessionHost;
+  readonly #hosts: SessionHosts;
 
-  constructor(host: SessionHost) {
-    this.#host = host;
-    this.id = host.session_id;
+  constructor(hosts: SessionHosts, session_id: string) {
+    this.#hosts = hosts;
+    this.id = session_id;
+    const list = () => this.#pendingRequests();
+    this.interactions = Object.assign(list, {
+      request: (input: Parameters<SessionInteractions["request"]>[0]) => this.#request(input),
+      approval: {
+        request: (input: Parameters<SessionInteractions["approval"]["request"]>[0]) =>
+          this.#hosts.use(this.id, (host) => this.#port(host).approval.request(input)),
+      },
+    });
+  }
+
+  get #context() {
+    return this.#hosts.context;
+  }
+
+  /** The facade's own port: it always creates, and its waiters belong to the host (pinned meanwhile). */
+  #port(host: SessionHost): RuntimeInteractionPort {
     const { context } = host;
-    const port = new RuntimeInteractionPort({
+    return new RuntimeInteractionPort({
       session_id: host.session_id,
       writer: host.writer,
       store: context.store,
@@ -44,8 +65,19 @@ export class SessionHandle implements Session {
       approvalMode: () => host.effectiveMode(),
       countsOrdinals: false,
     });
-    const list = () => this.#pendingRequests();
-    this.interactions = Object.assign(list, { request: port.request.bind(port), approval: port.approval });
+  }
+
+  /** The host stays pinned until the Interaction is answered: its waiter lives there. */
+  async #request(input: Parameters<SessionInteractions["request"]>[0]) {
+    const host = await this.#hosts.acquire(this.id);
+    try {
+      const handle = await this.#port(host).request(input);
+      void handle.result.then(() => this.#hosts.release(host));
+      return handle;
+    } catch (error) {
+      this.#hosts.release(host);
+      throw error;
+    }
   }
 
   async prompt(input: { query: string; request_id?: string }): Promise<TurnHandle> {
@@ -66,25 +98,26 @@ export class SessionHandle implements Session {
     ) {
       throw new ParleyError("invalid_input", "session.prompt request_id must be a non-empty string");
     }
-    return this.#host.enqueuePrompt(query, input.request_id);
+    const { request_id } = input;
+    return this.#hosts.use(this.id, (host) => host.enqueuePrompt(query, request_id));
   }
 
   async stop(): Promise<StopResult> {
     await this.#requireOpen();
-    return this.#host.stop("turn_stopped");
+    return this.#hosts.use(this.id, (host) => host.stop("turn_stopped"));
   }
 
   async close(): Promise<void> {
     await this.#requireOpen();
-    await this.#host.close();
+    await this.#hosts.use(this.id, (host) => host.close());
   }
 
   subscribe(
     listener: (mutation: SessionMutation) => void | Promise<void>,
     options: SubscribeOptions = {},
   ): () => void {
-    const { store, bus, logger } = this.#host.context;
-    return subscribeToSession({
+    const { store, bus, logger } = this.#context;
+    const unsubscribe = subscribeToSession({
       session_id: this.id,
       store,
       bus,
@@ -92,10 +125,20 @@ export class SessionHandle implements Session {
       listener,
       after_event_id: options.after_event_id,
     });
+    const unsubscribed = this.#hosts.subscribed(this.id);
+    return () => {
+      unsubscribe();
+      unsubscribed();
+    };
   }
 
   respond(input: RespondInput, actor?: Actor): Promise<InteractionResult> {
-    return respondToSessionInteraction(this.#host, input, actor);
+    try {
+      const parsed = parseRespondInput(input);
+      return this.#hosts.use(this.id, (host) => respondToSessionInteraction(host, parsed, actor));
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   async status(): Promise<SessionStatus> {
@@ -140,7 +183,9 @@ export class SessionHandle implements Session {
     await this.#requireOpen();
     const record = await this.#record();
     if (record.approval_mode === approval_mode) return { queued: false };
-    await this.#host.configure({ kind: "config", approval_mode, persist_action, publish_mutation });
+    await this.#hosts.use(this.id, (host) =>
+      host.configure({ kind: "config", approval_mode, persist_action, publish_mutation }),
+    );
     return { queued: true };
   }
 
@@ -153,7 +198,7 @@ export class SessionHandle implements Session {
     if (before !== undefined && (!Number.isInteger(before) || before < 1)) {
       throw new ParleyError("invalid_input", "before_sequence must be a positive integer");
     }
-    return this.#host.context.store.listMessages(
+    return this.#context.store.listMessages(
       this.id,
       before === undefined ? { limit } : { before_sequence: before, limit },
     );
@@ -161,7 +206,7 @@ export class SessionHandle implements Session {
 
   async info(): Promise<SessionInfo> {
     const record = await this.#record();
-    const pending_interactions = await this.#host.context.store.countPendingInteractions(this.id);
+    const pending_interactions = await this.#context.store.countPendingInteractions(this.id);
     const running = (await this.#runningTurnId()) !== undefined;
     return {
       ...record,
@@ -171,19 +216,19 @@ export class SessionHandle implements Session {
   }
 
   async #pendingRequests(): Promise<InteractionRequest[]> {
-    const records = await this.#host.context.store.listPendingInteractions(this.id);
+    const records = await this.#context.store.listPendingInteractions(this.id);
     return records.map((record) => record.interaction.request);
   }
 
   async #runningTurnId(): Promise<string | undefined> {
-    const turn = this.#host.activeTurn;
+    const turn = this.#hosts.peek(this.id)?.activeTurn;
     if (turn) return turn.turn_id;
-    const open = await this.#host.context.store.listOpenAssistantMessages(this.id);
+    const open = await this.#context.store.listOpenAssistantMessages(this.id);
     return open[open.length - 1]?.turn_id;
   }
 
   async #locateTool(tool_call_id: string): Promise<string | undefined> {
-    const open = await this.#host.context.store.listOpenAssistantMessages(this.id);
+    const open = await this.#context.store.listOpenAssistantMessages(this.id);
     for (const message of open) {
       if (message.type === "assistant" && findToolIndex(message, tool_call_id) >= 0)
         return message.message_id;
@@ -192,14 +237,14 @@ export class SessionHandle implements Session {
   }
 
   async #record() {
-    const record = await this.#host.context.store.getSession(this.id);
+    const record = await this.#context.store.getSession(this.id);
     if (!record) throw new ParleyError("session_not_found", `Session not found: ${this.id}`);
     return record;
   }
 
   async #requireOpen(): Promise<void> {
     const record = await this.#record();
-    if (record.closed_at !== null || this.#host.isClosed) {
+    if (record.closed_at !== null || this.#hosts.peek(this.id)?.isClosed) {
       throw new ParleyError("session_closed", `Session is closed: ${this.id}`);
     }
   }

@@ -26,20 +26,30 @@ export class SessionHost implements TurnHost {
   readonly agent: AgentDefinition;
   readonly workspace: WorkspaceRef | undefined;
   readonly #queue = new SessionQueue();
+  readonly #onIdle: (host: SessionHost) => void;
   #effective: ApprovalMode;
   #turn: TurnRunner | undefined;
   #starting = false;
   #closed = false;
   #shutDown = false;
-  readonly #promptsByRequestId = new Map<string, Promise<TurnHandle>>();
+  /** Operations of this process using the host now (see `SessionHosts`). */
+  #pins = 0;
+  /** Work started here that nobody awaits: starting the next Turn, releasing a Turn's lease. */
+  #background = 0;
 
-  private constructor(context: RuntimeContext, record: SessionRecord, agent: AgentDefinition) {
+  private constructor(
+    context: RuntimeContext,
+    record: SessionRecord,
+    agent: AgentDefinition,
+    onIdle: (host: SessionHost) => void,
+  ) {
     this.context = context;
     this.session_id = record.session_id;
     this.agent = agent;
     this.workspace = context.resolveWorkspace?.(record);
     this.#effective = record.effective_approval_mode;
     this.#closed = record.closed_at !== null;
+    this.#onIdle = onIdle;
     this.writer = new SessionWriter({
       session_id: record.session_id,
       store: context.store,
@@ -47,13 +57,67 @@ export class SessionHost implements TurnHost {
       clock: context.clock,
       ids: context.ids,
       logger: context.logger,
+      onIdle: () => this.#notifyIfIdle(),
     });
   }
 
-  static async open(context: RuntimeContext, record: SessionRecord): Promise<SessionHost> {
+  /**
+   * The host of `record`'s session; `onIdle` is told each time it may have become idle. Everything
+   * it starts from is the stored record: a host created again after an eviction behaves as the
+   * evicted one would have.
+   */
+  static create(
+    context: RuntimeContext,
+    record: SessionRecord,
+    onIdle: (host: SessionHost) => void,
+  ): SessionHost {
     const agent = context.agents.get(record.agent_id);
     if (!agent) throw new ParleyError("invalid_input", `Unknown agent: ${record.agent_id}`);
-    return new SessionHost(context, record, agent);
+    return new SessionHost(context, record, agent, onIdle);
+  }
+
+  /**
+   * Whether the host holds nothing live, so that dropping it loses nothing: no Turn running,
+   * starting or being resumed here (hence no lease or waiter of a Turn), no queued prompt or config
+   * command, no write in flight, no lease release or Turn start in flight, and no operation of this
+   * process using it (a facade call, or a facade Interaction awaiting its answer).
+   */
+  get isIdle(): boolean {
+    return (
+      this.#pins === 0 &&
+      this.#background === 0 &&
+      this.#turn === undefined &&
+      !this.#starting &&
+      this.#queue.isEmpty() &&
+      this.writer.isIdle
+    );
+  }
+
+  /** An operation starts using the host: it stays until `unpin`. */
+  pin(): void {
+    this.#pins += 1;
+  }
+
+  unpin(): void {
+    this.#pins -= 1;
+    this.#notifyIfIdle();
+  }
+
+  #notifyIfIdle(): void {
+    if (this.isIdle) this.#onIdle(this);
+  }
+
+  /** Runs work nobody awaits while counting it as live; its failure is logged. */
+  #inBackground(work: Promise<unknown>, failure: string): void {
+    this.#background += 1;
+    void work
+      .catch((error: unknown) =>
+        this.context.logger?.error({ session_id: this.session_id, err: error }, failure),
+      )
+      .finally(() => {
+        this.#background -= 1;
+        this.#notifyIfIdle();
+      });
   }
 
   /**
@@ -105,23 +169,28 @@ export class SessionHost implements TurnHost {
    */
   enqueuePrompt(query: string, request_id?: string): Promise<TurnHandle> {
     if (request_id !== undefined) {
-      const earlier = this.#promptsByRequestId.get(request_id);
+      const requests = this.context.prompt_requests;
+      const earlier = requests.get(this.session_id, request_id);
       if (earlier) return earlier;
       const assigned = this.enqueuePrompt(query);
-      this.#promptsByRequestId.set(request_id, assigned);
-      assigned.catch(() => this.#promptsByRequestId.delete(request_id));
+      requests.remember(this.session_id, request_id, assigned);
+      assigned.catch(() => requests.forget(this.session_id, request_id, assigned));
       return assigned;
     }
     if (this.#shutDown) return Promise.reject(new Error("SessionRuntime was shut down"));
     const assigned = new Promise<TurnHandle>((resolve, reject) => {
       this.#queue.push({ kind: "prompt", query, assign: resolve, reject });
     });
-    if (!this.#turn) void this.#startNextTurn();
+    if (!this.#turn) this.#startNextTurnInBackground();
     return assigned;
   }
 
   enqueueConfig(command: ConfigCommand): void {
     this.#queue.push(command);
+  }
+
+  #startNextTurnInBackground(): void {
+    this.#inBackground(this.#startNextTurn(), "starting the next turn failed");
   }
 
   async #startNextTurn(): Promise<void> {
@@ -217,7 +286,7 @@ export class SessionHost implements TurnHost {
   async unclaim(lease: TurnLease): Promise<void> {
     this.#starting = false;
     await lease.release();
-    if (!this.#closed) void this.#startNextTurn();
+    if (!this.#closed) this.#startNextTurnInBackground();
   }
 
   /**
@@ -242,7 +311,7 @@ export class SessionHost implements TurnHost {
     if (message?.type !== "assistant") {
       this.#starting = false;
       await lease.release();
-      if (!this.#closed) void this.#startNextTurn();
+      if (!this.#closed) this.#startNextTurnInBackground();
       return false;
     }
     await this.#refreshEffective();
@@ -262,8 +331,8 @@ export class SessionHost implements TurnHost {
     if (this.#turn !== turn) return;
     this.#turn = undefined;
     this.context.waiters.abandon(turn);
-    void turn.releaseLease();
-    if (!this.#closed && !this.#shutDown) void this.#startNextTurn();
+    this.#inBackground(turn.releaseLease(), "releasing the lease failed");
+    if (!this.#closed && !this.#shutDown) this.#startNextTurnInBackground();
   }
 
   /** At a checkpoint: the effective mode changes, then (per options) its Action is persisted (§D.4). */

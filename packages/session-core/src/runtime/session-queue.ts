@@ -46,6 +46,10 @@ export class SessionQueue {
     return { configs: head.filter((item): item is ConfigCommand => item.kind === "config"), prompt };
   }
 
+  isEmpty(): boolean {
+    return this.#items.length === 0;
+  }
+
   hasConfig(): boolean {
     return this.#items.some((item) => item.kind === "config");
   }

@@ -3,10 +3,11 @@ import { systemClock } from "../ports/clock.js";
 import type { SessionRecord } from "../schema/session.js";
 import { createRandomIdSource, RuntimeIds } from "./ids.js";
 import { InteractionWaiters } from "./interaction-waiters.js";
+import { PromptRequests } from "./prompt-requests.js";
 import type { RuntimeContext } from "./runtime-context.js";
 import type { Session } from "./session-facade.js";
 import { SessionHandle } from "./session-handle.js";
-import { SessionHost } from "./session-host.js";
+import { SessionHosts } from "./session-hosts.js";
 import type {
   CreateSessionInput,
   SessionRuntimeApi,
@@ -16,6 +17,12 @@ import type {
 const DEFAULT_DELTA_FLUSH_MS = 50;
 const DEFAULT_TITLE = "New session";
 
+/** What the runtime holds in memory now (for tests and metrics). */
+export interface SessionRuntimeStats {
+  /** Session hosts held: sessions with something live in this process (see `SessionHosts`). */
+  hosts: number;
+}
+
 /**
  * The process-wide host of sessions (DESIGN §3.3–3.4). It owns the Turns this process runs, wakes
  * waiting tools from committed mutations on the bus (whichever process committed them), and takes
@@ -23,7 +30,7 @@ const DEFAULT_TITLE = "New session";
  */
 export class SessionRuntime implements SessionRuntimeApi {
   readonly #context: RuntimeContext;
-  readonly #hosts = new Map<string, Promise<SessionHost>>();
+  readonly #hosts: SessionHosts;
   readonly #unsubscribe: () => void;
   #shutDown = false;
 
@@ -38,17 +45,16 @@ export class SessionRuntime implements SessionRuntimeApi {
       ids: new RuntimeIds(options.ids ?? createRandomIdSource()),
       logger: options.logger,
       waiters: new InteractionWaiters(),
+      prompt_requests: new PromptRequests(),
       delta_flush_ms: options.delta_flush_ms ?? DEFAULT_DELTA_FLUSH_MS,
     };
+    this.#hosts = new SessionHosts(this.#context);
     this.#unsubscribe = options.bus.subscribe({
       onSessionEvent: (event) => {
         this.#context.waiters.observe(event);
         const { mutation } = event;
         if (mutation.variant === "session" && mutation.type === "closed") {
-          void this.#hosts.get(event.session_id)?.then(
-            (host) => host.observeClosed(),
-            () => undefined,
-          );
+          this.#hosts.peek(event.session_id)?.observeClosed();
         }
       },
     });
@@ -74,14 +80,17 @@ export class SessionRuntime implements SessionRuntimeApi {
       effective_approval_mode: approval_mode,
     };
     await this.#context.store.createSession(record);
-    return new SessionHandle(await this.#host(record));
+    return new SessionHandle(this.#hosts, record.session_id);
   }
 
   async openSession(session_id: string): Promise<Session | null> {
     this.#assertRunning();
     const record = await this.#context.store.getSession(session_id);
     if (!record) return null;
-    return new SessionHandle(await this.#host(record));
+    if (!this.#context.agents.get(record.agent_id)) {
+      throw new ParleyError("invalid_input", `Unknown agent: ${record.agent_id}`);
+    }
+    return new SessionHandle(this.#hosts, session_id);
   }
 
   async recover(): Promise<{ resumed_session_ids: string[] }> {
@@ -92,9 +101,12 @@ export class SessionRuntime implements SessionRuntimeApi {
       try {
         const record = await this.#context.store.getSession(session_id);
         if (!record) continue;
-        const host = await this.#host(record);
-        if (host.ownsTurn) continue;
-        if (await host.takeOver()) resumed_session_ids.push(session_id);
+        const resumed = await this.#hosts.use(
+          session_id,
+          async (host) => !host.ownsTurn && (await host.takeOver()),
+          record,
+        );
+        if (resumed) resumed_session_ids.push(session_id);
       } catch (error) {
         this.#context.logger?.error({ session_id, err: error }, "resuming the session failed");
       }
@@ -106,20 +118,12 @@ export class SessionRuntime implements SessionRuntimeApi {
     if (this.#shutDown) return;
     this.#shutDown = true;
     this.#unsubscribe();
-    const hosts = await Promise.allSettled(this.#hosts.values());
-    await Promise.all(
-      hosts.map((entry) => (entry.status === "fulfilled" ? entry.value.shutdown() : undefined)),
-    );
+    await this.#hosts.shutdown();
   }
 
-  #host(record: SessionRecord): Promise<SessionHost> {
-    let host = this.#hosts.get(record.session_id);
-    if (!host) {
-      host = SessionHost.open(this.#context, record);
-      this.#hosts.set(record.session_id, host);
-      host.catch(() => this.#hosts.delete(record.session_id));
-    }
-    return host;
+  /** A read-only snapshot of what the runtime holds. */
+  stats(): SessionRuntimeStats {
+    return { hosts: this.#hosts.size };
   }
 
   #assertRunning(): void {

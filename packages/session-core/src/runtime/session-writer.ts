@@ -28,6 +28,8 @@ interface WriterDeps {
   clock: Clock;
   ids: RuntimeIds;
   logger: RuntimeLogger | undefined;
+  /** Called each time the last queued write settles (the session's host may then be evicted). */
+  onIdle?: () => void;
 }
 
 /**
@@ -41,6 +43,7 @@ export class SessionWriter {
   readonly #open = new Map<string, AssistantMessage>();
   #tail: Promise<unknown> = Promise.resolve();
   #nextSequence: number | undefined;
+  #inFlight = 0;
 
   constructor(deps: WriterDeps) {
     this.#deps = deps;
@@ -50,10 +53,20 @@ export class SessionWriter {
     return this.#deps.session_id;
   }
 
+  /** True when no write is queued or running. */
+  get isIdle(): boolean {
+    return this.#inFlight === 0;
+  }
+
   /** Runs `work` after every write queued before it. */
   serial<T>(work: () => Promise<T>): Promise<T> {
+    this.#inFlight += 1;
     const run = this.#tail.then(work, work);
-    this.#tail = run.catch(() => undefined);
+    const settled = () => {
+      this.#inFlight -= 1;
+      if (this.#inFlight === 0) this.#deps.onIdle?.();
+    };
+    this.#tail = run.then(settled, settled);
     return run;
   }
 
