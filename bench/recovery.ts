@@ -3,7 +3,7 @@ import { startParleyRuntime, startParleyStack } from "./lib/parley-stack.js";
 import { type Figure, valueFigure } from "./lib/report.js";
 import { createScratchDatabase } from "./lib/scratch-database.js";
 import { APPROVE } from "./lib/session-watch.js";
-import { now } from "./lib/stats.js";
+import { now, WAIT_MS, within } from "./lib/stats.js";
 import type { SuiteContext } from "./lib/suite.js";
 import { createWaitingSessions, inBatches } from "./lib/waiting-sessions.js";
 
@@ -22,16 +22,20 @@ export async function measureRecovery(context: SuiteContext): Promise<Figure[]> 
     let waiting: Awaited<ReturnType<typeof createWaitingSessions>>;
     try {
       waiting = await createWaitingSessions(first, first.client(), "recover", count);
+      context.log(`${waiting.length} interactions pending; stopping the first process`);
     } finally {
       await first.close();
     }
+    context.log("first process stopped; recovering in a new runtime");
 
     const second = await startParleyRuntime(scratch.url);
+    context.log("second runtime started");
     try {
       const startedAt = now();
       const requested = Promise.all(waiting.map((entry) => second.probe.waitRequested(entry.key)));
-      const recovered = await second.runtime.recover();
+      const recovered = await within(second.runtime.recover(), WAIT_MS, "recover()");
       const recoverReturnedAt = now();
+      context.log(`recover() returned after ${(recoverReturnedAt - startedAt).toFixed(0)} ms`);
       await requested.catch((error: unknown) => {
         const asked = waiting.filter((entry) => second.probe.times.has(entry.key)).length;
         throw new Error(
@@ -39,6 +43,7 @@ export async function measureRecovery(context: SuiteContext): Promise<Figure[]> 
         );
       });
       const allWaitingAgainAt = now();
+      context.log("every tool asks again; answering them");
       if (recovered.resumed_session_ids.length !== count) {
         throw new Error(
           `recover() resumed ${recovered.resumed_session_ids.length} sessions, expected ${count}`,
@@ -54,8 +59,11 @@ export async function measureRecovery(context: SuiteContext): Promise<Figure[]> 
           { user_id: "bench" },
         );
       });
+      context.log("answered");
       await resumed;
+      context.log("every tool resumed");
       await checkExactlyOnce(scratch.url, count);
+      context.log("checked: every interaction answered once");
 
       const seconds = (allWaitingAgainAt - startedAt) / 1000;
       return [
@@ -68,7 +76,11 @@ export async function measureRecovery(context: SuiteContext): Promise<Figure[]> 
         valueFigure("recovered_sessions_per_s", "1/s", count / seconds, count),
       ];
     } finally {
-      await second.close();
+      // A runtime that cannot shut down is a finding of its own; it must not hide the figures.
+      await second.close().catch((error: unknown) => {
+        context.log(`the recovered runtime did not close: ${String(error)}`);
+        context.record("recovery_close_error", String(error));
+      });
     }
   } finally {
     await scratch.drop();

@@ -39,7 +39,11 @@ export class ToolProbe {
 
   waitResumed(key: string): Promise<void> {
     if (this.times.get(key)?.resumed_at !== undefined) return Promise.resolve();
-    return within(new Promise((resolve) => this.#resumed.set(key, resolve)), WAIT_MS, `tool ${key} to resume`);
+    return within(
+      new Promise((resolve) => this.#resumed.set(key, resolve)),
+      WAIT_MS,
+      `tool ${key} to resume`,
+    );
   }
 
   forget(key: string): void {

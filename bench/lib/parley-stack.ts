@@ -9,6 +9,7 @@ import pino from "pino";
 import { createWorkspaceCatalog, type WorkspaceCatalog } from "../../apps/api/src/workspace-catalog.js";
 import { BENCH_AGENT_ID, createBenchAgent, ToolProbe } from "./bench-agent.js";
 import { createScratchDatabase, type ScratchDatabase } from "./scratch-database.js";
+import { within } from "./stats.js";
 
 export type { ParleyClient };
 
@@ -72,8 +73,8 @@ export async function startParleyRuntime(databaseUrl: string): Promise<ParleyRun
     probe,
     workspaces,
     close: async () => {
-      await runtime.shutdown();
-      await database.close();
+      await within(runtime.shutdown(), 60_000, "runtime.shutdown()");
+      await within(database.close(), 60_000, "database.close()");
       rmSync(workspaceRoot, { recursive: true, force: true });
     },
   };

@@ -84,10 +84,12 @@ describe("Postgres restarted under a running session", () => {
     expect(result.status).toBe("resolved");
     await waitUntil("turn finish", () => received.find(isTurnFinish), 60_000);
 
+    const tools = await readToolParts(databaseUrl, session.id);
+    expect(tools.map((tool) => [tool.tool_name, tool.state, tool.error])).toEqual([
+      ["shell", "completed", undefined],
+    ]);
     expect(sideEffectLines(workspaceRoot, session.id, SIDE_EFFECT_FILE)).toEqual(["side-effect"]);
     expect((await readInteractions(databaseUrl, session.id)).map((row) => row.status)).toEqual(["resolved"]);
-    const tools = await readToolParts(databaseUrl, session.id);
-    expect(tools.map((tool) => [tool.tool_name, tool.state])).toEqual([["shell", "completed"]]);
     const late = new ReceivedMutations();
     session.subscribe(late.listener, { after_event_id: 0 });
     await expectClientsConverged(databaseUrl, session.id, [received, late]);
