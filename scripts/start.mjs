@@ -2,36 +2,37 @@
 // `npm start` (after `npm run build`): Postgres (embedded under .parley/ unless DATABASE_URL is set),
 // migrations, a local admin token, then the API and the web app. Ctrl-C stops everything.
 import { spawn } from "node:child_process";
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { createDatabase, migrateDatabase, startEmbeddedPostgres } from "@parley/db";
+import { createDatabase, resolveDatabaseUrl } from "@parley/db";
 
 const root = new URL("..", import.meta.url).pathname;
 const apiPort = Number(process.env.PORT ?? 4000);
 const webPort = Number(process.env.WEB_PORT ?? 3000);
 const children = [];
-let embedded = null;
+/** @type {import("@parley/db").ResolvedDatabase | null} */
+let database = null;
 let stopping = false;
 
 async function main() {
-  let databaseUrl = process.env.DATABASE_URL;
-  if (!databaseUrl) {
-    const dataDir = join(root, ".parley", "postgres");
-    mkdirSync(join(root, ".parley"), { recursive: true });
-    console.log(`Starting embedded PostgreSQL (data in ${dataDir}) …`);
-    embedded = await startEmbeddedPostgres({ dataDir });
-    databaseUrl = embedded.url;
+  if (!process.env.DATABASE_URL) console.log("Starting embedded PostgreSQL (data under .parley/postgres) …");
+  database = await resolveDatabaseUrl({
+    database_url: process.env.DATABASE_URL,
+    data_root: join(root, ".parley"),
+  });
+
+  // Applies the migrations, then mints a fresh token for the local admin (shown once, stored hashed).
+  const parley = await createDatabase({ url: database.url });
+  let token;
+  try {
+    const admin = await parley.auth.ensureUser({ name: "local-admin", role: "admin" });
+    token = await parley.auth.issueToken(admin.user_id);
+  } finally {
+    await parley.close();
   }
-  await migrateDatabase(databaseUrl);
 
-  const database = await createDatabase({ url: databaseUrl });
-  const admin = await database.auth.ensureUser({ name: "local-admin", role: "admin" });
-  const token = await database.auth.issueToken(admin.user_id);
-  await database.close();
-
-  const apiUrl = `http://localhost:${apiPort}`;
+  const apiUrl = `http://127.0.0.1:${apiPort}`;
   startChild("api", process.execPath, [join(root, "apps/api/dist/main.js")], {
-    DATABASE_URL: databaseUrl,
+    DATABASE_URL: database.url,
     PORT: String(apiPort),
   });
   await waitForHealth(`${apiUrl}/healthz`);
@@ -99,7 +100,7 @@ async function shutdown(code) {
         }),
     ),
   );
-  if (embedded) await embedded.stop();
+  if (database) await database.stop();
   process.exit(code);
 }
 
