@@ -1,9 +1,11 @@
 import { ParleyError } from "../errors.js";
+import type { InteractionRecord } from "../ports/session-store.js";
 import type { TurnLease } from "../ports/turn-lease.js";
 import { type InteractionResult, type RespondInput, respondInputSchema } from "../schema/interaction.js";
 import { assertRespondable } from "./respond-validation.js";
 import type { Actor } from "./session-facade.js";
 import type { SessionHost } from "./session-host.js";
+import type { SessionHosts } from "./session-hosts.js";
 import { respondToInteraction } from "./transitions/interaction-transitions.js";
 
 /** `session.respond()`'s input, validated before anything else happens (§B.2). */
@@ -30,28 +32,41 @@ export function parseRespondInput(raw: unknown): RespondInput {
  * the tool's new state as one revision guarded by the message revision, so it works in any process
  * and exactly one of concurrent responders wins. The waiting tool is woken by the committed mutation
  * on the bus. When no live process runs the Turn, this process takes the lease first and resumes the
- * Turn.
+ * Turn. The checks need no host; the host is pinned (created from the record just read if absent)
+ * only to commit.
  */
 export async function respondToSessionInteraction(
-  host: SessionHost,
+  hosts: SessionHosts,
+  session_id: string,
   input: RespondInput,
   actor: Actor | undefined,
 ): Promise<InteractionResult> {
-  const { store } = host.context;
-  const session = await store.getSession(host.session_id);
-  if (!session) throw new ParleyError("session_not_found", `Session not found: ${host.session_id}`);
-  if (session.closed_at !== null || host.isClosed) {
-    throw new ParleyError("session_closed", `Session is closed: ${host.session_id}`);
+  const { store } = hosts.context;
+  // Both reads at once (one round trip instead of two); their checks keep their order.
+  const [session, record] = await Promise.all([
+    store.getSession(session_id),
+    store.getInteraction(input.interaction_id),
+  ]);
+  if (!session) throw new ParleyError("session_not_found", `Session not found: ${session_id}`);
+  if (session.closed_at !== null || hosts.peek(session_id)?.isClosed) {
+    throw new ParleyError("session_closed", `Session is closed: ${session_id}`);
   }
-  const record = await store.getInteraction(input.interaction_id);
-  if (!record || record.session_id !== host.session_id) {
+  if (!record || record.session_id !== session_id) {
     throw new ParleyError(
       "interaction_not_found",
       `Pending Session Interaction not found: ${input.interaction_id}`,
     );
   }
   assertRespondable(record.interaction, input.response);
+  return hosts.use(session_id, (host) => commitResponse(host, input, record, actor), session);
+}
 
+async function commitResponse(
+  host: SessionHost,
+  input: RespondInput,
+  record: InteractionRecord,
+  actor: Actor | undefined,
+): Promise<InteractionResult> {
   const lease: TurnLease | null = host.ownsTurn ? null : await host.claim();
   let result: InteractionResult | undefined;
   try {

@@ -4,6 +4,7 @@ import type { InteractionRequest, InteractionResult, RespondInput } from "../sch
 import type { SessionMutation } from "../schema/mutation.js";
 import {
   type SessionInfo,
+  type SessionRecord,
   type SessionSetInput,
   type SessionSetOptions,
   type SessionStatus,
@@ -91,7 +92,7 @@ export class SessionHandle implements Session {
         `session.prompt query is longer than ${MAX_PROMPT_LENGTH} characters`,
       );
     }
-    await this.#requireOpen();
+    const record = await this.#requireOpen();
     if (
       input.request_id !== undefined &&
       (typeof input.request_id !== "string" || input.request_id.length === 0)
@@ -99,17 +100,17 @@ export class SessionHandle implements Session {
       throw new ParleyError("invalid_input", "session.prompt request_id must be a non-empty string");
     }
     const { request_id } = input;
-    return this.#hosts.use(this.id, (host) => host.enqueuePrompt(query, request_id));
+    return this.#hosts.use(this.id, (host) => host.enqueuePrompt(query, request_id), record);
   }
 
   async stop(): Promise<StopResult> {
-    await this.#requireOpen();
-    return this.#hosts.use(this.id, (host) => host.stop("turn_stopped"));
+    const record = await this.#requireOpen();
+    return this.#hosts.use(this.id, (host) => host.stop("turn_stopped"), record);
   }
 
   async close(): Promise<void> {
-    await this.#requireOpen();
-    await this.#hosts.use(this.id, (host) => host.close());
+    const record = await this.#requireOpen();
+    await this.#hosts.use(this.id, (host) => host.close(), record);
   }
 
   subscribe(
@@ -135,7 +136,7 @@ export class SessionHandle implements Session {
   respond(input: RespondInput, actor?: Actor): Promise<InteractionResult> {
     try {
       const parsed = parseRespondInput(input);
-      return this.#hosts.use(this.id, (host) => respondToSessionInteraction(host, parsed, actor));
+      return respondToSessionInteraction(this.#hosts, this.id, parsed, actor);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -183,8 +184,10 @@ export class SessionHandle implements Session {
     await this.#requireOpen();
     const record = await this.#record();
     if (record.approval_mode === approval_mode) return { queued: false };
-    await this.#hosts.use(this.id, (host) =>
-      host.configure({ kind: "config", approval_mode, persist_action, publish_mutation }),
+    await this.#hosts.use(
+      this.id,
+      (host) => host.configure({ kind: "config", approval_mode, persist_action, publish_mutation }),
+      record,
     );
     return { queued: true };
   }
@@ -242,10 +245,12 @@ export class SessionHandle implements Session {
     return record;
   }
 
-  async #requireOpen(): Promise<void> {
+  /** The stored record of the session, which must be open. */
+  async #requireOpen(): Promise<SessionRecord> {
     const record = await this.#record();
     if (record.closed_at !== null || this.#hosts.peek(this.id)?.isClosed) {
       throw new ParleyError("session_closed", `Session is closed: ${this.id}`);
     }
+    return record;
   }
 }
