@@ -56,7 +56,7 @@ export async function measureInbox(context: SuiteContext): Promise<Figure[]> {
           raw.query(
             `SELECT i.*, s.title, s.owner_id, u.name
                FROM interactions i JOIN sessions s USING (session_id) LEFT JOIN users u ON u.user_id = s.owner_id
-              WHERE i.status = 'pending' ORDER BY i.created_at, i.interaction_id LIMIT ${PAGE}`,
+              WHERE i.status = 'pending' ORDER BY i.inbox_at, i.interaction_id LIMIT ${PAGE}`,
           ),
         ),
         { note: "bare SQL of the first pending page, joined with session and owner" },

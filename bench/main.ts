@@ -9,6 +9,7 @@ import { measureCycle } from "./cycle.js";
 import { measureFloor } from "./floor.js";
 import { measureInbox } from "./inbox.js";
 import { describeMachine } from "./lib/machine.js";
+import { closeProblems } from "./lib/parley-stack.js";
 import { applyFloors, type BenchReport, type Figure, renderTable, writeReport } from "./lib/report.js";
 import { resolveScale } from "./lib/scale.js";
 import type { Suite, SuiteContext } from "./lib/suite.js";
@@ -105,6 +106,7 @@ async function main(): Promise<void> {
         failures.push({ suite: suite.name, error: message });
       }
     }
+    if (closeProblems.length > 0) details.close_problems = closeProblems;
     const report: BenchReport = {
       started_at,
       finished_at: new Date().toISOString(),

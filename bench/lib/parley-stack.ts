@@ -38,6 +38,21 @@ export interface ParleyStack extends BenchStack {
   adminUserId: string;
 }
 
+/**
+ * Components that failed to close (e.g. a shutdown that never finished). Closing is not what the
+ * bench measures, so a failed close does not discard a suite's figures; the report lists it.
+ */
+export const closeProblems: string[] = [];
+
+async function closeStep(what: string, step: () => Promise<void>): Promise<void> {
+  try {
+    await within(step(), 60_000, what);
+  } catch (error) {
+    closeProblems.push(`${what}: ${String(error)}`);
+    console.error(`[bench] ${what} failed: ${String(error)}`);
+  }
+}
+
 /** Errors go to stderr: a bench that hides why a request failed measures nothing. */
 export function benchLogger() {
   return pino({ level: process.env.BENCH_LOG_LEVEL ?? "error" }, pino.destination(2));
@@ -73,8 +88,8 @@ export async function startParleyRuntime(databaseUrl: string): Promise<ParleyRun
     probe,
     workspaces,
     close: async () => {
-      await within(runtime.shutdown(), 60_000, "runtime.shutdown()");
-      await within(database.close(), 60_000, "database.close()");
+      await closeStep("runtime.shutdown()", () => runtime.shutdown());
+      await closeStep("database.close()", () => database.close());
       rmSync(workspaceRoot, { recursive: true, force: true });
     },
   };
@@ -121,10 +136,13 @@ export async function startParleyStack(options: {
       return client;
     },
     close: async () => {
-      await Promise.all(clients.map((client) => client.close()));
-      await server.close();
+      await closeStep(
+        "SDK clients close()",
+        async () => void (await Promise.all(clients.map((client) => client.close()))),
+      );
+      await closeStep("server.close()", () => server.close());
       await closeRuntime();
-      if (!options.scratch) await scratch.drop();
+      if (!options.scratch) await closeStep("drop the scratch database", () => scratch.drop());
     },
   };
 }

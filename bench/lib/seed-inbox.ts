@@ -58,7 +58,7 @@ export async function seedInbox(
        )
        INSERT INTO interactions (session_id, interaction_id, message_id, message_sequence, part_sequence,
                                  tool_call_id, tool_name, ordinal, type, status, turn_id, request, response,
-                                 cancel_reason, responded_by, created_at, resolved_at)
+                                 cancel_reason, responded_by, created_at, resolved_at, inbox_at)
        SELECT 'session:inbox-' || s,
               'interaction:inbox-' || n,
               'message:inbox-' || s || '-' || k,
@@ -91,7 +91,8 @@ export async function seedInbox(
               CASE WHEN status = 'cancelled' THEN 'session_disposed' END,
               CASE WHEN status IN ('resolved', 'denied') THEN $4 END,
               $2::bigint + n,
-              CASE WHEN status <> 'pending' THEN $2::bigint + n + 500 END
+              CASE WHEN status <> 'pending' THEN $2::bigint + n + 500 END,
+              CASE WHEN status <> 'pending' THEN $2::bigint + n + 500 ELSE $2::bigint + n END
          FROM numbered`,
       [counts.interactions, base, counts.pending, owner_id, TOOLS],
     );
