@@ -203,13 +203,16 @@ describe("property-based fuzz of respond, set and prompt inputs", () => {
         if (keys.length !== 2 || !keys.includes("question_id") || !keys.includes("value")) return false;
         const { question_id, value } = answer as { question_id: unknown; value: unknown };
         const question = questions.find((candidate) => candidate.question_id === question_id);
-        if (question === undefined || seen.has(question.question_id) || typeof value !== "string")
-          return false;
+        if (question === undefined || seen.has(question.question_id)) return false;
         seen.add(question.question_id);
-        if (
-          question.type === "single_select" &&
-          !(question.options ?? []).some((option) => option.value === value)
-        ) {
+        const isOption = (item: unknown) => (question.options ?? []).some((option) => option.value === item);
+        if (question.type === "multi_select") {
+          // An array of distinct option values, possibly empty.
+          if (!Array.isArray(value) || !value.every(isOption) || new Set(value).size !== value.length)
+            return false;
+        } else if (typeof value !== "string") {
+          return false;
+        } else if (question.type === "single_select" && !isOption(value)) {
           return false;
         }
       }

@@ -167,8 +167,8 @@ describe("interaction flows through the SDK over WebSocket", () => {
     if (request === undefined) throw new Error("the waiting tool carries no interaction");
     expect(request.type).toBe("question");
     const questions = (request.payload as { questions: { question_id: string; type: string }[] }).questions;
-    expect(questions.map((question) => question.type)).toEqual(["single_select", "text"]);
-    const [region, notes] = questions;
+    expect(questions.map((question) => question.type)).toEqual(["single_select", "multi_select", "text"]);
+    const [region, checks, notes] = questions;
     const interaction_id = request.interaction_id;
 
     const handle = answerer.session(session.id);
@@ -193,6 +193,7 @@ describe("interaction flows through the SDK over WebSocket", () => {
 
     const answers = [
       { question_id: region?.question_id ?? "", value: "eu" },
+      { question_id: checks?.question_id ?? "", value: ["tests", "smoke"] },
       { question_id: notes?.question_id ?? "", value: "Keep the old version running." },
     ];
     const result = await handle.respond({

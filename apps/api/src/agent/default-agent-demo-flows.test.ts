@@ -136,37 +136,25 @@ describe("the demo model drives the default agent through the real runtime", () 
     });
     const questions = (request.payload as { questions: Array<{ question_id: string; type: string }> })
       .questions;
-    expect(questions.map((question) => question.type)).toEqual(["single_select", "text"]);
-    const [region, notes] = questions;
-    if (region === undefined || notes === undefined) throw new Error("expected two questions");
+    expect(questions.map((question) => question.type)).toEqual(["single_select", "multi_select", "text"]);
+    const [region, checks, notes] = questions;
+    if (region === undefined || checks === undefined || notes === undefined)
+      throw new Error("expected three questions");
+    const answers = [
+      { question_id: region.question_id, value: "eu" },
+      { question_id: checks.question_id, value: ["tests", "smoke"] },
+      { question_id: notes.question_id, value: "zero downtime" },
+    ];
     await session.respond({
       interaction_id: request.interaction_id,
-      response: {
-        type: "question",
-        outcome: "resolved",
-        payload: {
-          answers: [
-            { question_id: region.question_id, value: "eu" },
-            { question_id: notes.question_id, value: "zero downtime" },
-          ],
-        },
-      },
+      response: { type: "question", outcome: "resolved", payload: { answers } },
     });
     expect(await turn.finished).toMatchObject({
       success: true,
-      text: "Thanks! Your answers:\n- Which region should I deploy to? → Europe\n- Anything the deployment should take care of? → zero downtime\nThis is where a real model would go on with them.",
+      text: "Thanks! Your answers:\n- Which region should I deploy to? → Europe\n- Which checks should run before going live? → Unit and integration tests, Smoke test after deploy\n- Anything the deployment should take care of? → zero downtime\nThis is where a real model would go on with them.",
     });
     const [tool] = await toolPartsOf(session, turn.id);
-    expect(tool).toMatchObject({
-      state: "completed",
-      output: {
-        status: "resolved",
-        answers: [
-          { question_id: region.question_id, value: "eu" },
-          { question_id: notes.question_id, value: "zero downtime" },
-        ],
-      },
-    });
+    expect(tool).toMatchObject({ state: "completed", output: { status: "resolved", answers } });
   });
 
   it("run …, approval mode ask: a shell approval, then the command runs in the workspace", async () => {

@@ -81,7 +81,8 @@ export function parseDemoIntent(message: string): DemoIntent {
 
 /**
  * The `ask_question` input the demo sends (it must pass `askQuestionInputSchema`): deployment gets a
- * region choice and a text question; any other topic a text question and a choice on how to go on.
+ * region choice, a multi-select of pre-launch checks and a text question, so one form shows every
+ * question type; any other topic a text question and a choice on how to go on.
  */
 export function questionsAbout(topic: string): { [key: string]: JsonValue } {
   if (/\bdeploy/i.test(topic)) {
@@ -95,6 +96,15 @@ export function questionsAbout(topic: string): { [key: string]: JsonValue } {
             { value: "eu", label: "Europe" },
             { value: "us", label: "United States" },
             { value: "cn", label: "China" },
+          ],
+        },
+        {
+          question: "Which checks should run before going live?",
+          type: "multi_select",
+          options: [
+            { value: "tests", label: "Unit and integration tests" },
+            { value: "migrations", label: "Database migrations" },
+            { value: "smoke", label: "Smoke test after deploy" },
           ],
         },
         { question: "Anything the deployment should take care of?", type: "text" },

@@ -82,17 +82,33 @@ describe("parseDemoIntent", () => {
     expect(parseDemoIntent(text)).toMatchObject({ kind: "tool", tool_name, input });
   });
 
-  it("asks a region choice and a text question for deployment", () => {
+  it("asks a region choice, a multi-select of checks and a text question for deployment", () => {
     const intent = parseDemoIntent("ask me where to deploy");
     if (intent.kind !== "tool") throw new Error("expected a tool intent");
     expect(intent.tool_name).toBe("ask_question");
     const input = askQuestionInputSchema.parse(intent.input);
-    expect(input.questions.map((question) => question.type)).toEqual(["single_select", "text"]);
-    expect(input.questions[0]).toMatchObject({
-      options: [
-        { value: "eu", label: "Europe" },
-        { value: "us", label: "United States" },
-        { value: "cn", label: "China" },
+    expect(input).toEqual({
+      title: "Where to deploy",
+      questions: [
+        {
+          question: "Which region should I deploy to?",
+          type: "single_select",
+          options: [
+            { value: "eu", label: "Europe" },
+            { value: "us", label: "United States" },
+            { value: "cn", label: "China" },
+          ],
+        },
+        {
+          question: "Which checks should run before going live?",
+          type: "multi_select",
+          options: [
+            { value: "tests", label: "Unit and integration tests" },
+            { value: "migrations", label: "Database migrations" },
+            { value: "smoke", label: "Smoke test after deploy" },
+          ],
+        },
+        { question: "Anything the deployment should take care of?", type: "text" },
       ],
     });
   });
@@ -321,7 +337,7 @@ describe("demo model after a tool result", () => {
     expect(parts.at(-1)).toMatchObject({ type: "finish", finishReason: { unified: "stop" } });
   });
 
-  it("repeats the answers to its questions, with option labels", async () => {
+  it("repeats the answers to its questions, with option labels (the chosen checks in option order)", async () => {
     const intent = parseDemoIntent("ask me where to deploy");
     if (intent.kind !== "tool") throw new Error("expected a tool intent");
     const parts = await streamStep(
@@ -331,13 +347,35 @@ describe("demo model after a tool result", () => {
           status: "resolved",
           answers: [
             { question_id: "question:1", value: "us" },
-            { question_id: "question:2", value: "blue-green please" },
+            { question_id: "question:2", value: ["tests", "smoke"] },
+            { question_id: "question:3", value: "blue-green please" },
           ],
         },
       }),
     );
     expect(textOf(parts)).toBe(
-      "Thanks! Your answers:\n- Which region should I deploy to? → United States\n- Anything the deployment should take care of? → blue-green please\nThis is where a real model would go on with them.",
+      "Thanks! Your answers:\n- Which region should I deploy to? → United States\n- Which checks should run before going live? → Unit and integration tests, Smoke test after deploy\n- Anything the deployment should take care of? → blue-green please\nThis is where a real model would go on with them.",
+    );
+  });
+
+  it("says (none) when no check was chosen and (no answer) for an empty text", async () => {
+    const intent = parseDemoIntent("ask me where to deploy");
+    if (intent.kind !== "tool") throw new Error("expected a tool intent");
+    const parts = await streamStep(
+      afterToolResult("ask me where to deploy", "ask_question", intent.input, {
+        type: "json",
+        value: {
+          status: "resolved",
+          answers: [
+            { question_id: "question:1", value: "cn" },
+            { question_id: "question:2", value: [] },
+            { question_id: "question:3", value: "" },
+          ],
+        },
+      }),
+    );
+    expect(textOf(parts)).toBe(
+      "Thanks! Your answers:\n- Which region should I deploy to? → China\n- Which checks should run before going live? → (none)\n- Anything the deployment should take care of? → (no answer)\nThis is where a real model would go on with them.",
     );
   });
 });

@@ -115,7 +115,9 @@ function answersText(
     const labelOf = (value: JSONValue | undefined) =>
       String(options.find((option) => option.value === value)?.label ?? value);
     const shown = Array.isArray(answer.value)
-      ? answer.value.map(labelOf).join(", ")
+      ? answer.value.length === 0
+        ? "(none)"
+        : answer.value.map(labelOf).join(", ")
       : answer.value === ""
         ? "(no answer)"
         : labelOf(answer.value);
