@@ -72,6 +72,25 @@ export async function measureInbox(context: SuiteContext): Promise<Figure[]> {
         { floor: "floor_inbox_sql_ms", note: "SessionStore.queryInteractions, first pending page" },
       ),
     );
+    // What admin.interactions does after the store query: one getSession per distinct session of
+    // the page and one getUser per owner (apps/api/src/procedures/admin-interactions.ts). Timed alone
+    // to attribute the API figure's cost.
+    const firstPage = await store.queryInteractions({ status: "pending", limit: PAGE });
+    const pageSessionIds = [...new Set(firstPage.items.map((item) => item.session_id))];
+    figures.push(
+      latencyFigure(
+        "inbox_page_lookups_ms",
+        await timeRuns(scale.inbox_query_runs, async () => {
+          const sessions = await Promise.all(pageSessionIds.map((id) => store.getSession(id)));
+          const owners = [...new Set(sessions.flatMap((session) => (session ? [session.owner_id] : [])))];
+          await Promise.all(owners.map((id) => stack.database.auth.getUser(id)));
+        }),
+        {
+          floor: "floor_inbox_sql_ms",
+          note: `the per-item lookups of one page: ${pageSessionIds.length} getSession + getUser of their owners, concurrently`,
+        },
+      ),
+    );
     const queries: [string, Parameters<typeof client.admin.interactions>[0], string][] = [
       [
         "inbox_api_pending_ms",
