@@ -3,25 +3,26 @@
 // migrations, a local admin token, then the API and the web app. Ctrl-C stops everything.
 import { spawn } from "node:child_process";
 import { join } from "node:path";
-import { createDatabase, resolveDatabaseUrl } from "@parley/db";
+import { createInterface } from "node:readline";
+import { createDatabase } from "@parley/db";
 
 const root = new URL("..", import.meta.url).pathname;
 const apiPort = Number(process.env.PORT ?? 4000);
 const webPort = Number(process.env.WEB_PORT ?? 3000);
 const children = [];
-/** @type {import("@parley/db").ResolvedDatabase | null} */
-let database = null;
+/** The embedded database's host process, stopped after the API and the web app. */
+let databaseHost = null;
 let stopping = false;
 
 async function main() {
-  if (!process.env.DATABASE_URL) console.log("Starting embedded PostgreSQL (data under .parley/postgres) …");
-  database = await resolveDatabaseUrl({
-    database_url: process.env.DATABASE_URL,
-    data_root: join(root, ".parley"),
-  });
+  let databaseUrl = process.env.DATABASE_URL;
+  if (!databaseUrl) {
+    console.log("Starting embedded PostgreSQL (data under .parley/postgres) …");
+    databaseUrl = await startDatabaseHost();
+  }
 
   // Applies the migrations, then mints a fresh token for the local admin (shown once, stored hashed).
-  const parley = await createDatabase({ url: database.url });
+  const parley = await createDatabase({ url: databaseUrl });
   let token;
   try {
     const admin = await parley.auth.ensureUser({ name: "local-admin", role: "admin" });
@@ -32,7 +33,7 @@ async function main() {
 
   const apiUrl = `http://127.0.0.1:${apiPort}`;
   startChild("api", process.execPath, [join(root, "apps/api/dist/main.js")], {
-    DATABASE_URL: database.url,
+    DATABASE_URL: databaseUrl,
     PORT: String(apiPort),
   });
   await waitForHealth(`${apiUrl}/healthz`);
@@ -57,9 +58,25 @@ Parley is running.
 Press Ctrl-C to stop.`);
 }
 
+/** Starts scripts/database-host.mjs and resolves with the URL it prints once Postgres is ready. */
+function startDatabaseHost() {
+  databaseHost = spawn(process.execPath, [join(root, "scripts/database-host.mjs")], {
+    cwd: root,
+    detached: true,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  return new Promise((resolve, reject) => {
+    databaseHost.once("exit", (code) => reject(new Error(`embedded PostgreSQL host exited (${code})`)));
+    createInterface({ input: databaseHost.stdout }).once("line", (line) => resolve(JSON.parse(line).url));
+  });
+}
+
+// Children run in their own process groups (detached): a terminal's Ctrl-C reaches only this script,
+// which then stops them in order (API and web, then the database).
 function startChild(name, command, args, extraEnv, cwd = root) {
   const child = spawn(command, args, {
     cwd,
+    detached: true,
     stdio: ["ignore", "inherit", "inherit"],
     env: { ...process.env, ...extraEnv },
   });
@@ -100,7 +117,12 @@ async function shutdown(code) {
         }),
     ),
   );
-  if (database) await database.stop();
+  if (databaseHost && databaseHost.exitCode === null) {
+    await new Promise((resolve) => {
+      databaseHost.once("exit", resolve);
+      databaseHost.kill("SIGTERM");
+    });
+  }
   process.exit(code);
 }
 
