@@ -126,7 +126,7 @@ function QuestionField({
 }) {
   if (question.type === "text") {
     return (
-      <div className="question">
+      <div className="question-field">
         <label htmlFor={id} className="question-text">
           {question.question}
         </label>
@@ -143,7 +143,7 @@ function QuestionField({
   const multi = question.type === "multi_select";
   const picked = multi ? (Array.isArray(value) ? value : []) : typeof value === "string" ? [value] : [];
   return (
-    <fieldset className="question" disabled={disabled}>
+    <fieldset className="question-field" disabled={disabled}>
       <legend className="question-text">
         {question.question}
         <span className="muted small">{multi ? " (choose any)" : " (choose one)"}</span>
