@@ -145,8 +145,8 @@ function QuestionField({
   return (
     <fieldset className="question-field" disabled={disabled}>
       <legend className="question-text">
-        {question.question}
-        <span className="muted small">{multi ? " (choose any)" : " (choose one)"}</span>
+        {question.question}{" "}
+        <span className="muted small question-hint">{multi ? "(choose any)" : "(choose one)"}</span>
       </legend>
       <div className="options">
         {(question.options ?? []).map((option, index) => (
