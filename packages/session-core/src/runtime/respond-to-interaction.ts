@@ -67,7 +67,18 @@ async function commitResponse(
   record: InteractionRecord,
   actor: Actor | undefined,
 ): Promise<InteractionResult> {
+  // No copy here (another process runs the Turn, or it is about to be resumed): the message is read
+  // while the lease is tried instead of after it. It was committed with the Interaction just read,
+  // and Interactions and messages only move forward (pending → terminal, streaming → closed), so this
+  // copy refuses only what a later read would refuse too; an outdated copy fails its revision check
+  // and the writer reads the message again.
+  const { store } = host.context;
+  const prefetched =
+    host.writer.cached(record.message_id) === undefined
+      ? store.getMessage(host.session_id, record.message_id).catch(() => null)
+      : undefined;
   const lease: TurnLease | null = host.ownsTurn ? null : await host.claim();
+  const stored = await prefetched;
   let result: InteractionResult | undefined;
   try {
     const committed = await host.writer.updateAssistant(
@@ -82,7 +93,10 @@ async function commitResponse(
           },
           now,
         ),
-      lease ? { epoch: lease.epoch } : {},
+      {
+        ...(lease ? { epoch: lease.epoch } : {}),
+        ...(stored?.type === "assistant" ? { stored } : {}),
+      },
     );
     result = committed?.value;
   } catch (error) {

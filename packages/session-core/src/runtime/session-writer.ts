@@ -70,15 +70,19 @@ export class SessionWriter {
     return run;
   }
 
-  /** Applies a pure transition to an assistant message as one revision; null when it changed nothing. */
+  /**
+   * Applies a pure transition to an assistant message as one revision; null when it changed nothing.
+   * `stored`: a copy the caller just read from the store, used as this chain's read of the message
+   * when there is no in-memory copy (the caller overlapped that read with other work).
+   */
   updateAssistant<T>(
     message_id: string,
     transition: AssistantTransitionFn<T>,
-    options: { epoch?: number } = {},
+    options: { epoch?: number; stored?: AssistantMessage } = {},
   ): Promise<{ message: AssistantMessage; value: T | undefined } | null> {
     return this.serial(async () => {
       const cachedCopy = this.#open.get(message_id);
-      let current = cachedCopy ?? (await this.#load(message_id));
+      let current = cachedCopy ?? options.stored ?? (await this.#load(message_id));
       let fresh = cachedCopy === undefined;
       for (let attempt = 0; ; attempt += 1) {
         const now = this.#deps.clock.now();
