@@ -1,4 +1,5 @@
 import { type ParleyStack, startParleyStack } from "./lib/parley-stack.js";
+import { PostgresCounters } from "./lib/postgres-counters.js";
 import { type Figure, latencyFigure, valueFigure } from "./lib/report.js";
 import { APPROVE } from "./lib/session-watch.js";
 import { now, summarize } from "./lib/stats.js";
@@ -77,7 +78,11 @@ export async function measureConcurrency(context: SuiteContext): Promise<Figure[
     );
 
     const clientCount = 10;
+    const counters = await PostgresCounters.open(context.serverUrl, stack.scratch.name);
+    await counters.resetStatements();
     const result = await answerAll(stack, waiting, clientCount);
+    context.record("respond_burst_top_statements", await counters.topStatements());
+    await counters.close();
     const answerSeconds = (result.allAnsweredAt - result.startedAt) / 1000;
     const resumeSeconds = (result.lastResumedAt - result.startedAt) / 1000;
     figures.push(

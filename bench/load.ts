@@ -7,7 +7,8 @@ import {
   type PrivatePostgres,
   startPrivatePostgres,
 } from "../apps/api/src/faults/private-postgres.js";
-import { latencyFigure, renderTable, valueFigure } from "./lib/report.js";
+import { describeMachine } from "./lib/machine.js";
+import { latencyFigure, renderTable, valueFigure, writeReport } from "./lib/report.js";
 import { resolveScale } from "./lib/scale.js";
 import { APPROVE, pendingInteractionId, SessionWatch } from "./lib/session-watch.js";
 import { now, summarize } from "./lib/stats.js";
@@ -30,6 +31,7 @@ interface ServerInfo {
  */
 async function main(): Promise<void> {
   const scale = resolveScale(process.env);
+  const started_at = new Date().toISOString();
   let privateServer: PrivatePostgres | null = null;
   let serverUrl = process.env.BENCH_DATABASE_URL;
   if (!serverUrl && findPostgresBinaries()) {
@@ -123,6 +125,20 @@ async function main(): Promise<void> {
       valueFigure("load_errors", "count", errors.length, latencies.length + errors.length),
     ];
     console.log(renderTable(figures));
+    const path = writeReport(
+      new URL("./results", import.meta.url).pathname,
+      {
+        started_at,
+        finished_at: new Date().toISOString(),
+        scale: scale.name,
+        machine: await describeMachine(serverUrl),
+        figures,
+        details: { errors: [...new Set(errors)].slice(0, 50), timed_out: timedOut },
+        failures: [],
+      },
+      "-load",
+    );
+    console.log(`written: ${path}`);
     console.log(
       `\n${latencies.length} cycles in ${seconds.toFixed(1)} s${timedOut ? " (stopped by the time limit)" : ""}`,
     );

@@ -105,13 +105,16 @@ export function renderTable(figures: Figure[]): string {
   return [line(header), widths.map((width) => "─".repeat(width)).join("  "), ...rows.map(line)].join("\n");
 }
 
-/** Writes `bench/results/<timestamp>.json` and `bench/results/latest.json`; returns the first path. */
-export function writeReport(resultsDir: string, report: BenchReport): string {
+/**
+ * Writes `bench/results/<timestamp><suffix>.json` and `bench/results/latest<suffix>.json` (the load
+ * test uses the suffix `-load`); returns the first path.
+ */
+export function writeReport(resultsDir: string, report: BenchReport, suffix = ""): string {
   mkdirSync(resultsDir, { recursive: true });
   const stamp = report.started_at.replace(/[:.]/g, "-");
-  const path = join(resultsDir, `${stamp}.json`);
+  const path = join(resultsDir, `${stamp}${suffix}.json`);
   const text = `${JSON.stringify(report, null, 2)}\n`;
   writeFileSync(path, text);
-  writeFileSync(join(resultsDir, "latest.json"), text);
+  writeFileSync(join(resultsDir, `latest${suffix}.json`), text);
   return path;
 }
