@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import type { Page, Route } from "@playwright/test";
 import {
   collectPageErrors,
   createSession,
@@ -9,6 +10,30 @@ import {
   test,
   toolCard,
 } from "./support/fixtures";
+
+/** A session's entry in the sidebar list. */
+function sidebarEntry(page: Page, title: string) {
+  return page
+    .getByRole("complementary", { name: "Sessions" })
+    .locator(".session-item")
+    .filter({ has: page.locator(".session-item-title", { hasText: title }) });
+}
+
+/**
+ * Holds every session-list read from now on (a list endpoint that answers late), so the sidebar can
+ * only change through the live feed: no poll or re-read can bring it in step. Returns the release.
+ */
+async function holdSessionList(page: Page): Promise<() => Promise<void>> {
+  const held: Route[] = [];
+  const matches = (url: URL) => url.pathname.includes("session.list");
+  await page.route(matches, (route) => {
+    held.push(route);
+  });
+  return async () => {
+    await page.unroute(matches);
+    for (const route of held) await route.continue().catch(() => undefined);
+  };
+}
 
 test.describe("approvals", () => {
   test("approving a delete shows the real call, then runs it once the server says so", async ({
@@ -64,11 +89,19 @@ test.describe("approvals", () => {
     const { page } = member;
     const session_id = await createSession(page, "Keep my notes");
     const file = putWorkspaceFile(stack, session_id, "notes.txt", "keep me\n");
+    const entry = sidebarEntry(page, "Keep my notes");
+    const entryState = entry.locator(".session-item-meta");
+    await expect(entryState).toHaveText(/^Idle·/);
+    const releaseList = await holdSessionList(page);
 
     await sendPrompt(page, "delete notes.txt");
     const tool = toolCard(page, "delete_file");
     const card = tool.getByTestId("interaction-card");
     await expect(card).toHaveAttribute("data-status", "pending");
+    await expect(page.getByTestId("pending-count")).toHaveText("1 waiting for an answer");
+    // the open session's sidebar entry follows the live feed: running, one waiting
+    await expect(entryState).toHaveText(/^Running·/);
+    await expect(entry.locator(".badge .sr-only")).toHaveText("1 waiting for an answer");
     await card.getByRole("button", { name: "Deny" }).click();
 
     await expect(card).toHaveAttribute("data-status", "denied");
@@ -77,6 +110,10 @@ test.describe("approvals", () => {
     await expect(tool.locator(".tool-error")).toContainText("denied");
     await expect(page.getByText(/You denied the approval.*Nothing was changed\./)).toBeVisible();
     await expect(page.getByTestId("turn-state")).toHaveText("Idle");
+    // ... and back to idle with nothing waiting, without a list read
+    await expect(entryState).toHaveText(/^Idle·/);
+    await expect(entry.locator(".badge")).toHaveCount(0);
+    await releaseList();
     expect(existsSync(file)).toBe(true);
     await screenshot(page, "approval-denied");
   });

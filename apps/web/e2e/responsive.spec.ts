@@ -1,3 +1,4 @@
+import type { Route } from "@playwright/test";
 import {
   createSession,
   expect,
@@ -22,6 +23,16 @@ test("the workspace works on a 390 px wide phone screen", async ({ browser, stac
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow).toBe(0);
 
+  // The (hidden) sidebar has read the running session; from here on list reads answer late, so
+  // only what the session view saw live can bring the entry up to date.
+  const entry = page.locator(".session-item").filter({ hasText: "On the go" });
+  await expect(entry.locator(".session-item-meta")).toHaveText(/^Running·/);
+  const heldList = (url: URL) => url.pathname.includes("session.list");
+  const held: Route[] = [];
+  await page.route(heldList, (route) => {
+    held.push(route);
+  });
+
   await card.getByRole("button", { name: "Approve" }).click();
   await expect(toolCard(page, "delete_file")).toHaveAttribute("data-state", "completed");
 
@@ -31,6 +42,11 @@ test("the workspace works on a 390 px wide phone screen", async ({ browser, stac
 
   await page.getByRole("button", { name: "Back to sessions" }).click();
   await expect(page.getByRole("button", { name: /On the go/ })).toBeVisible();
+  // the list shows the state the session view last saw live, not the older read
+  await expect(entry.locator(".session-item-meta")).toHaveText(/^Idle·/);
+  await expect(entry.locator(".badge")).toHaveCount(0);
+  await page.unroute(heldList);
+  for (const route of held) await route.continue().catch(() => undefined);
   await screenshot(page, "mobile-sessions");
   await context.close();
 });

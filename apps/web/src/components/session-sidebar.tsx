@@ -5,6 +5,7 @@ import clsx from "clsx";
 import { Plus } from "lucide-react";
 import { type FormEvent, useId, useState } from "react";
 import { formatRelativeTime } from "@/lib/format-time";
+import { type LiveSessionSummary, withLiveSummary } from "@/lib/live-session-summary";
 import { toDisplayError } from "@/lib/parley-api";
 import { useSignedIn } from "./auth-provider";
 import { EmptyState, ErrorState, LoadingState } from "./states";
@@ -14,9 +15,12 @@ export const SESSIONS_QUERY_KEY = ["sessions"] as const;
 export function SessionSidebar({
   selected,
   onSelect,
+  live,
 }: {
   selected: string | null;
   onSelect: (session_id: string) => void;
+  /** The open session's live state; it wins over the (polled) list for that entry. */
+  live: LiveSessionSummary | null;
 }) {
   const { api } = useSignedIn();
   const queryClient = useQueryClient();
@@ -81,30 +85,36 @@ export function SessionSidebar({
           <EmptyState title="No sessions yet">Create one above to start.</EmptyState>
         ) : (
           <ul className="session-list">
-            {sessions.data.map((session) => (
-              <li key={session.session_id}>
-                <button
-                  type="button"
-                  className={clsx("session-item", selected === session.session_id && "selected")}
-                  aria-current={selected === session.session_id ? "true" : undefined}
-                  onClick={() => onSelect(session.session_id)}
-                >
-                  <span className="session-item-title">{session.title || "Untitled session"}</span>
-                  <span className="session-item-meta">
-                    <span className={clsx("dot", session.state)} aria-hidden />
-                    {session.state === "running" ? "Running" : session.state === "closed" ? "Closed" : "Idle"}
-                    <span aria-hidden>·</span>
-                    {formatRelativeTime(session.updated_at)}
-                  </span>
-                  {session.pending_interactions > 0 ? (
-                    <span className="badge attention">
-                      <span aria-hidden>{session.pending_interactions}</span>
-                      <span className="sr-only">{session.pending_interactions} waiting for an answer</span>
+            {sessions.data
+              .map((listed) => withLiveSummary(listed, live))
+              .map((session) => (
+                <li key={session.session_id}>
+                  <button
+                    type="button"
+                    className={clsx("session-item", selected === session.session_id && "selected")}
+                    aria-current={selected === session.session_id ? "true" : undefined}
+                    onClick={() => onSelect(session.session_id)}
+                  >
+                    <span className="session-item-title">{session.title || "Untitled session"}</span>
+                    <span className="session-item-meta">
+                      <span className={clsx("dot", session.state)} aria-hidden />
+                      {session.state === "running"
+                        ? "Running"
+                        : session.state === "closed"
+                          ? "Closed"
+                          : "Idle"}
+                      <span aria-hidden>·</span>
+                      {formatRelativeTime(session.updated_at)}
                     </span>
-                  ) : null}
-                </button>
-              </li>
-            ))}
+                    {session.pending_interactions > 0 ? (
+                      <span className="badge attention">
+                        <span aria-hidden>{session.pending_interactions}</span>
+                        <span className="sr-only">{session.pending_interactions} waiting for an answer</span>
+                      </span>
+                    ) : null}
+                  </button>
+                </li>
+              ))}
           </ul>
         )}
       </div>

@@ -1,9 +1,9 @@
 "use client";
 
 import type { RespondInput } from "@parley/session-core";
-import { useQueryClient } from "@tanstack/react-query";
 import { ArrowLeft, Square } from "lucide-react";
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useMemo, useState } from "react";
+import type { LiveSessionSummary } from "@/lib/live-session-summary";
 import { type DisplayError, toDisplayError } from "@/lib/parley-api";
 import {
   interactionEntries,
@@ -16,15 +16,23 @@ import { ApprovalModeControl } from "./approval-mode-control";
 import { useSignedIn } from "./auth-provider";
 import { Composer } from "./composer";
 import { useNewInteractionAnnouncer } from "./interaction-announcer";
-import { SESSIONS_QUERY_KEY } from "./session-sidebar";
 import { ErrorState, LoadingState } from "./states";
 import { Timeline } from "./timeline";
+import { usePublishLiveSummary } from "./use-publish-live-summary";
 
-export function SessionView({ session_id, onBack }: { session_id: string; onBack: () => void }) {
+export function SessionView({
+  session_id,
+  onBack,
+  onLiveSummary,
+}: {
+  session_id: string;
+  onBack: () => void;
+  /** Receives the open session's live state for the sidebar; null when this view goes away. */
+  onLiveSummary: (summary: LiveSessionSummary | null) => void;
+}) {
   const { api, me } = useSignedIn();
   const handle = useMemo(() => api.session(session_id), [api, session_id]);
   const { state, refreshStatus, loadOlder, resync, feedEnded, restart } = useSessionView(handle);
-  const queryClient = useQueryClient();
   const [stopping, setStopping] = useState(false);
   const [stopError, setStopError] = useState<string | null>(null);
 
@@ -37,15 +45,7 @@ export function SessionView({ session_id, onBack }: { session_id: string; onBack
     state.phase === "ready" ? entries.filter((entry) => entry.interaction.status === "pending") : null,
   );
 
-  // Keep the sidebar badge in step with what this view sees live.
-  const lastCount = useRef<number | null>(null);
-  useEffect(() => {
-    if (state.phase !== "ready") return;
-    if (lastCount.current !== null && lastCount.current !== pendingCount) {
-      void queryClient.invalidateQueries({ queryKey: SESSIONS_QUERY_KEY });
-    }
-    lastCount.current = pendingCount;
-  }, [pendingCount, state.phase, queryClient]);
+  usePublishLiveSummary(state, onLiveSummary);
 
   const respond = useCallback(
     async (input: RespondInput): Promise<DisplayError | null> => {

@@ -2,7 +2,8 @@
 
 import { MessagesSquare } from "lucide-react";
 import { useRouter, useSearchParams } from "next/navigation";
-import { useCallback } from "react";
+import { useCallback, useState } from "react";
+import type { LiveSessionSummary } from "@/lib/live-session-summary";
 import { AppHeader } from "./app-header";
 import { RequireSignIn } from "./require-sign-in";
 import { SessionSidebar } from "./session-sidebar";
@@ -25,15 +26,21 @@ function WorkspaceLayout() {
       router.push(session_id ? `/?session=${encodeURIComponent(session_id)}` : "/"),
     [router],
   );
+  const [live, setLive] = useState<LiveSessionSummary | null>(null);
   return (
     <div className="app-frame">
       <AppHeader current="sessions" />
       <div className="workspace" data-has-session={selected ? "true" : "false"}>
-        <SessionSidebar selected={selected} onSelect={select} />
+        <SessionSidebar selected={selected} onSelect={select} live={live} />
         <main className="workspace-main" id="main">
           {selected ? (
             // Keyed by id: switching sessions unmounts the old view (unsubscribe, drop its cards).
-            <SessionView key={selected} session_id={selected} onBack={() => select(null)} />
+            <SessionView
+              key={selected}
+              session_id={selected}
+              onBack={() => select(null)}
+              onLiveSummary={setLive}
+            />
           ) : (
             <div className="workspace-empty">
               <EmptyState title="No session selected">
