@@ -9,6 +9,14 @@ test("always-allow needs confirmation and shows the pending change until the nex
   await expect(modes.getByRole("radio", { name: "Ask first" })).toBeChecked();
   await expect(page.getByTestId("mode-status")).toHaveText("In effect: Ask first");
 
+  // the keyboard reaches the choice too (radio group: arrow keys), and the confirmation still guards it
+  await modes.getByRole("radio", { name: "Ask first" }).focus();
+  await page.keyboard.press("ArrowRight");
+  await expect(page.getByRole("dialog", { name: "Allow every tool call without asking?" })).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+  await expect(modes.getByRole("radio", { name: "Ask first" })).toBeChecked();
+
   // cancelling the confirmation changes nothing
   await modes.getByText("Always allow").click();
   const dialog = page.getByRole("dialog", { name: "Allow every tool call without asking?" });
@@ -24,6 +32,15 @@ test("always-allow needs confirmation and shows the pending change until the nex
   await expect(page.getByTestId("mode-pending")).toHaveText(
     "Takes effect at the next step · in effect now: Ask first",
   );
+  await expect(page.getByTestId("mode-status").getByText("Pending", { exact: true })).toBeVisible();
+  // the group is as wide as its buttons (no empty area beside them, even with a longer status line)
+  const slack = await modes.evaluate((group) => {
+    const segments = group.querySelectorAll(".segment");
+    const last = segments[segments.length - 1];
+    return last ? group.getBoundingClientRect().right - last.getBoundingClientRect().right : -1;
+  });
+  expect(slack).toBeGreaterThanOrEqual(0);
+  expect(slack).toBeLessThanOrEqual(4);
   await screenshot(page, "mode-pending");
 
   // the next prompt's first step applies it: the shell call runs without an approval card
@@ -34,6 +51,7 @@ test("always-allow needs confirmation and shows the pending change until the nex
   await expect(tool).toContainText("parley-e2e");
   await expect(page.getByTestId("mode-status")).toHaveText("In effect: Always allow");
   await expect(page.getByTestId("mode-pending")).toHaveCount(0);
+  await expect(page.getByTestId("mode-status").getByText("Pending", { exact: true })).toHaveCount(0);
 
   // back to asking needs no confirmation
   await modes.getByText("Ask first").click();

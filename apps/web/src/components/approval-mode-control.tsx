@@ -3,7 +3,7 @@
 import type { ApprovalMode } from "@parley/session-core";
 import * as Dialog from "@radix-ui/react-dialog";
 import clsx from "clsx";
-import { ShieldAlert } from "lucide-react";
+import { Clock, ShieldAlert } from "lucide-react";
 import { useId, useState } from "react";
 import { toDisplayError } from "@/lib/parley-api";
 
@@ -27,6 +27,7 @@ export function ApprovalModeControl({
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const groupId = useId();
+  const statusId = useId();
   const pendingChange = security.approval_mode !== security.effective_approval_mode;
 
   async function apply(mode: ApprovalMode) {
@@ -49,34 +50,42 @@ export function ApprovalModeControl({
 
   return (
     <div className="mode-control">
-      <fieldset className="segmented" disabled={disabled || busy}>
+      <fieldset
+        className="segmented"
+        disabled={disabled || busy}
+        aria-busy={busy}
+        aria-describedby={statusId}
+      >
         <legend className="segmented-label">Approvals</legend>
-        {(["ask", "always-allow"] as const).map((mode) => (
-          <label
-            key={mode}
-            className={clsx(
-              "segment",
-              security.approval_mode === mode && "on",
-              mode === "always-allow" && "risky",
-            )}
-          >
-            <input
-              type="radio"
-              className="sr-only"
-              name={groupId}
-              value={mode}
-              checked={security.approval_mode === mode}
-              onChange={() => choose(mode)}
-            />
-            {modeLabel[mode]}
-          </label>
-        ))}
+        {(["ask", "always-allow"] as const).map((mode) => {
+          const selected = security.approval_mode === mode;
+          return (
+            <label
+              key={mode}
+              className={clsx("segment", selected && "on", mode === "always-allow" && "risky")}
+            >
+              <input
+                type="radio"
+                className="sr-only"
+                name={groupId}
+                value={mode}
+                checked={selected}
+                onChange={() => choose(mode)}
+              />
+              {modeLabel[mode]}
+              {selected && pendingChange ? <Clock size={12} aria-hidden className="segment-pending" /> : null}
+            </label>
+          );
+        })}
       </fieldset>
-      <p className="mode-status" data-testid="mode-status" aria-live="polite">
+      <p className="mode-status" id={statusId} data-testid="mode-status" aria-live="polite">
         {pendingChange ? (
-          <span className="pending-change" data-testid="mode-pending">
-            Takes effect at the next step · in effect now: {modeLabel[security.effective_approval_mode]}
-          </span>
+          <>
+            <span className="badge attention mode-pending-tag">Pending</span>
+            <span className="pending-change" data-testid="mode-pending">
+              Takes effect at the next step · in effect now: {modeLabel[security.effective_approval_mode]}
+            </span>
+          </>
         ) : (
           <span className="muted">In effect: {modeLabel[security.effective_approval_mode]}</span>
         )}
