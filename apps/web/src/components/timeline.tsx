@@ -5,6 +5,7 @@ import clsx from "clsx";
 import { AlertOctagon, Bot, Info, User } from "lucide-react";
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import { formatClock } from "@/lib/format-time";
+import { splitInlineCode } from "@/lib/inline-code";
 import type { DisplayError } from "@/lib/parley-api";
 import { EmptyState } from "./states";
 import { ToolCard } from "./tool-card";
@@ -205,7 +206,18 @@ function PartView({
   switch (part.type) {
     case "text":
       return part.text ? (
-        <div className={clsx("assistant-text", part.state === "streaming" && "streaming")}>{part.text}</div>
+        <div className={clsx("assistant-text", part.state === "streaming" && "streaming")}>
+          {splitInlineCode(part.text).map((run, index) =>
+            run.code ? (
+              // biome-ignore lint/suspicious/noArrayIndexKey: runs are positional and re-derived from the text
+              <code key={index} className="inline-code">
+                {run.text}
+              </code>
+            ) : (
+              run.text
+            ),
+          )}
+        </div>
       ) : null;
     case "reasoning":
       return part.text ? (
