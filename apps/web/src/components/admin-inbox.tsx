@@ -305,8 +305,10 @@ function RowContext({ item, now }: { item: AdminInteractionItem; now: number }) 
       <span>
         Session <strong>{item.session_title || item.session_id}</strong>
       </span>
-      <span>· owner {item.owner_name ?? item.owner_id}</span>
-      <span>· asked {formatRelativeTime(item.created_at, now)}</span>
+      <span aria-hidden>·</span>
+      <span>owner {item.owner_name ?? item.owner_id}</span>
+      <span aria-hidden>·</span>
+      <span>asked {formatRelativeTime(item.created_at, now)}</span>
       <Link className="link icon-text" href={`/?session=${encodeURIComponent(item.session_id)}`}>
         <ExternalLink size={13} aria-hidden />
         Open session
