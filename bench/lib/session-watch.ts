@@ -31,7 +31,11 @@ export class SessionWatch {
     const arrived = new Promise<{ at: number; mutation: SessionMutation }>((resolve) => {
       this.#waiters.push({ matches, resolve: (at, mutation) => resolve({ at, mutation }) });
     });
-    return within(arrived, WAIT_MS, "a mutation");
+    const bounded = within(arrived, WAIT_MS, "a mutation");
+    // Callers create several waits up front and await them in turn; a later one timing out while an
+    // earlier one is awaited must fail the await, not crash the process as an unhandled rejection.
+    bounded.catch(() => undefined);
+    return bounded;
   }
 
   /** Waits for a tool part of `tool_name` to reach `state`, after the mutations seen so far. */
