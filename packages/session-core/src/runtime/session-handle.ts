@@ -225,7 +225,7 @@ export class SessionHandle implements Session {
 
   async #runningTurnId(): Promise<string | undefined> {
     const turn = this.#hosts.peek(this.id)?.activeTurn;
-    if (turn) return turn.turn_id;
+    if (turn) return turn.isFinished ? undefined : turn.turn_id;
     const open = await this.#context.store.listOpenAssistantMessages(this.id);
     return open[open.length - 1]?.turn_id;
   }

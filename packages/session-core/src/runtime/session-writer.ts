@@ -178,10 +178,11 @@ export class SessionWriter {
   /** A commit without a message: a `turn`/`session` mutation and/or a session patch. */
   commitSessionChange(
     change: Pick<SessionCommit, "epoch" | "mutation" | "session_patch">,
+    onCommitted: () => void = () => undefined,
   ): Promise<CommitResult> {
     return this.serial(async () => {
       try {
-        return await this.#commitAndPublish({ session_id: this.session_id, ...change }, () => undefined);
+        return await this.#commitAndPublish({ session_id: this.session_id, ...change }, onCommitted);
       } catch (error) {
         throw this.#translate(error);
       }

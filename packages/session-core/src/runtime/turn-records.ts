@@ -70,18 +70,25 @@ export class TurnRecords {
     );
   }
 
-  async turnMutation(fields: Pick<TurnMutation, "type" | "status" | "text" | "error">): Promise<void> {
+  /** `onCommitted` runs after the commit and before subscribers see the mutation. */
+  async turnMutation(
+    fields: Pick<TurnMutation, "type" | "status" | "text" | "error">,
+    onCommitted?: () => void,
+  ): Promise<void> {
     const defined = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
-    await this.#writer.commitSessionChange({
-      epoch: this.#epoch,
-      mutation: {
-        ...this.#writer.newMutationBase(this.#now()),
-        variant: "turn",
-        turn_id: this.#turn_id,
-        type: fields.type,
-        status: fields.status,
-        ...defined,
+    await this.#writer.commitSessionChange(
+      {
+        epoch: this.#epoch,
+        mutation: {
+          ...this.#writer.newMutationBase(this.#now()),
+          variant: "turn",
+          turn_id: this.#turn_id,
+          type: fields.type,
+          status: fields.status,
+          ...defined,
+        },
       },
-    });
+      onCommitted,
+    );
   }
 }

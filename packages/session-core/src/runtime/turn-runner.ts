@@ -57,6 +57,17 @@ class TurnEnded extends Error {}
  */
 export class TurnRunner {
   readonly turn_id: string;
+  #finishCommitted = false;
+  /**
+   * Set once the Turn's `finish` is committed, before subscribers see it: from then on the session
+   * reads as idle (status, info) even though this runner still releases its lease.
+   */
+  get isFinished(): boolean {
+    return this.#finishCommitted;
+  }
+  readonly #markFinished = (): void => {
+    this.#finishCommitted = true;
+  };
   readonly finished: Promise<TurnResult>;
   readonly #host: TurnHost;
   readonly #lease: TurnLease;
@@ -411,7 +422,10 @@ export class TurnRunner {
 
   async #finishCompleted(): Promise<void> {
     await this.#close("completed", "Tool did not complete before Assistant Message closed", "turn_stopped");
-    await this.#records.turnMutation({ type: "finish", status: "completed", text: this.#lastText });
+    await this.#records.turnMutation(
+      { type: "finish", status: "completed", text: this.#lastText },
+      this.#markFinished,
+    );
     this.#settle({ turn_id: this.turn_id, text: this.#lastText, success: true });
   }
 
@@ -440,7 +454,10 @@ export class TurnRunner {
             : null,
         );
       }
-      await this.#records.turnMutation({ type: "finish", status: "stopped", error: TURN_STOPPED });
+      await this.#records.turnMutation(
+        { type: "finish", status: "stopped", error: TURN_STOPPED },
+        this.#markFinished,
+      );
     } catch (error) {
       this.#host.context.logger?.error(
         { session_id: this.#host.session_id, err: error },
@@ -457,7 +474,10 @@ export class TurnRunner {
       await this.#consumer?.flush().catch(() => undefined);
       await this.#close("failed", message, "turn_stopped");
       await this.#records.errorMessage("turn_execution_failed", message);
-      await this.#records.turnMutation({ type: "finish", status: "failed", error: message });
+      await this.#records.turnMutation(
+        { type: "finish", status: "failed", error: message },
+        this.#markFinished,
+      );
     } catch (writeError) {
       this.#host.context.logger?.error(
         { session_id: this.#host.session_id, err: writeError },
