@@ -51,20 +51,27 @@ if (built) {
 
 let passed = 0;
 let failed = 0;
+let skipped = 0;
 if (existsSync(vitestReport)) {
   const report = JSON.parse(readFileSync(vitestReport, "utf8"));
   passed += report.numPassedTests ?? 0;
-  failed += (report.numFailedTests ?? 0) + (report.numFailedTestSuites ?? 0);
+  failed += report.numFailedTests ?? 0;
+  skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+  // A file that failed to load has no test results of its own; count it once.
+  failed += (report.testResults ?? []).filter(
+    (file) => file.status === "failed" && (file.assertionResults ?? []).length === 0,
+  ).length;
 }
 if (existsSync(playwrightReport)) {
   const stats = JSON.parse(readFileSync(playwrightReport, "utf8")).stats ?? {};
   passed += (stats.expected ?? 0) + (stats.flaky ?? 0);
   failed += stats.unexpected ?? 0;
+  skipped += stats.skipped ?? 0;
 }
 
 console.log("\nSteps:");
 for (const step of steps) console.log(`  ${step.ok ? "ok  " : "FAIL"} ${step.name}`);
 const stepFailures = steps.filter((step) => !step.ok).length;
 if (stepFailures > 0 && failed === 0) failed = stepFailures;
-console.log(`\ntests: ${passed} passed, ${failed} failed`);
+console.log(`\ntests: ${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ""}`);
 process.exit(stepFailures > 0 ? 1 : 0);
