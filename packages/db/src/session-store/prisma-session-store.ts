@@ -41,6 +41,28 @@ const SESSION_COLUMNS =
   Prisma.raw(`session_id, owner_id, agent_id, title, workspace_id, created_at, updated_at,
   closed_at, approval_mode, effective_approval_mode`);
 
+/** Interactive-transaction limits (see `TRANSACTION_OPTIONS`). */
+export interface TransactionLimits {
+  maxWait: number;
+  timeout: number;
+}
+
+/**
+ * Attempts of a commit whose transaction could not START within `maxWait`. Such an attempt wrote
+ * nothing (Prisma rolls the late transaction back before the revision runs), so it is safe to queue
+ * again; the bound keeps a dead database from stalling a caller forever.
+ */
+const COMMIT_START_ATTEMPTS = 3;
+
+/** Prisma's P2028 for a transaction that did not get a connection (and BEGIN) within `maxWait`. */
+function isTransactionStartTimeout(error: unknown): boolean {
+  return (
+    error instanceof Error &&
+    (error as { code?: unknown }).code === "P2028" &&
+    error.message.includes("Unable to start a transaction")
+  );
+}
+
 /**
  * `SessionStore` on PostgreSQL through Prisma. Each `commit` is one Prisma interactive transaction
  * (see `commitRevision`); reads are single statements. String ties sort by code unit
@@ -49,10 +71,12 @@ const SESSION_COLUMNS =
 export class PrismaSessionStore implements SessionStore {
   readonly #prisma: PrismaClient;
   readonly #clock: Clock;
+  readonly #transactionLimits: TransactionLimits;
 
-  constructor(prisma: PrismaClient, options: { clock?: Clock } = {}) {
+  constructor(prisma: PrismaClient, options: { clock?: Clock; transaction_limits?: TransactionLimits } = {}) {
     this.#prisma = prisma;
     this.#clock = options.clock ?? systemClock;
+    this.#transactionLimits = options.transaction_limits ?? TRANSACTION_OPTIONS;
   }
 
   async createSession(record: SessionRecord): Promise<void> {
@@ -97,7 +121,23 @@ export class PrismaSessionStore implements SessionStore {
   async commit(commit: SessionCommit): Promise<CommitResult> {
     assertWellFormed(commit);
     const now = this.#clock.now();
-    return this.#prisma.$transaction((tx) => commitRevision(tx, commit, now), TRANSACTION_OPTIONS);
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await this.#prisma.$transaction(
+          (tx) => commitRevision(tx, commit, now),
+          this.#transactionLimits,
+        );
+      } catch (error) {
+        if (!isTransactionStartTimeout(error)) throw error;
+        if (attempt >= COMMIT_START_ATTEMPTS) {
+          throw new Error(
+            `Database overloaded: no connection for a commit of session ${commit.session_id} ` +
+              `within ${COMMIT_START_ATTEMPTS} waits of ${this.#transactionLimits.maxWait} ms; nothing was written`,
+            { cause: error },
+          );
+        }
+      }
+    }
   }
 
   async getMessage(session_id: string, message_id: string): Promise<SessionMessage | null> {
