@@ -16,9 +16,9 @@ import type {
 import type { AssistantMessage } from "../schema/messages.js";
 import type { ApprovalPort, InteractionHandle, InteractionPort } from "../tools/define-agent-tool.js";
 import type { RuntimeIds } from "./ids.js";
-import type { InteractionWaiters } from "./interaction-waiters.js";
+import type { HandOver, InteractionWaiters } from "./interaction-waiters.js";
 import type { SessionWriter } from "./session-writer.js";
-import { requestInteraction } from "./transitions/interaction-transitions.js";
+import { markInteractionResumed, requestInteraction } from "./transitions/interaction-transitions.js";
 import { findToolIndex } from "./transitions/transition.js";
 
 export interface InteractionPortDeps {
@@ -106,7 +106,7 @@ export class RuntimeInteractionPort implements InteractionPort {
       status: "pending",
       request,
     };
-    const result = waiters.wait(interaction_id, owner);
+    const result = waiters.wait(interaction_id, owner, this.#handOver(message_id));
     try {
       await writer.updateAssistant(
         message_id,
@@ -137,7 +137,11 @@ export class RuntimeInteractionPort implements InteractionPort {
       );
     }
     const { waiters, owner } = this.#deps;
-    const result: Promise<InteractionResult> = waiters.wait(existing.interaction_id, owner);
+    const result: Promise<InteractionResult> = waiters.wait(
+      existing.interaction_id,
+      owner,
+      this.#handOver(message_id),
+    );
     // Read again after registering: an answer committed in between is seen either here or on the bus.
     const fresh = await this.#existingAt(
       message_id,
@@ -148,6 +152,23 @@ export class RuntimeInteractionPort implements InteractionPort {
     );
     waiters.settleFrom(fresh ?? existing);
     return { interaction_id: existing.interaction_id, result, request: existing.request };
+  }
+
+  /**
+   * DESIGN §3.3: a Turn's tool continues with a `resolved` answer only once `resumed_at` is
+   * committed under the Turn's epoch; without it, recovery runs the tool again. The facade's port
+   * (no Turn, no epoch) has no tool waiting to hand over to.
+   */
+  #handOver(message_id: string): HandOver | undefined {
+    const { epoch, writer } = this.#deps;
+    if (epoch === undefined) return undefined;
+    return async (interaction) => {
+      await writer.updateAssistant(
+        message_id,
+        (current, now) => markInteractionResumed(current, interaction.interaction_id, now),
+        { epoch },
+      );
+    };
   }
 
   async #existingAt(

@@ -4,26 +4,38 @@ import { interactionResultOf } from "./transitions/interaction-transitions.js";
 
 interface Waiter {
   owner: object;
-  settle(result: InteractionResult): void;
+  settle(result: InteractionResult, interaction: Interaction): void;
 }
+
+/**
+ * Commits that the tool continues with a `resolved` answer, before it does (fenced by the Turn's
+ * epoch). A rejection (e.g. `TurnFencedError`: the Turn is no longer ours) rejects the wait, so the
+ * tool's code never runs on in this process.
+ */
+export type HandOver = (interaction: Interaction) => Promise<void>;
 
 /**
  * Tools of this process waiting on `handle.result`. A waiter is settled only from committed state:
  * by the `part` mutation in which its Interaction became terminal, as the bus delivers it — whether
  * this process or another one committed the answer — or from a stored terminal state when a resumed
- * tool attaches to an Interaction answered earlier. Each waiter settles exactly once.
+ * tool attaches to an Interaction answered earlier. Each waiter settles exactly once; a `resolved`
+ * answer reaches a Turn's tool only after its hand-over (`resumed_at`) is committed.
  */
 export class InteractionWaiters {
   readonly #waiters = new Map<string, Waiter>();
 
   /** Registers before the Interaction is committed or read, so no terminal event can slip past. */
-  wait(interaction_id: string, owner: object): Promise<InteractionResult> {
-    return new Promise((resolve) => {
+  wait(interaction_id: string, owner: object, handOver?: HandOver): Promise<InteractionResult> {
+    return new Promise((resolve, reject) => {
       this.#waiters.set(interaction_id, {
         owner,
-        settle: (result) => {
+        settle: (result, interaction) => {
           this.#waiters.delete(interaction_id);
-          resolve(result);
+          if (!handOver || result.status !== "resolved" || interaction.resumed_at !== undefined) {
+            resolve(result);
+            return;
+          }
+          handOver(interaction).then(() => resolve(result), reject);
         },
       });
     });
@@ -32,7 +44,7 @@ export class InteractionWaiters {
   /** Settles from a stored copy of the Interaction, if it is terminal. */
   settleFrom(interaction: Interaction): void {
     const result = interactionResultOf(interaction);
-    if (result) this.#waiters.get(interaction.interaction_id)?.settle(result);
+    if (result) this.#waiters.get(interaction.interaction_id)?.settle(result, interaction);
   }
 
   observe(event: SessionEvent): void {

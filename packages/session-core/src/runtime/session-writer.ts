@@ -113,7 +113,9 @@ export class SessionWriter {
               ...(options.epoch === undefined ? {} : { epoch: options.epoch }),
               message: { snapshot: next, expected_revision: current.revision },
               ...this.#interactionRows(next, result),
-              mutation: this.#mutationFor(next, result.mutation, now),
+              ...(result.publish === false
+                ? {}
+                : { mutation: this.#mutationFor(next, result.mutation, now) }),
             },
             () => this.#remember(next),
           );
@@ -267,7 +269,7 @@ export class SessionWriter {
       });
       interaction_events.push({ kind: change.kind, session_id: this.session_id, interaction });
     }
-    return { interactions, interaction_events };
+    return result.publish === false ? { interactions } : { interactions, interaction_events };
   }
 
   #mutationFor(message: AssistantMessage, spec: MutationSpec, now: number): UnsequencedMutation {

@@ -2,6 +2,7 @@ import type { TurnLease } from "../ports/turn-lease.js";
 import type { ApprovalMode } from "../schema/approval-mode.js";
 import type { CancelReason } from "../schema/interaction.js";
 import type { AssistantMessage } from "../schema/messages.js";
+import type { ToolPart } from "../schema/parts.js";
 import type { TurnResult } from "../schema/session.js";
 import type { WorkspaceRef } from "../tools/define-agent-tool.js";
 import { buildModelPrompt, toModelTools } from "./prompt-builder.js";
@@ -22,6 +23,12 @@ import { cancelInteraction, pendingInteractionsOf } from "./transitions/interact
 import { failTool } from "./transitions/tool-part-transitions.js";
 import type { AssistantTransitionFn } from "./transitions/transition.js";
 import { TurnRecords } from "./turn-records.js";
+
+/** The tool's latest Interaction was answered `resolved` but never handed over to the tool. */
+function awaitsHandOver(part: ToolPart): boolean {
+  const latest = part.interactions?.at(-1);
+  return latest?.status === "resolved" && latest.resumed_at === undefined;
+}
 
 /** A Turn ends after this many Steps even if the model keeps calling tools. */
 export const MAX_STEPS = 25;
@@ -176,7 +183,10 @@ export class TurnRunner {
   /**
    * Durable resume (DESIGN §3.3) of the Turn whose open message is `message`. `resolved_here` names
    * tools this process answered while already holding the lease: they are `running` only because of
-   * that answer, so they run again instead of failing as interrupted.
+   * that answer, so they run again instead of failing as interrupted. So does a `running` tool whose
+   * latest Interaction is `resolved` without `resumed_at`: its owner died before handing the answer
+   * over, so its code never ran on (the re-run attaches to that answer and runs the side effect once).
+   * Any other `running` tool may have done its work already and fails as interrupted.
    */
   runResumed(message: AssistantMessage, resolved_here: ReadonlySet<string>): void {
     this.#messageId = message.message_id;
@@ -189,7 +199,7 @@ export class TurnRunner {
       const rerun: string[] = [];
       for (const part of message.parts) {
         if (part.type !== "tool") continue;
-        if (part.state === "running" && !resolved_here.has(part.tool_call_id)) {
+        if (part.state === "running" && !resolved_here.has(part.tool_call_id) && !awaitsHandOver(part)) {
           await this.#update(message.message_id, (current) =>
             failTool(current, part.tool_call_id, TOOL_INTERRUPTED),
           );

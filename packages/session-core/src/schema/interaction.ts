@@ -53,6 +53,13 @@ export const interactionSchema = z.object({
   cancel_reason: cancelReasonSchema.optional(),
   /** Parley: user id of whoever answered, for the audit trail. */
   responded_by: z.string().optional(),
+  /**
+   * When the waiting tool continued with this answer (set by the Turn's owner, fenced by its lease
+   * epoch, before the tool's code runs on). A `resolved` interaction without it had not been handed
+   * to its tool yet when its process died, so recovery runs the tool again and hands it over then
+   * (the side effect happens once).
+   */
+  resumed_at: z.number().optional(),
 });
 export type Interaction = z.infer<typeof interactionSchema>;
 

@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import type { SessionCommit } from "../../ports/session-store.js";
 import type { JsonValue } from "../../schema/json.js";
 import { createScriptedModel } from "../../testing/scripted-model.js";
 import { define_agent_tool } from "../../tools/define-agent-tool.js";
 import { RuntimeHarness } from "../runtime-harness.js";
+import { respondToInteraction } from "../transitions/interaction-transitions.js";
 import { createApprovalTool, createBlockingTool } from "./tools.js";
 
 const approve = (interaction_id: string) => ({
@@ -25,6 +27,37 @@ async function waitingInA(tool_call_ids = ["call_1"]) {
   const interaction_ids: string[] = [];
   for (const id of tool_call_ids) interaction_ids.push(await harness.pendingInteraction(id));
   return { harness, model, session, turn, interaction_ids, ...approval };
+}
+
+/**
+ * `respond`'s commit (Interaction `resolved` + tool `running`, one revision) as it lands in the store
+ * when the process that made it dies before publishing: the owner never observes it.
+ */
+async function commitResponseUnseen(harness: RuntimeHarness, session_id: string, interaction_id: string) {
+  const [message] = await harness.assistants(session_id);
+  if (!message) throw new Error("no assistant message");
+  const now = Date.now();
+  const answered = respondToInteraction(message, approve(interaction_id), now);
+  const part = answered.message.parts.find((item) => item.type === "tool");
+  const interaction = part?.type === "tool" ? part.interactions?.[0] : undefined;
+  if (part?.type !== "tool" || !interaction) throw new Error("no answered interaction");
+  await harness.store.commit({
+    session_id,
+    message: {
+      snapshot: { ...answered.message, revision: message.revision + 1, updated_at: now },
+      expected_revision: message.revision,
+    },
+    interactions: [
+      {
+        session_id,
+        message_id: message.message_id,
+        tool_call_id: part.tool_call_id,
+        tool_name: part.tool_name,
+        ordinal: 0,
+        interaction,
+      },
+    ],
+  });
 }
 
 function turnFinish(harness: RuntimeHarness, turn_id: string) {
@@ -147,6 +180,11 @@ describe("durable resume (DESIGN §3.3)", () => {
         mutation.variant === "part" && mutation.part.type === "tool" && mutation.part.state === "running",
     );
     await harness.kill("A");
+    // A handed the answer over (its tool ran on), so this `running` tool may have done its work.
+    expect((await harness.tool(session.id, "call_run")).interactions?.[0]).toMatchObject({
+      status: "resolved",
+      resumed_at: expect.any(Number),
+    });
     release();
     const finished = turnFinish(harness, turn.id);
     expect(await harness.runtime("B").recover()).toEqual({ resumed_session_ids: [session.id] });
@@ -163,6 +201,67 @@ describe("durable resume (DESIGN §3.3)", () => {
         output: { type: "error-text", value: "Tool interrupted by server restart" },
       },
     ]);
+  });
+
+  it("an answer committed right before the owner died, never handed over, runs the tool again: side effect once", async () => {
+    const { harness, session, turn, interaction_ids, effects, model } = await waitingInA();
+    await commitResponseUnseen(harness, session.id, interaction_ids[0] ?? "");
+    expect(await harness.tool(session.id, "call_1")).toMatchObject({ state: "running" });
+    await harness.kill("A");
+    expect(effects).toEqual([]);
+    const finished = turnFinish(harness, turn.id);
+    expect(await harness.runtime("B").recover()).toEqual({ resumed_session_ids: [session.id] });
+    expect(await finished).toMatchObject({ status: "completed", text: "all done" });
+    expect(effects).toEqual(["file-0"]);
+    const tool = await harness.tool(session.id, "call_1");
+    expect(tool).toMatchObject({ state: "completed", output: { deleted: "file-0" } });
+    expect(tool.interactions).toHaveLength(1);
+    expect(tool.interactions?.[0]).toMatchObject({ status: "resolved", resumed_at: expect.any(Number) });
+    expect((await harness.store.getInteraction(interaction_ids[0] ?? ""))?.interaction.resumed_at).toBe(
+      tool.interactions?.[0]?.resumed_at,
+    );
+    expect(model.calls[1]?.tool_results).toEqual([
+      {
+        tool_call_id: "call_1",
+        tool_name: "delete_file",
+        output: { type: "json", value: { deleted: "file-0" } },
+      },
+    ]);
+    expect(harness.toolStates(session.id, "call_1")).toEqual([
+      "input-streaming",
+      "ready",
+      "waiting-user",
+      "completed",
+    ]);
+  });
+
+  it("a former owner fenced at the hand-over never runs the side effect; the new owner runs it once", async () => {
+    const { harness, session, turn, interaction_ids, effects } = await waitingInA();
+    const commit = harness.store.commit.bind(harness.store);
+    let fencedHandOvers = 0;
+    harness.store.commit = async (change: SessionCommit) => {
+      const handOver =
+        change.mutation === undefined &&
+        change.epoch === 1 &&
+        change.interactions?.some((record) => record.interaction.resumed_at !== undefined);
+      if (handOver) {
+        // Another process took the session over between A observing the answer and handing it over.
+        fencedHandOvers += 1;
+        await harness.store.setLeaseEpoch(session.id, 2);
+      }
+      return commit(change);
+    };
+    await session.respond(approve(interaction_ids[0] ?? ""));
+    expect(await turn.finished).toMatchObject({ success: false });
+    expect(fencedHandOvers).toBe(1);
+    expect(effects).toEqual([]);
+    expect((await harness.tool(session.id, "call_1")).interactions?.[0]?.resumed_at).toBeUndefined();
+    harness.store.commit = commit;
+    await harness.kill("A");
+    const finished = turnFinish(harness, turn.id);
+    expect(await harness.runtime("B").recover()).toEqual({ resumed_session_ids: [session.id] });
+    expect(await finished).toMatchObject({ status: "completed", text: "all done" });
+    expect(effects).toEqual(["file-0"]);
   });
 
   it("a tool still ready (it asked nothing yet) is run again after a restart (the tool contract: side effects after approvals)", async () => {

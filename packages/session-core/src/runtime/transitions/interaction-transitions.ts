@@ -125,6 +125,32 @@ export function respondToInteraction(
 }
 
 /** Cancellation (stop, close): `cancelled` with its reason; a waiting tool fails ("Interaction cancelled"). */
+/**
+ * Records that the tool waiting on a `resolved` Interaction continues with its answer now (DESIGN
+ * §3.3: the approved side effect runs exactly once). Unpublished bookkeeping; null when there is
+ * nothing to record (not resolved, already handed over, or gone).
+ */
+export function markInteractionResumed(
+  message: AssistantMessage,
+  interaction_id: string,
+  now: number,
+): AssistantTransition | null {
+  const found = locateInteraction(message, interaction_id);
+  if (found?.interaction.status !== "resolved" || found.interaction.resumed_at !== undefined) {
+    return null;
+  }
+  const interactions = (found.part.interactions ?? []).slice();
+  interactions[found.ordinal] = { ...found.interaction, resumed_at: now };
+  return {
+    message: replacePart(message, found.index, { ...found.part, interactions }),
+    mutation: { variant: "part", part_id: found.part.part_id },
+    interaction_changes: [
+      { tool_call_id: found.part.tool_call_id, ordinal: found.ordinal, kind: "resolved" },
+    ],
+    publish: false,
+  };
+}
+
 export function cancelInteraction(
   message: AssistantMessage,
   input: { interaction_id: string; reason: CancelReason },

@@ -23,6 +23,12 @@ export interface AssistantTransition<T = undefined> {
   message: AssistantMessage;
   mutation: MutationSpec;
   interaction_changes?: InteractionChange[];
+  /**
+   * false: the revision is bookkeeping readers need not see (e.g. `resumed_at`). It is committed
+   * without `mutation` (no event id, nothing published) and without admin-feed entries; the changed
+   * Interactions' index rows are still upserted so they match the tool part.
+   */
+  publish?: false;
   value?: T;
 }
 
