@@ -115,6 +115,66 @@ describe("PostgresTurnLeaseManager", () => {
     expect(again?.epoch).toBe(held.epoch + 1);
   });
 
+  it("runs concurrent acquisitions, releases and heartbeats one at a time on its connection: no pg warning, no failure", async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.message);
+    process.on("warning", onWarning);
+    try {
+      const sessions: string[] = [];
+      for (let index = 0; index < 40; index += 1) sessions.push(await newSession());
+      const a = manager("A");
+      const lostReasons: unknown[] = [];
+      await Promise.all(
+        sessions.map(async (session_id) => {
+          for (let round = 0; round < 3; round += 1) {
+            const lease = await a.acquire(session_id);
+            if (!lease) throw new Error(`A should get ${session_id}`);
+            lease.lost.addEventListener("abort", () => lostReasons.push(lease.lost.reason));
+            // Hold across a few heartbeats (100 ms) while the other sessions acquire and release.
+            await new Promise((resolve) => setTimeout(resolve, 150));
+            await lease.release();
+          }
+        }),
+      );
+      await new Promise((resolve) => setImmediate(resolve));
+
+      expect(warnings).toEqual([]);
+      expect(lostReasons).toEqual([]);
+      const { rows } = await pool.query<{ lease_epoch: number }>(
+        "SELECT lease_epoch FROM sessions WHERE session_id = ANY($1) ORDER BY session_id",
+        [sessions],
+      );
+      expect(rows.map((row) => row.lease_epoch)).toEqual(sessions.map(() => 3));
+      const { rows: recorded } = await pool.query("SELECT 1 FROM turn_leases WHERE session_id = ANY($1)", [
+        sessions,
+      ]);
+      expect(recorded).toEqual([]);
+    } finally {
+      process.off("warning", onWarning);
+    }
+  });
+
+  it("an acquisition caught by the death of the lock connection retries on a new one instead of failing", async () => {
+    const sessions: string[] = [];
+    for (let index = 0; index < 60; index += 1) sessions.push(await newSession());
+    const a = manager("A");
+    await a.acquire(await newSession()); // opens the lock connection
+    const acquisitions = Promise.allSettled(sessions.map((session_id) => a.acquire(session_id)));
+    await pool.query(
+      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'parley-turn-leases' AND datname = current_database()",
+    );
+    const results = await acquisitions;
+
+    expect(results.filter((result) => result.status === "rejected")).toEqual([]);
+    expect(results.every((result) => result.status === "fulfilled" && result.value !== null)).toBe(true);
+    const live = results.flatMap((result) =>
+      result.status === "fulfilled" && result.value && !result.value.lost.aborted ? [result.value] : [],
+    );
+    // Every lease still live is really held: its session cannot be taken by another holder.
+    const b = manager("B");
+    for (const lease of live) expect(await b.acquire(lease.session_id)).toBeNull();
+  });
+
   it("refuses to lease an unknown session and leaves it lockable", async () => {
     const a = manager("A");
     await expect(a.acquire("session:missing")).rejects.toThrow(

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import type { RuntimeLogger, TurnLease, TurnLeaseManager } from "@parley/session-core";
 import pg from "pg";
+import { destroyClientSocket, endClient } from "../end-client.js";
 
 export interface PostgresTurnLeaseManagerOptions {
   url: string;
@@ -18,13 +19,40 @@ interface HeldLease {
 }
 
 /**
+ * The dedicated lock connection and the one queue its queries run in: a `pg.Client` runs one query
+ * at a time, and acquisitions, releases and the heartbeat of many sessions share it.
+ */
+interface LockConnection {
+  client: pg.Client;
+  tail: Promise<unknown>;
+  probing: boolean;
+}
+
+/** The lock connection died (or was replaced) under a query: the server has dropped its locks. */
+class LockConnectionLostError extends Error {
+  override readonly name = "LockConnectionLostError";
+}
+
+/** Acquisitions tried on a fresh connection after the lock connection died under one. */
+const ACQUIRE_ATTEMPTS = 2;
+
+/** Server errors that mean the backend is gone (admin shutdown / terminate, connection exceptions). */
+function isConnectionFailure(error: unknown): boolean {
+  if (!(error instanceof pg.DatabaseError)) return true;
+  const code = error.code ?? "";
+  return code.startsWith("57P") || code.startsWith("08");
+}
+
+/**
  * `TurnLeaseManager` on PostgreSQL session-level advisory locks. All leases of this manager live on
  * ONE dedicated connection: when the process dies, the server ends that backend and every lock is
  * free at once, so another process can take the sessions over (server-side TCP keepalives of ~2 s
  * cover a vanished host). Each acquisition increments `sessions.lease_epoch` (the fencing token the
- * store checks) and records the holder in `turn_leases`. A heartbeat probes the connection; if it
- * fails or the connection errors, every lease's `lost` is aborted and the next `acquire` opens a new
- * connection. Leases are not re-entrant: a session held here answers null.
+ * store checks) and records the holder in `turn_leases`. Queries on the connection run one at a
+ * time, in call order. A heartbeat probes the connection once the queue ahead of it has drained (so
+ * it measures the server, not the load); if it fails or the connection errors, every lease's `lost`
+ * is aborted, and an acquisition caught by that retries once on a new connection. Leases are not
+ * re-entrant: a session held here answers null.
  */
 export class PostgresTurnLeaseManager implements TurnLeaseManager {
   readonly holder_id: string;
@@ -34,8 +62,8 @@ export class PostgresTurnLeaseManager implements TurnLeaseManager {
   readonly #held = new Map<string, HeldLease>();
   /** Sessions with an acquisition in flight (reserved before the first await). */
   readonly #acquiring = new Set<string>();
-  #client: pg.Client | null = null;
-  #connecting: Promise<pg.Client> | null = null;
+  #connection: LockConnection | null = null;
+  #connecting: Promise<LockConnection> | null = null;
   #heartbeat: NodeJS.Timeout | null = null;
   #closed = false;
 
@@ -51,23 +79,16 @@ export class PostgresTurnLeaseManager implements TurnLeaseManager {
     if (this.#held.has(session_id) || this.#acquiring.has(session_id)) return null;
     this.#acquiring.add(session_id);
     try {
-      const client = await this.#connection();
-      const { rows } = await client.query<{ locked: boolean }>(
-        "SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked",
-        [session_id],
-      );
-      if (!rows[0]?.locked) return null;
-      const epoch = await this.#advanceEpoch(client, session_id);
-      if (this.#client !== client) return null;
-      const held: HeldLease = { epoch, controller: new AbortController() };
-      this.#held.set(session_id, held);
-      this.#startHeartbeat();
-      return {
-        session_id,
-        epoch,
-        lost: held.controller.signal,
-        release: () => this.#release(session_id, held, client),
-      };
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          return await this.#acquireOn(await this.#currentConnection(), session_id);
+        } catch (error) {
+          if (!(error instanceof LockConnectionLostError) || this.#closed || attempt >= ACQUIRE_ATTEMPTS) {
+            throw error;
+          }
+          this.#logger?.warn({ err: error, session_id }, "lease connection lost while acquiring; retrying");
+        }
+      }
     } finally {
       this.#acquiring.delete(session_id);
     }
@@ -78,20 +99,44 @@ export class PostgresTurnLeaseManager implements TurnLeaseManager {
     this.#closed = true;
     this.#stopHeartbeat();
     this.#held.clear();
-    const client = this.#client;
-    this.#client = null;
-    await client?.end().catch(() => undefined);
+    const connection = this.#connection;
+    this.#connection = null;
+    if (connection) {
+      connection.client.removeAllListeners("end");
+      await endClient(connection.client);
+    }
   }
 
   /** Drops the lock connection as a network failure would (tests of lease loss). */
   simulateConnectionLoss(): void {
-    const client = this.#client as (pg.Client & { connection?: { stream?: { destroy(): void } } }) | null;
-    client?.connection?.stream?.destroy();
+    if (this.#connection) destroyClientSocket(this.#connection.client);
   }
 
-  async #advanceEpoch(client: pg.Client, session_id: string): Promise<number> {
+  async #acquireOn(connection: LockConnection, session_id: string): Promise<TurnLease | null> {
+    const { rows } = await this.#query<{ locked: boolean }>(
+      connection,
+      "SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked",
+      [session_id],
+    );
+    if (!rows[0]?.locked) return null;
+    const epoch = await this.#advanceEpoch(connection, session_id);
+    if (this.#closed) throw new Error("PostgresTurnLeaseManager is closed");
+    if (this.#connection !== connection) throw new LockConnectionLostError("lease connection replaced");
+    const held: HeldLease = { epoch, controller: new AbortController() };
+    this.#held.set(session_id, held);
+    this.#startHeartbeat();
+    return {
+      session_id,
+      epoch,
+      lost: held.controller.signal,
+      release: () => this.#release(session_id, held, connection),
+    };
+  }
+
+  async #advanceEpoch(connection: LockConnection, session_id: string): Promise<number> {
     try {
-      const { rows } = await client.query<{ lease_epoch: number }>(
+      const { rows } = await this.#query<{ lease_epoch: number }>(
+        connection,
         `WITH advanced AS (
            UPDATE sessions SET lease_epoch = lease_epoch + 1 WHERE session_id = $1 RETURNING lease_epoch
          ), recorded AS (
@@ -107,62 +152,98 @@ export class PostgresTurnLeaseManager implements TurnLeaseManager {
       if (epoch === undefined) throw new Error(`Cannot lease unknown session: ${session_id}`);
       return epoch;
     } catch (error) {
-      await client
-        .query("SELECT pg_advisory_unlock(hashtextextended($1, 0))", [session_id])
-        .catch(() => undefined);
+      await this.#query(connection, "SELECT pg_advisory_unlock(hashtextextended($1, 0))", [session_id]).catch(
+        () => undefined,
+      );
       throw error;
     }
   }
 
-  async #release(session_id: string, held: HeldLease, client: pg.Client): Promise<void> {
+  async #release(session_id: string, held: HeldLease, connection: LockConnection): Promise<void> {
     if (this.#held.get(session_id) !== held) return;
     this.#held.delete(session_id);
     if (this.#held.size === 0) this.#stopHeartbeat();
-    if (this.#client !== client) return;
-    await client
-      .query(
-        `WITH forgotten AS (DELETE FROM turn_leases WHERE session_id = $1 AND holder_id = $2 AND epoch = $3)
-         SELECT pg_advisory_unlock(hashtextextended($1, 0))`,
-        [session_id, this.holder_id, held.epoch],
-      )
-      .catch((error: unknown) => this.#logger?.warn({ err: error, session_id }, "lease release failed"));
+    if (this.#connection !== connection) return;
+    await this.#query(
+      connection,
+      `WITH forgotten AS (DELETE FROM turn_leases WHERE session_id = $1 AND holder_id = $2 AND epoch = $3)
+       SELECT pg_advisory_unlock(hashtextextended($1, 0))`,
+      [session_id, this.holder_id, held.epoch],
+    ).catch((error: unknown) => {
+      // A lost connection took the lock with it: nothing is left to release.
+      if (!(error instanceof LockConnectionLostError)) {
+        this.#logger?.warn({ err: error, session_id }, "lease release failed");
+      }
+    });
   }
 
-  #connection(): Promise<pg.Client> {
-    if (this.#client) return Promise.resolve(this.#client);
+  /** Runs `task` on the connection after every query queued before it. */
+  #enqueue<T>(connection: LockConnection, task: (client: pg.Client) => Promise<T>): Promise<T> {
+    const run = connection.tail.then(async () => {
+      if (this.#connection !== connection) throw new LockConnectionLostError("lease connection lost");
+      try {
+        return await task(connection.client);
+      } catch (error) {
+        if (error instanceof LockConnectionLostError || !isConnectionFailure(error)) throw error;
+        this.#lose(connection, error instanceof Error ? error : new Error(String(error)));
+        throw new LockConnectionLostError(`lease connection lost: ${String(error)}`, { cause: error });
+      }
+    });
+    connection.tail = run.catch(() => undefined);
+    return run;
+  }
+
+  #query<R extends pg.QueryResultRow>(
+    connection: LockConnection,
+    text: string,
+    values: unknown[],
+  ): Promise<pg.QueryResult<R>> {
+    return this.#enqueue(connection, (client) => client.query<R>(text, values));
+  }
+
+  #currentConnection(): Promise<LockConnection> {
+    if (this.#connection) return Promise.resolve(this.#connection);
     this.#connecting ??= this.#connect().finally(() => {
       this.#connecting = null;
     });
     return this.#connecting;
   }
 
-  async #connect(): Promise<pg.Client> {
+  async #connect(): Promise<LockConnection> {
     const client = new pg.Client({
       connectionString: this.#url,
       keepAlive: true,
       keepAliveInitialDelayMillis: 1_000,
     });
-    client.on("error", (error) => this.#lose(client, error));
-    client.on("end", () => this.#lose(client, new Error("lease connection ended")));
-    await client.connect();
-    // Let the server notice a vanished holder (no FIN) within ~2 s and free its locks.
-    await client.query(
-      "SET tcp_keepalives_idle = 1; SET tcp_keepalives_interval = 1; SET tcp_keepalives_count = 1; SET application_name = 'parley-turn-leases'",
-    );
+    const connection: LockConnection = { client, tail: Promise.resolve(), probing: false };
+    client.on("error", (error) => this.#lose(connection, error));
+    client.on("end", () => this.#lose(connection, new Error("lease connection ended")));
+    try {
+      await client.connect();
+      // Let the server notice a vanished holder (no FIN) within ~2 s and free its locks.
+      await client.query(
+        "SET tcp_keepalives_idle = 1; SET tcp_keepalives_interval = 1; SET tcp_keepalives_count = 1; SET application_name = 'parley-turn-leases'",
+      );
+    } catch (error) {
+      client.removeAllListeners("end");
+      await endClient(client);
+      throw error;
+    }
     if (this.#closed) {
-      await client.end().catch(() => undefined);
+      client.removeAllListeners("end");
+      await endClient(client);
       throw new Error("PostgresTurnLeaseManager is closed");
     }
-    this.#client = client;
-    return client;
+    this.#connection = connection;
+    return connection;
   }
 
   /** The lock connection is gone: the server has freed its locks, so every lease here is lost. */
-  #lose(client: pg.Client, error: Error): void {
-    if (this.#client !== client) return;
-    this.#client = null;
-    client.removeAllListeners("end");
-    client.end().catch(() => undefined);
+  #lose(connection: LockConnection, error: Error): void {
+    if (this.#connection !== connection) return;
+    this.#connection = null;
+    connection.client.removeAllListeners("end");
+    void endClient(connection.client);
     this.#stopHeartbeat();
     const lost = [...this.#held.entries()];
     this.#held.clear();
@@ -176,19 +257,30 @@ export class PostgresTurnLeaseManager implements TurnLeaseManager {
 
   #startHeartbeat(): void {
     if (this.#heartbeat) return;
-    this.#heartbeat = setInterval(() => {
-      const client = this.#client;
-      if (!client) return;
+    this.#heartbeat = setInterval(() => this.#probe(), this.#heartbeatMs);
+    this.#heartbeat.unref();
+  }
+
+  /** One `SELECT 1` at a time, timed from when it reaches the connection (not while queued). */
+  #probe(): void {
+    const connection = this.#connection;
+    if (!connection || connection.probing) return;
+    connection.probing = true;
+    this.#enqueue(connection, async (client) => {
       const timeout = setTimeout(
-        () => this.#lose(client, new Error("lease heartbeat timed out")),
+        () => this.#lose(connection, new Error("lease heartbeat timed out")),
         this.#heartbeatMs * 4,
       );
-      client
-        .query("SELECT 1")
-        .catch((error: Error) => this.#lose(client, error))
-        .finally(() => clearTimeout(timeout));
-    }, this.#heartbeatMs);
-    this.#heartbeat.unref();
+      try {
+        await client.query("SELECT 1");
+      } finally {
+        clearTimeout(timeout);
+      }
+    })
+      .catch(() => undefined)
+      .finally(() => {
+        connection.probing = false;
+      });
   }
 
   #stopHeartbeat(): void {
