@@ -5,6 +5,7 @@ import { PrismaAuthStore } from "./auth/prisma-auth-store.js";
 import { PostgresEventBus } from "./event-bus/postgres-event-bus.js";
 import { PostgresTurnLeaseManager } from "./leases/postgres-turn-lease-manager.js";
 import { migrateDatabase } from "./migrations/migrate-database.js";
+import { createPoolCloser } from "./pool-closer.js";
 import { createPrismaClient } from "./prisma-client.js";
 import { PrismaSessionStore } from "./session-store/prisma-session-store.js";
 
@@ -30,7 +31,10 @@ export interface ParleyDatabase {
   pool: pg.Pool;
   /** Answers whether the database is reachable (for `/healthz`). */
   ping(): Promise<boolean>;
-  /** Stops listening, drops the leases (the locks go with their connection), ends every connection. */
+  /**
+   * Stops listening, drops the leases (the locks go with their connection), ends every connection.
+   * Bounded: in-flight queries get a few seconds, then their connections are dropped. Idempotent.
+   */
   close(): Promise<void>;
 }
 
@@ -38,6 +42,7 @@ export async function createDatabase(options: CreateDatabaseOptions): Promise<Pa
   if (options.migrate ?? true) await migrateDatabase(options.url);
   const pool = new pg.Pool({ connectionString: options.url, max: options.pool_size ?? 10 });
   pool.on("error", (error) => options.logger?.warn({ err: error }, "idle database connection failed"));
+  const endPool = createPoolCloser(pool);
   const prisma = createPrismaClient(pool);
   const bus = new PostgresEventBus({ pool, url: options.url, logger: options.logger });
   const leases = new PostgresTurnLeaseManager({
@@ -49,10 +54,11 @@ export async function createDatabase(options: CreateDatabaseOptions): Promise<Pa
     await bus.start();
   } catch (error) {
     await prisma.$disconnect();
-    await pool.end();
+    await endPool();
     throw error;
   }
   const clockOption = options.clock ? { clock: options.clock } : {};
+  let closing: Promise<void> | null = null;
   return {
     store: new PrismaSessionStore(prisma, clockOption),
     bus,
@@ -68,11 +74,14 @@ export async function createDatabase(options: CreateDatabaseOptions): Promise<Pa
         return false;
       }
     },
-    async close() {
-      await bus.close();
-      await leases.close();
-      await prisma.$disconnect();
-      await pool.end();
+    close() {
+      closing ??= (async () => {
+        await bus.close();
+        await leases.close();
+        await prisma.$disconnect();
+        await endPool();
+      })();
+      return closing;
     },
   };
 }

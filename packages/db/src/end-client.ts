@@ -12,6 +12,8 @@ export async function endClient(client: pg.Client, graceMs = 2_000): Promise<voi
       destroyClientSocket(client);
       resolve();
     }, graceMs);
+    // The socket keeps the process alive while it is open; the timer need not.
+    timer.unref();
   });
   try {
     await Promise.race([client.end().catch(() => undefined), forced]);

@@ -1,5 +1,6 @@
 import type { RuntimeLogger } from "@parley/session-core";
 import pg from "pg";
+import { destroyClientSocket, endClient } from "../end-client.js";
 
 export interface ListenConnectionOptions {
   url: string;
@@ -37,15 +38,18 @@ export class ListenConnection {
   async close(): Promise<void> {
     this.#closed = true;
     if (this.#reconnectTimer) clearTimeout(this.#reconnectTimer);
+    this.#reconnectTimer = null;
     const client = this.#client;
     this.#client = null;
-    await client?.end().catch(() => undefined);
+    if (client) {
+      client.removeAllListeners("end");
+      await endClient(client);
+    }
   }
 
   /** Drops the current connection as a network failure would (tests of the reconnection path). */
   simulateConnectionLoss(): void {
-    const client = this.#client as (pg.Client & { connection?: { stream?: { destroy(): void } } }) | null;
-    client?.connection?.stream?.destroy();
+    if (this.#client) destroyClientSocket(this.#client);
   }
 
   async #connect(): Promise<void> {
@@ -60,11 +64,12 @@ export class ListenConnection {
       await client.query(`LISTEN ${client.escapeIdentifier(this.#options.channel)}`);
     } catch (error) {
       client.removeAllListeners("end");
-      await client.end().catch(() => undefined);
+      await endClient(client);
       throw error;
     }
     if (this.#closed) {
-      await client.end().catch(() => undefined);
+      client.removeAllListeners("end");
+      await endClient(client);
       return;
     }
     this.#client = client;
@@ -78,7 +83,7 @@ export class ListenConnection {
     if (this.#client !== client || this.#closed) return;
     this.#client = null;
     client.removeAllListeners("end");
-    client.end().catch(() => undefined);
+    void endClient(client);
     this.#options.logger?.warn(
       { err: error, channel: this.#options.channel },
       "LISTEN connection lost; reconnecting",
