@@ -215,12 +215,13 @@ async function upsertInteractions(tx: Prisma.TransactionClient, commit: SessionC
       responded_by: interaction.responded_by ?? null,
       created_at: interaction.request.created_at,
       resolved_at: interaction.resolved_at ?? null,
+      resumed_at: interaction.resumed_at ?? null,
     };
   });
   await tx.$executeRaw`
     INSERT INTO interactions (session_id, interaction_id, message_id, message_sequence, part_sequence, tool_call_id,
                               tool_name, ordinal, type, status, turn_id, request, response, cancel_reason,
-                              responded_by, created_at, resolved_at, inbox_at)
+                              responded_by, created_at, resolved_at, resumed_at, inbox_at)
     SELECT r.session_id, r.interaction_id, r.message_id,
            COALESCE(r.message_sequence,
                     (SELECT m.sequence FROM messages m
@@ -231,11 +232,13 @@ async function upsertInteractions(tx: Prisma.TransactionClient, commit: SessionC
                       WHERE m.session_id = r.session_id AND m.message_id = r.message_id
                         AND p.value->>'tool_call_id' = r.tool_call_id LIMIT 1), 0),
            r.tool_call_id, r.tool_name, r.ordinal, r.type, r.status, r.turn_id, r.request, r.response,
-           r.cancel_reason, r.responded_by, r.created_at, r.resolved_at, COALESCE(r.resolved_at, r.created_at)
+           r.cancel_reason, r.responded_by, r.created_at, r.resolved_at, r.resumed_at,
+           COALESCE(r.resolved_at, r.created_at)
       FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(
              session_id text, interaction_id text, message_id text, message_sequence int, part_sequence int,
              tool_call_id text, tool_name text, ordinal int, type text, status text, turn_id text, request jsonb,
-             response jsonb, cancel_reason text, responded_by text, created_at bigint, resolved_at bigint)
+             response jsonb, cancel_reason text, responded_by text, created_at bigint, resolved_at bigint,
+             resumed_at bigint)
     ON CONFLICT (session_id, interaction_id) DO UPDATE SET
       message_id = EXCLUDED.message_id, message_sequence = EXCLUDED.message_sequence,
       part_sequence = EXCLUDED.part_sequence, tool_call_id = EXCLUDED.tool_call_id,
@@ -243,7 +246,7 @@ async function upsertInteractions(tx: Prisma.TransactionClient, commit: SessionC
       status = EXCLUDED.status, turn_id = EXCLUDED.turn_id, request = EXCLUDED.request,
       response = EXCLUDED.response, cancel_reason = EXCLUDED.cancel_reason,
       responded_by = EXCLUDED.responded_by, created_at = EXCLUDED.created_at, resolved_at = EXCLUDED.resolved_at,
-      inbox_at = EXCLUDED.inbox_at`;
+      resumed_at = EXCLUDED.resumed_at, inbox_at = EXCLUDED.inbox_at`;
 }
 
 /** Appends the admin-feed rows in the given order, under the feed lock (ids in commit order). */

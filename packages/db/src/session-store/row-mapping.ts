@@ -62,11 +62,12 @@ export interface InteractionRow {
   cancel_reason: string | null;
   responded_by: string | null;
   resolved_at: bigint | null;
+  resumed_at: bigint | null;
 }
 
 /** The columns `toInteractionRecord` needs, for SELECT lists. */
 export const INTERACTION_COLUMNS = `i.session_id, i.interaction_id, i.message_id, i.tool_call_id, i.tool_name,
-  i.ordinal, i.type, i.status, i.request, i.response, i.cancel_reason, i.responded_by, i.resolved_at`;
+  i.ordinal, i.type, i.status, i.request, i.response, i.cancel_reason, i.responded_by, i.resolved_at, i.resumed_at`;
 
 /** Rebuilds the Interaction from its columns; optional fields exist only when set, as in the part. */
 export function toInteractionRecord(row: InteractionRow): InteractionRecord {
@@ -82,6 +83,7 @@ export function toInteractionRecord(row: InteractionRow): InteractionRecord {
     interaction.cancel_reason = row.cancel_reason as NonNullable<Interaction["cancel_reason"]>;
   }
   if (row.responded_by !== null) interaction.responded_by = row.responded_by;
+  if (row.resumed_at !== null) interaction.resumed_at = Number(row.resumed_at);
   return {
     session_id: row.session_id,
     message_id: row.message_id,

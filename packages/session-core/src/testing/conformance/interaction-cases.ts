@@ -151,6 +151,20 @@ export function describeInteractionConformance(context: ConformanceContext): voi
       expect(await queryIds(context, { session_id: "session:a" })).toEqual(["interaction:1"]);
       expect(await context.store.countPendingInteractions("session:a")).toBe(0);
       expect(await context.store.getInteraction("interaction:unknown")).toBeNull();
+
+      // The owner's hand-over marker (an unpublished revision) reaches the index row too.
+      const resumed: Interaction = { ...resolved, resumed_at: T0 + 2000 };
+      const third: AssistantMessage = {
+        ...second,
+        revision: 3,
+        parts: [
+          buildToolPart({ sequence: 1, tool_call_id: "call_1", state: "running", interactions: [resumed] }),
+        ],
+      };
+      await commitMessage(context, third);
+      expect(await context.store.getInteraction("interaction:1")).toStrictEqual(
+        interactionRecordsOf(third)[0],
+      );
     });
 
     it("lists a session's pending interactions in occurrence order: message, part, ordinal", async () => {

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "interactions" ADD COLUMN     "resumed_at" BIGINT;
