@@ -1,22 +1,11 @@
 "use client";
 
-import type { Interaction, RespondInput } from "@parley/session-core";
 import { Check, X } from "lucide-react";
 import { buildApprovalResponse, formatJson, readApprovalPayload } from "@/lib/interaction-view";
-import type { DisplayError } from "@/lib/parley-api";
-import { errorText, useRespond } from "./use-respond";
+import { errorText, type InteractionBodyProps, useRespond } from "./use-respond";
 
 /** The real call behind an approval, exactly as the server validated it, and the decision buttons. */
-export function ApprovalBody({
-  interaction,
-  onRespond,
-  outcome,
-}: {
-  interaction: Interaction;
-  onRespond: (input: RespondInput) => Promise<DisplayError | null>;
-  /** How a terminal Interaction ended; shown where the progress note was, so nothing moves. */
-  outcome: string | null;
-}) {
+export function ApprovalBody({ interaction, onRespond, outcome }: InteractionBodyProps) {
   const payload = readApprovalPayload(interaction.request.payload);
   const { submit, busy, sent, error, locked } = useRespond(interaction, onRespond);
   const source = interaction.request.source;

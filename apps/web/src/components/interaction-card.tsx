@@ -1,18 +1,18 @@
 "use client";
 
-import type { Interaction, RespondInput, ToolPart } from "@parley/session-core";
+import type { Interaction, ToolPart } from "@parley/session-core";
 import clsx from "clsx";
 import { CheckCircle2, Clock, HelpCircle, ShieldQuestion, XCircle } from "lucide-react";
 import { describeOutcome, formatJson } from "@/lib/interaction-view";
-import type { DisplayError } from "@/lib/parley-api";
 import { ApprovalBody } from "./approval-body";
 import { QuestionForm } from "./question-form";
+import type { RespondHandler } from "./use-respond";
 
 export interface InteractionCardProps {
   interaction: Interaction;
   /** The owning tool call, when the card is shown inside its session. */
   tool?: ToolPart;
-  onRespond: (input: RespondInput) => Promise<DisplayError | null>;
+  onRespond: RespondHandler;
   nameOf: (user_id: string) => string;
   /** Extra context rendered under the card title (the inbox shows session and owner here). */
   context?: React.ReactNode;

@@ -1,10 +1,9 @@
 "use client";
 
-import type { Interaction, Question, RespondInput } from "@parley/session-core";
+import type { Interaction, Question } from "@parley/session-core";
 import { Send } from "lucide-react";
 import { type FormEvent, useId, useState } from "react";
 import { formatJson } from "@/lib/interaction-view";
-import type { DisplayError } from "@/lib/parley-api";
 import {
   type AnswerDraft,
   buildQuestionResponse,
@@ -13,7 +12,7 @@ import {
   readQuestions,
   toggleMultiValue,
 } from "@/lib/question-answers";
-import { errorText, useRespond } from "./use-respond";
+import { errorText, type InteractionBodyProps, useRespond } from "./use-respond";
 
 /** The answers held in a terminal Interaction's response, as a draft to show them read-only. */
 function draftFromResponse(interaction: Interaction): AnswerDraft {
@@ -37,16 +36,7 @@ function draftFromResponse(interaction: Interaction): AnswerDraft {
   return draft;
 }
 
-export function QuestionForm({
-  interaction,
-  onRespond,
-  outcome,
-}: {
-  interaction: Interaction;
-  onRespond: (input: RespondInput) => Promise<DisplayError | null>;
-  /** How a terminal Interaction ended; shown where the progress note was, so nothing moves. */
-  outcome: string | null;
-}) {
+export function QuestionForm({ interaction, onRespond, outcome }: InteractionBodyProps) {
   const questions = readQuestions(interaction.request.payload);
   const [draft, setDraft] = useState<AnswerDraft>({});
   const { submit, busy, sent, error, locked } = useRespond(interaction, onRespond);

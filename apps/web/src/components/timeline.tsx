@@ -1,20 +1,20 @@
 "use client";
 
-import type { AssistantMessage, AssistantPart, RespondInput, SessionMessage } from "@parley/session-core";
+import type { AssistantMessage, AssistantPart, SessionMessage } from "@parley/session-core";
 import clsx from "clsx";
 import { AlertOctagon, Bot, Info, User } from "lucide-react";
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import { formatClock } from "@/lib/format-time";
 import { splitInlineCode } from "@/lib/inline-code";
-import type { DisplayError } from "@/lib/parley-api";
 import { EmptyState } from "./states";
 import { ToolCard } from "./tool-card";
+import type { RespondHandler } from "./use-respond";
 
 export interface TimelineProps {
   messages: readonly SessionMessage[];
   olderBeforeSequence: number | null;
   onLoadOlder: (before_sequence: number) => Promise<void>;
-  onRespond: (input: RespondInput) => Promise<DisplayError | null>;
+  onRespond: RespondHandler;
   nameOf: (user_id: string) => string;
   running: boolean;
 }

@@ -1,11 +1,11 @@
 "use client";
 
-import type { RespondInput, ToolPart } from "@parley/session-core";
+import type { ToolPart } from "@parley/session-core";
 import clsx from "clsx";
 import { CheckCircle2, CircleDashed, Hand, Loader2, Wrench, XCircle } from "lucide-react";
 import { formatJson } from "@/lib/interaction-view";
-import type { DisplayError } from "@/lib/parley-api";
 import { InteractionCard } from "./interaction-card";
+import type { RespondHandler } from "./use-respond";
 
 const stateText: Record<ToolPart["state"], string> = {
   "input-streaming": "Preparing input",
@@ -42,7 +42,7 @@ export function ToolCard({
   nameOf,
 }: {
   tool: ToolPart;
-  onRespond: (input: RespondInput) => Promise<DisplayError | null>;
+  onRespond: RespondHandler;
   nameOf: (user_id: string) => string;
 }) {
   const input = tool.input !== undefined ? formatJson(tool.input) : tool.input_text;

@@ -4,14 +4,22 @@ import type { Interaction, InteractionResponse, RespondInput } from "@parley/ses
 import { useState } from "react";
 import type { DisplayError } from "@/lib/parley-api";
 
+/** Sends one answer; resolves with the error to show, or null when the server accepted it. */
+export type RespondHandler = (input: RespondInput) => Promise<DisplayError | null>;
+
+/** What an interaction card's body (approval or question form) is given. */
+export interface InteractionBodyProps {
+  interaction: Interaction;
+  onRespond: RespondHandler;
+  /** How a terminal Interaction ended; shown where the progress note was, so nothing moves. */
+  outcome: string | null;
+}
+
 /**
  * Submission state of one card. `sent` means the server accepted the answer; the card still shows
  * the Interaction as pending until the server publishes the new status.
  */
-export function useRespond(
-  interaction: Interaction,
-  onRespond: (input: RespondInput) => Promise<DisplayError | null>,
-) {
+export function useRespond(interaction: Interaction, onRespond: RespondHandler) {
   const [busy, setBusy] = useState(false);
   const [sent, setSent] = useState(false);
   const [error, setError] = useState<DisplayError | null>(null);
