@@ -41,7 +41,7 @@ describe("PrismaAuthStore", () => {
     expect(raised).toStrictEqual({ ...created, role: "admin" });
     expect(await auth.ensureUser({ name: "bob", role: "member" })).toStrictEqual(raised);
     const concurrent = await Promise.all(
-      Array.from({ length: 5 }, () => auth.ensureUser({ name: "carol", role: "member" })),
+      Array.from({ length: 20 }, () => auth.ensureUser({ name: "carol", role: "member" })),
     );
     expect(new Set(concurrent.map((user) => user.user_id)).size).toBe(1);
   });

@@ -62,19 +62,19 @@ export class PrismaAuthStore {
   /**
    * The user named `name`, created with `role` if missing. An existing user keeps its id; its role
    * is raised to `admin` when asked for (never lowered), so `token create --admin` works on an
-   * existing member. Safe under concurrent calls (upsert on the unique name).
+   * existing member. Safe under concurrent calls: one `INSERT … ON CONFLICT (name) DO UPDATE`
+   * statement, so the unique key decides. (Prisma's `upsert` reads, then writes, and two concurrent
+   * calls both try the insert and one fails with P2002.)
    */
   async ensureUser(input: { name: string; role: UserRole }): Promise<AuthUser> {
-    const row = await this.#prisma.user.upsert({
-      where: { name: input.name },
-      create: {
-        user_id: `user:${randomUUID()}`,
-        name: input.name,
-        role: input.role,
-        created_at: BigInt(this.#clock.now()),
-      },
-      update: input.role === "admin" ? { role: "admin" } : {},
-    });
+    const rows = await this.#prisma.$queryRaw<{ user_id: string; name: string; role: string }[]>`
+      INSERT INTO users (user_id, name, role, created_at)
+      VALUES (${`user:${randomUUID()}`}, ${input.name}, ${input.role}, ${BigInt(this.#clock.now())})
+      ON CONFLICT (name) DO UPDATE
+        SET role = CASE WHEN EXCLUDED.role = 'admin' THEN 'admin' ELSE users.role END
+      RETURNING user_id, name, role`;
+    const row = rows[0];
+    if (!row) throw new Error(`ensureUser(${input.name}): INSERT … RETURNING gave no row`);
     return toAuthUser(row);
   }
 
