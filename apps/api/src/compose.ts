@@ -1,5 +1,5 @@
 import { SessionRuntime } from "@parley/session-core";
-import { parseWorkspaceConfig } from "@parley/tools";
+import { chooseShellSandbox, parseWorkspaceConfig } from "@parley/tools";
 import type { Logger } from "pino";
 import { createDefaultAgent } from "./agent/index.js";
 import { openDatabase } from "./database-connection.js";
@@ -22,7 +22,12 @@ export interface ComposedApi {
  */
 export async function composeApi(env: Env, logger: Logger): Promise<ComposedApi> {
   // Configuration errors (a bad PARLEY_MODEL, a missing workspace) fail before any database work.
-  const agent = createDefaultAgent({ model: createModelFromSetting(env.PARLEY_MODEL, env) });
+  const shell = await chooseShellSandbox(env);
+  logger[shell.level](shell.message);
+  const agent = createDefaultAgent({
+    model: createModelFromSetting(env.PARLEY_MODEL, env),
+    shell: shell.sandbox,
+  });
   const workspaces = createWorkspaceCatalog(parseWorkspaceConfig(env, process.cwd()));
   const opened = await openDatabase(env, logger);
   const { store, bus, leases, auth } = opened.database;

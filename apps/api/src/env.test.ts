@@ -14,6 +14,15 @@ describe("parseEnv", () => {
     });
   });
 
+  it("sandboxes the shell with no network unless told otherwise", () => {
+    expect(parseEnv({})).toMatchObject({ PARLEY_SANDBOX: "on", PARLEY_SHELL_NETWORK: "off" });
+    expect(parseEnv({ PARLEY_SANDBOX: "off", PARLEY_SHELL_NETWORK: "on" })).toMatchObject({
+      PARLEY_SANDBOX: "off",
+      PARLEY_SHELL_NETWORK: "on",
+    });
+    expect(() => parseEnv({ PARLEY_SANDBOX: "no" })).toThrow(/PARLEY_SANDBOX/);
+  });
+
   it("coerces numbers and treats blank optional values as unset", () => {
     const env = parseEnv({ PORT: "4201", DATABASE_URL: "  ", PARLEY_WORKSPACES: "project=/srv/repo" });
     expect(env.PORT).toBe(4201);

@@ -28,6 +28,12 @@ export const envSchema = z.object({
   PARLEY_WORKSPACE_ROOT: z.string().min(1).default(".parley/workspaces"),
   /** `id=path` pairs, comma-separated; parsed and checked by `@parley/tools` `parseWorkspaceConfig`. */
   PARLEY_WORKSPACES: optionalText,
+  /** `off`: the shell tool runs unsandboxed, for trusted single-user setups (DESIGN.md §10.2). */
+  PARLEY_SANDBOX: z.enum(["on", "off"]).default("on"),
+  /** `on`: shell commands share the server's network (else they have none). */
+  PARLEY_SHELL_NETWORK: z.enum(["on", "off"]).default("off"),
+  /** Where the shell sandbox's `bwrap` is looked up. */
+  PATH: optionalText,
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** How often startup recovery re-runs to take over Turns whose owner died (DESIGN.md §9: ≤ 2 s). */
   PARLEY_RECOVER_INTERVAL_MS: z.coerce.number().int().min(100).max(60_000).default(1000),

@@ -1,9 +1,11 @@
-import { access, mkdir, readFile, rm } from "node:fs/promises";
+import { access, mkdir, rm } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ShellAbortedError } from "./run-shell-command.js";
-import { SHELL_MAX_OUTPUT_BYTES, shellTool } from "./shell-tool.js";
+import type { ShellSandbox } from "./shell-sandbox.js";
+import { createShellTool, SHELL_MAX_OUTPUT_BYTES } from "./shell-tool.js";
 import { snapshotDirectory } from "./testing/directory-snapshot.js";
+import { processesWorkingIn } from "./testing/processes-working-in.js";
 import { createRecordingToolContext, createTempWorkspace } from "./testing/recording-tool-context.js";
 
 let base: string;
@@ -18,7 +20,14 @@ afterEach(async () => {
   await rm(base, { recursive: true, force: true });
 });
 
-describe("shell", () => {
+const sandboxes: Array<{ label: string; sandbox: ShellSandbox }> = [
+  { label: "in the bubblewrap sandbox", sandbox: { kind: "bubblewrap", network: false } },
+  { label: "unsandboxed (PARLEY_SANDBOX=off)", sandbox: { kind: "unsandboxed" } },
+];
+
+describe.each(sandboxes)("shell $label", ({ sandbox }) => {
+  const shellTool = createShellTool({ sandbox });
+
   it("asks a shell approval with operation exec, the command and the relative cwd, then runs there", async () => {
     const { context, approvals } = createRecordingToolContext({ tool_name: "shell", root });
     const result = await shellTool.execute({ command: "pwd; echo oops >&2; exit 3", cwd: "sub" }, context);
@@ -62,7 +71,7 @@ describe("shell", () => {
   it("kills the command and its children at the timeout", async () => {
     const { context } = createRecordingToolContext({ tool_name: "shell", root });
     const result = await shellTool.execute(
-      { command: "echo begun; sleep 30 & echo $! > background.pid; sleep 30", timeout_ms: 300 },
+      { command: "echo begun; sleep 30 & sleep 30", timeout_ms: 300 },
       context,
     );
     expect(result).toEqual({
@@ -73,8 +82,9 @@ describe("shell", () => {
       timed_out: true,
       truncated: false,
     });
-    const backgroundPid = Number(await readFile(path.join(root, "background.pid"), "utf8"));
-    await waitUntilProcessIsGone(backgroundPid);
+    // Inside the sandbox's PID namespace `$!` means nothing out here: find the background sleep by
+    // its working directory instead.
+    await waitUntilNoProcessWorksIn(root);
   });
 
   it("caps each output stream and flags the truncation", async () => {
@@ -135,14 +145,9 @@ async function waitForFile(file: string): Promise<void> {
   }
 }
 
-/** Returns once no process has this pid (a killed orphan is reaped by init shortly after). */
-async function waitUntilProcessIsGone(pid: number): Promise<void> {
-  for (;;) {
-    try {
-      process.kill(pid, 0);
-    } catch {
-      return;
-    }
+/** Returns once no process works in `directory` (a killed orphan is reaped shortly after). */
+async function waitUntilNoProcessWorksIn(directory: string): Promise<void> {
+  while ((await processesWorkingIn(directory)).length > 0) {
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }

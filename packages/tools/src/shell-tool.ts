@@ -3,6 +3,7 @@ import { define_agent_tool } from "@parley/session-core";
 import { z } from "zod";
 import { DENIED_RESULT } from "./request-tool-approval.js";
 import { runShellCommand, type ShellRunResult } from "./run-shell-command.js";
+import { DEFAULT_SHELL_SANDBOX, type ShellSandbox } from "./shell-sandbox.js";
 import { confinePath, realWorkspaceRoot, requireWorkspace, WorkspacePathError } from "./workspace-path.js";
 
 export const SHELL_DEFAULT_TIMEOUT_MS = 30_000;
@@ -33,36 +34,44 @@ export const SHELL_DESCRIPTION =
   "Run a shell command (/bin/sh -c) in the workspace and return its exit code and output (each stream capped at 64 KiB). Asks the user for approval first.";
 
 /**
- * The `shell` tool. Confinement covers its working directory only: once approved, the command
- * itself can reach anything the server's user can, which is why every run needs an approval (or the
- * session's `always-allow` mode). The command gets a minimal environment, never the server's secrets.
+ * The `shell` tool, running each approved command in `sandbox` (DESIGN.md §10.2): by default a
+ * bubblewrap sandbox whose only writable path is the workspace, with no network, no view of the
+ * server's processes and an environment of `PATH`, `HOME` and `LANG` only. Every run still needs
+ * an approval (or the session's `always-allow` mode).
  */
-export const shellTool = define_agent_tool({
-  description: SHELL_DESCRIPTION,
-  input_schema: shellInputSchema,
-  async execute(input, context): Promise<ShellResult> {
-    const root = await realWorkspaceRoot(requireWorkspace(context));
-    const cwd = await assertDirectory(root, input.cwd ?? ".");
-    const decision = await context.interactions.approval.request({
-      turn_id: context.turn_id,
-      tool_call_id: context.tool_call_id,
-      tool_name: context.tool_name,
-      source_type: "shell",
-      payload: { operation: "exec", command: input.command, cwd: cwd.relative },
-    });
-    if (!decision.approved) return DENIED_RESULT;
-    // Resolved again: the workspace may have changed while the approval was pending.
-    const approvedCwd = await assertDirectory(root, input.cwd ?? ".");
-    return runShellCommand({
-      command: input.command,
-      cwd: approvedCwd.real,
-      timeout_ms: input.timeout_ms ?? SHELL_DEFAULT_TIMEOUT_MS,
-      max_output_bytes: SHELL_MAX_OUTPUT_BYTES,
-      abort_signal: context.abort_signal,
-      env: shellEnvironment(root),
-    });
-  },
-});
+export function createShellTool(options: { sandbox?: ShellSandbox } = {}) {
+  const sandbox = options.sandbox ?? DEFAULT_SHELL_SANDBOX;
+  return define_agent_tool({
+    description: SHELL_DESCRIPTION,
+    input_schema: shellInputSchema,
+    async execute(input, context): Promise<ShellResult> {
+      const root = await realWorkspaceRoot(requireWorkspace(context));
+      const cwd = await assertDirectory(root, input.cwd ?? ".");
+      const decision = await context.interactions.approval.request({
+        turn_id: context.turn_id,
+        tool_call_id: context.tool_call_id,
+        tool_name: context.tool_name,
+        source_type: "shell",
+        payload: { operation: "exec", command: input.command, cwd: cwd.relative },
+      });
+      if (!decision.approved) return DENIED_RESULT;
+      // Resolved again: the workspace may have changed while the approval was pending.
+      const approvedCwd = await assertDirectory(root, input.cwd ?? ".");
+      return runShellCommand({
+        command: input.command,
+        workspace_root: root,
+        cwd: approvedCwd.real,
+        timeout_ms: input.timeout_ms ?? SHELL_DEFAULT_TIMEOUT_MS,
+        max_output_bytes: SHELL_MAX_OUTPUT_BYTES,
+        abort_signal: context.abort_signal,
+        sandbox,
+      });
+    },
+  });
+}
+
+/** The `shell` tool in the default sandbox (bubblewrap, no network). */
+export const shellTool = createShellTool();
 
 async function assertDirectory(root: string, requested: string) {
   const target = await confinePath(root, requested);
@@ -71,13 +80,4 @@ async function assertDirectory(root: string, requested: string) {
     throw new WorkspacePathError(`Working directory is not a directory: ${target.relative}`);
   }
   return target;
-}
-
-function shellEnvironment(root: string): Record<string, string> {
-  return {
-    PATH: process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin",
-    HOME: root,
-    LANG: "C.UTF-8",
-    TERM: "dumb",
-  };
 }

@@ -1,6 +1,6 @@
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { type AgentDefinition, AskQuestionsTool } from "@parley/session-core";
-import { createWorkspaceTools } from "@parley/tools";
+import { createWorkspaceTools, type ShellSandbox } from "@parley/tools";
 import { DEFAULT_SYSTEM_PROMPT } from "./default-system-prompt.js";
 
 export const DEFAULT_AGENT_ID = "default";
@@ -9,11 +9,20 @@ export const DEFAULT_AGENT_ID = "default";
  * The agent the API serves (DESIGN.md §6): the five workspace tools plus `ask_question`, which the
  * note requires to be registered explicitly.
  */
-export function createDefaultAgent(options: { model: LanguageModelV3 }): AgentDefinition {
+export function createDefaultAgent(options: {
+  model: LanguageModelV3;
+  /** The sandbox `shell` runs in (default: bubblewrap, no network); null leaves `shell` out. */
+  shell?: ShellSandbox | null;
+}): AgentDefinition {
   return {
     agent_id: DEFAULT_AGENT_ID,
     model: options.model,
     system: DEFAULT_SYSTEM_PROMPT,
-    tools: { ...createWorkspaceTools(), ask_question: AskQuestionsTool },
+    tools: {
+      ...(options.shell === undefined
+        ? createWorkspaceTools()
+        : createWorkspaceTools({ shell: options.shell })),
+      ask_question: AskQuestionsTool,
+    },
   };
 }

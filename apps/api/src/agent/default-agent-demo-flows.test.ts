@@ -1,4 +1,4 @@
-import { readFile, rm, writeFile } from "node:fs/promises";
+import { readdir, readFile, readlink, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { DELETE_FILE_DESCRIPTION, WRITE_FILE_DESCRIPTION } from "@parley/tools";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -218,12 +218,11 @@ describe("the demo model drives the default agent through the real runtime", () 
 
   it("stop() during a running shell command kills it and stops the Turn", async () => {
     const session = await harness.createSession({ approval_mode: "always-allow" });
-    const turn = await session.prompt({ query: "run echo $$ > shell.pid; sleep 30" });
-    const pidFile = path.join(harness.root, "shell.pid");
-    const pid = await waitForNumberIn(pidFile);
+    const turn = await session.prompt({ query: "run echo started > shell.started; sleep 30" });
+    await waitForLineIn(path.join(harness.root, "shell.started"));
     await session.stop();
     expect(await turn.finished).toMatchObject({ success: false, error: "Turn stopped" });
-    await waitUntilProcessIsGone(pid);
+    await waitUntilNoProcessWorksIn(harness.root);
   });
 
   it("always-allow also lets delete_file through without an Interaction", async () => {
@@ -268,22 +267,26 @@ describe("the demo model drives the default agent through the real runtime", () 
   });
 });
 
-async function waitForNumberIn(file: string): Promise<number> {
+async function waitForLineIn(file: string): Promise<void> {
   for (;;) {
     const text = await readFile(file, "utf8").catch(() => "");
-    if (text.endsWith("\n")) return Number(text.trim());
+    if (text.endsWith("\n")) return;
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
 
-/** Returns once no process has this pid (a killed orphan is reaped by init shortly after). */
-async function waitUntilProcessIsGone(pid: number): Promise<void> {
+/**
+ * Returns once no process works in `directory` (a killed orphan is reaped shortly after). Found by
+ * working directory: the shell's own pid is that of its sandbox's PID namespace.
+ */
+async function waitUntilNoProcessWorksIn(directory: string): Promise<void> {
   for (;;) {
-    try {
-      process.kill(pid, 0);
-    } catch {
-      return;
-    }
+    const working = await Promise.all(
+      (await readdir("/proc"))
+        .filter((entry) => /^\d+$/.test(entry))
+        .map((entry) => readlink(path.join("/proc", entry, "cwd")).catch(() => "")),
+    );
+    if (!working.some((cwd) => cwd === directory || cwd.startsWith(`${directory}/`))) return;
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
