@@ -1,6 +1,6 @@
 import type { ApprovalMode } from "../schema/approval-mode.js";
-import type { JsonValue } from "../schema/json.js";
 import type { AssistantMessage } from "../schema/messages.js";
+import { storableText, toStorableJson } from "../schema/storable-json.js";
 import type { ToolCallContext } from "../tools/define-agent-tool.js";
 import { RuntimeInteractionPort } from "./interaction-port.js";
 import { TurnFencedError } from "./session-writer.js";
@@ -70,11 +70,13 @@ export async function runToolCall(run: ToolCallRun): Promise<void> {
     };
     const output = await tool.execute(input, toolContext);
     if (run.hasEnded()) return;
-    const json = output === undefined ? undefined : (JSON.parse(JSON.stringify(output)) as JsonValue);
+    const json = output === undefined ? undefined : toStorableJson(output);
     await run.update(message_id, (current) => completeTool(current, tool_call_id, json));
   } catch (error) {
     if (run.hasEnded()) return;
     if (error instanceof TurnFencedError) throw error;
-    await run.update(message_id, (current) => failTool(current, tool_call_id, errorText(error)));
+    await run.update(message_id, (current) =>
+      failTool(current, tool_call_id, storableText(errorText(error))),
+    );
   }
 }
