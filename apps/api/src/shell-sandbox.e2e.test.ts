@@ -1,0 +1,175 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
+import type { ParleySession } from "@parley/sdk";
+import type { AssistantMessage, ToolPart } from "@parley/session-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type E2eEnvironment, type E2eUser, startE2eEnvironment } from "./testing/e2e-environment.js";
+
+/**
+ * A member's escape attempts through the `shell` tool of a real API process (DESIGN.md §10.2), each
+ * proving nothing leaked. The API process holds a secret in its environment (as it would hold
+ * `DATABASE_URL` with a password and provider keys). Every attempt also runs against an API started
+ * with `PARLEY_SANDBOX=off`, where it must succeed: that shows each check would catch the leak.
+ */
+const SECRET = "parley-e2e-secret-4b1d7c";
+
+type ShellOutput = { exit_code: number | null; stdout: string; stderr: string; note?: string };
+
+interface Deployment {
+  environment: E2eEnvironment;
+  member: E2eUser;
+  /** Runs one command through the demo model's "run …" in a fresh always-allow session. */
+  run(command: string): Promise<{ session: ParleySession; output: ShellOutput }>;
+}
+
+async function startDeployment(sandbox: "on" | "off"): Promise<Deployment> {
+  const environment = await startE2eEnvironment({
+    env: { PARLEY_SANDBOX: sandbox, PARLEY_TEST_SECRET: SECRET, OPENAI_API_KEY: SECRET },
+  });
+  const member = await environment.createMember(`mallory-${sandbox}`);
+  const client = member.client();
+  return {
+    environment,
+    member,
+    async run(command) {
+      const session = await client.sessions.create({ approval_mode: "always-allow" });
+      const { turn_id } = await session.prompt(`run ${command}`);
+      return { session, output: await shellOutputOf(session, turn_id) };
+    },
+  };
+}
+
+/** The shell tool part's output once it completed (polled: the Turn runs in the API process). */
+async function shellOutputOf(session: ParleySession, turn_id: string): Promise<ShellOutput> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const page = await session.messages({ limit: 100 });
+    const tool = page.items
+      .filter(
+        (message): message is AssistantMessage => message.type === "assistant" && message.turn_id === turn_id,
+      )
+      .flatMap((message) => message.parts)
+      .find((part): part is ToolPart => part.type === "tool" && part.tool_name === "shell");
+    if (tool?.state === "completed") return tool.output as ShellOutput;
+    if (tool?.state === "failed") throw new Error(`shell failed: ${tool.error}`);
+    if (Date.now() > deadline) throw new Error(`shell did not complete: ${JSON.stringify(page.items)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const READ_ENVIRONMENTS = "cat /proc/$PPID/environ; echo; cat /proc/1/environ; echo; env";
+/** A TCP connect to the test database the API itself uses. */
+function databaseConnect(deployment: Deployment): string {
+  const url = new URL(deployment.environment.database.url);
+  const host = url.hostname === "localhost" ? "127.0.0.1" : url.hostname;
+  return `bash -c 'exec 3<>/dev/tcp/${host}/${url.port || "5432"} && echo connected' 2>/dev/null || echo refused`;
+}
+const LIST_PROCESSES = "ps -e -o args=";
+
+let sandboxed: Deployment;
+let unsandboxed: Deployment;
+
+beforeAll(async () => {
+  sandboxed = await startDeployment("on");
+  unsandboxed = await startDeployment("off");
+});
+
+afterAll(async () => {
+  await sandboxed?.environment.close();
+  await unsandboxed?.environment.close();
+});
+
+describe("shell escape attempts, sandboxed (the default)", () => {
+  it("the server says at startup that shell is sandboxed", () => {
+    expect(sandboxed.environment.api.output()).toMatch(
+      /"msg":"shell tool sandboxed with \/[^"]*bwrap \(network off\)"/,
+    );
+  });
+
+  it("/proc/$PPID/environ, /proc/1/environ and env hold PATH, HOME and LANG only", async () => {
+    const { session, output } = await sandboxed.run(READ_ENVIRONMENTS);
+    expect(output.stdout).not.toContain(SECRET);
+    expect(output.stdout).not.toContain("DATABASE_URL");
+    const workspace = path.join(sandboxed.environment.api.workspace_root, session.id);
+    const names = new Set(
+      output.stdout
+        .split(/[\n\u2400]/)
+        .filter((line) => line.includes("="))
+        .map((line) => line.slice(0, line.indexOf("="))),
+    );
+    expect([...names].sort()).toEqual(["HOME", "LANG", "PATH", "PWD"]);
+    expect(output.stdout).toContain(`HOME=${workspace}`);
+    // environ is NUL-separated: stored as ␀, with a note, never failing the commit.
+    expect(output.note).toMatch(/^Binary output replaced \(stdout: \d+ NUL bytes shown as \u2400\)\.$/);
+  });
+
+  it("writing outside the workspace lands nowhere", async () => {
+    // Beside the session directories: inside the sandbox that path exists only on its private,
+    // throw-away /tmp (the workspace root is under the system temp directory here).
+    const planted = path.join(sandboxed.environment.api.workspace_root, "planted.txt");
+    const { output } = await sandboxed.run(
+      `echo pwned > ${planted}; echo pwned > /usr/local/planted.txt || echo system-read-only`,
+    );
+    expect(output.stdout).toBe("system-read-only\n");
+    expect(existsSync(planted)).toBe(false);
+    expect(existsSync("/usr/local/planted.txt")).toBe(false);
+  });
+
+  it("another session's workspace is absent, even by absolute path", async () => {
+    const { session: victim } = await sandboxed.run("echo victim-data-91 > private.txt");
+    const victimFile = path.join(sandboxed.environment.api.workspace_root, victim.id, "private.txt");
+    expect(existsSync(victimFile)).toBe(true);
+    const { output } = await sandboxed.run(`cat ${victimFile} || echo absent`);
+    expect(output.stdout).toBe("absent\n");
+  });
+
+  it("the database port cannot be reached", async () => {
+    const { output } = await sandboxed.run(databaseConnect(sandboxed));
+    expect(output.stdout).toBe("refused\n");
+  });
+
+  it("ps lists the sandbox only, not the API", async () => {
+    const { output } = await sandboxed.run(LIST_PROCESSES);
+    expect(output.stdout).not.toContain("main.ts");
+    expect(output.stdout).not.toContain("node");
+    expect(output.stdout.trim().split("\n")).toHaveLength(3); // bwrap, sh, ps
+  });
+});
+
+describe("the same attempts with PARLEY_SANDBOX=off: each check catches the leak", () => {
+  it("the server warns at startup that shell is unsandboxed", () => {
+    expect(unsandboxed.environment.api.output()).toContain(
+      "shell tool runs UNSANDBOXED (PARLEY_SANDBOX=off)",
+    );
+  });
+
+  it("the API's environment, with its secret, is readable through /proc/$PPID/environ", async () => {
+    const { output } = await unsandboxed.run(READ_ENVIRONMENTS);
+    expect(output.stdout).toContain(`PARLEY_TEST_SECRET=${SECRET}`);
+    expect(output.stdout).toContain("DATABASE_URL=");
+  });
+
+  it("a write outside the workspace lands", async () => {
+    const planted = path.join(unsandboxed.environment.api.workspace_root, "planted.txt");
+    const { output } = await unsandboxed.run(`echo pwned > ${planted} || echo refused`);
+    expect(output.stdout).toBe("");
+    expect(existsSync(planted)).toBe(true);
+  });
+
+  it("another session's file is readable by absolute path", async () => {
+    const { session: victim } = await unsandboxed.run("echo victim-data-91 > private.txt");
+    const victimFile = path.join(unsandboxed.environment.api.workspace_root, victim.id, "private.txt");
+    const { output } = await unsandboxed.run(`cat ${victimFile} || echo absent`);
+    expect(output.stdout).toBe("victim-data-91\n");
+  });
+
+  it("the database port is reachable", async () => {
+    const { output } = await unsandboxed.run(databaseConnect(sandboxed));
+    expect(output.stdout).toBe("connected\n");
+  });
+
+  it("ps lists the API", async () => {
+    const { output } = await unsandboxed.run(LIST_PROCESSES);
+    expect(output.stdout).toContain("apps/api/src/main.ts");
+  });
+});
