@@ -4,6 +4,7 @@ import {
   listWorkspaces,
   resolveSessionWorkspace,
   type WorkspaceConfig,
+  type WorkspaceUser,
 } from "@parley/tools";
 
 /**
@@ -12,16 +13,17 @@ import {
  * ever name a workspace; paths never come from the wire. The rules live in `@parley/tools`.
  */
 export interface WorkspaceCatalog {
-  list(): { workspace_id: string }[];
-  /** Throws `invalid_input` for an id the operator did not configure. */
-  assertKnown(workspace_id: string): void;
+  /** The workspaces `user` may use (`PARLEY_WORKSPACES` may limit one to listed users). */
+  list(user: WorkspaceUser): { workspace_id: string }[];
+  /** Throws `invalid_input` for an id the operator did not configure, or one `user` may not use. */
+  assertKnown(workspace_id: string, user: WorkspaceUser): void;
   resolve(session: Pick<SessionRecord, "session_id" | "workspace_id">): WorkspaceRef;
 }
 
 export function createWorkspaceCatalog(config: WorkspaceConfig): WorkspaceCatalog {
   return {
-    list: () => listWorkspaces(config),
-    assertKnown: (workspace_id) => assertKnownWorkspace(config, workspace_id),
+    list: (user) => listWorkspaces(config, user),
+    assertKnown: (workspace_id, user) => assertKnownWorkspace(config, workspace_id, user),
     resolve: (session) => resolveSessionWorkspace(config, session),
   };
 }

@@ -6,6 +6,7 @@ import {
   assertKnownWorkspace,
   createWorkspaceResolver,
   listWorkspaces,
+  mayUseWorkspace,
   parseWorkspaceConfig,
   resolveSessionWorkspace,
   WorkspaceConfigError,
@@ -23,6 +24,43 @@ beforeEach(async () => {
 
 afterEach(async () => {
   await rm(base, { recursive: true, force: true });
+});
+
+describe("workspaces limited to listed users", () => {
+  const alice = { name: "alice", role: "member" } as const;
+  const bob = { name: "bob", role: "member" } as const;
+  const carol = { name: "carol", role: "member" } as const;
+  const admin = { name: "root", role: "admin" } as const;
+
+  it("parses id[user+user]=path, keeping everything after the first = as the path", async () => {
+    await mkdir(path.join(base, "a=b"));
+    const config = parseWorkspaceConfig(
+      { PARLEY_WORKSPACES: "project[alice+bob]=repo, docs=docs, odd[carol]=a=b" },
+      base,
+    );
+    expect([...config.named]).toEqual([
+      ["project", path.join(base, "repo")],
+      ["docs", path.join(base, "docs")],
+      ["odd", path.join(base, "a=b")],
+    ]);
+    expect(listWorkspaces(config, alice)).toEqual([{ workspace_id: "project" }, { workspace_id: "docs" }]);
+    expect(listWorkspaces(config, carol)).toEqual([{ workspace_id: "docs" }, { workspace_id: "odd" }]);
+    expect(listWorkspaces(config, admin)).toEqual(listWorkspaces(config));
+    expect(mayUseWorkspace(config, "project", bob)).toBe(true);
+    expect(mayUseWorkspace(config, "project", carol)).toBe(false);
+    expect(mayUseWorkspace(config, "missing", admin)).toBe(false);
+  });
+
+  it("refuses a workspace the member may not use exactly like an unknown one", () => {
+    const config = parseWorkspaceConfig({ PARLEY_WORKSPACES: "project[alice]=repo,docs=docs" }, base);
+    expect(() => assertKnownWorkspace(config, "project", alice)).not.toThrow();
+    expect(() => assertKnownWorkspace(config, "project", admin)).not.toThrow();
+    for (const id of ["project", "nope"]) {
+      expect(() => assertKnownWorkspace(config, id, carol)).toThrow(
+        new ParleyError("invalid_input", `Unknown workspace_id: ${id} (configured: docs)`),
+      );
+    }
+  });
 });
 
 describe("parseWorkspaceConfig", () => {
@@ -57,6 +95,11 @@ describe("parseWorkspaceConfig", () => {
     ["project=repo,project=docs", 'workspace id "project" is listed twice'],
     ["project=missing", `workspace "project" path is not a directory`],
     ["project=file.txt", `workspace "project" path is not a directory`],
+    ["project[]=repo", 'workspace "project" lists an invalid user name ""'],
+    ["project[alice+]=repo", 'workspace "project" lists an invalid user name ""'],
+    ["project[al ice]=repo", 'workspace "project" lists an invalid user name "al ice"'],
+    ["project[alice]x=repo", "expected id=path pairs"],
+    ["project[alice=repo", "expected id=path pairs"],
   ])("refuses %s", (setting, message) => {
     expect(() => parseWorkspaceConfig({ PARLEY_WORKSPACES: setting }, base)).toThrow(WorkspaceConfigError);
     expect(() => parseWorkspaceConfig({ PARLEY_WORKSPACES: setting }, base)).toThrow(message);

@@ -20,7 +20,7 @@ export const sessionCreate = authedProcedure
   .mutation(async ({ ctx, input }) => {
     const { runtime, workspaces, agent_id } = ctx.services;
     const workspace_id = input?.workspace_id ?? null;
-    if (workspace_id !== null) workspaces.assertKnown(workspace_id);
+    if (workspace_id !== null) workspaces.assertKnown(workspace_id, ctx.user);
     const session = await runtime.createSession({
       owner_id: ctx.user.user_id,
       agent_id,

@@ -30,14 +30,17 @@ export interface InMemoryApi {
  * The real HTTP + WebSocket server and router in this process, over session-core's in-memory
  * adapters, the demo model and the default agent: fast tests of the API surface without Postgres.
  */
-export async function startInMemoryApi(): Promise<InMemoryApi> {
+export async function startInMemoryApi(options: { PARLEY_WORKSPACES?: string } = {}): Promise<InMemoryApi> {
   const workspace_root = await mkdtemp(path.join(tmpdir(), "parley-api-ws-"));
   const store = new InMemorySessionStore();
   const bus = new InMemoryEventBus();
   const leases = new InMemoryLeaseRegistry({ epochs: store }).forProcess("api");
   const agent = createDefaultAgent({ model: createDemoModel() });
   const workspaces = createWorkspaceCatalog(
-    parseWorkspaceConfig({ PARLEY_WORKSPACE_ROOT: workspace_root }, process.cwd()),
+    parseWorkspaceConfig(
+      { PARLEY_WORKSPACE_ROOT: workspace_root, PARLEY_WORKSPACES: options.PARLEY_WORKSPACES },
+      process.cwd(),
+    ),
   );
   const runtime = new SessionRuntime({
     store,
