@@ -2,8 +2,15 @@ import { lstat, stat, unlink } from "node:fs/promises";
 import path from "node:path";
 import { define_agent_tool } from "@parley/session-core";
 import { z } from "zod";
+import { openConfinedDirectory, pathInDirectory } from "./confined-open.js";
 import { DENIED_RESULT, requestToolApproval } from "./request-tool-approval.js";
-import { confinePath, realWorkspaceRoot, requireWorkspace, WorkspacePathError } from "./workspace-path.js";
+import {
+  confinePath,
+  errorCode,
+  realWorkspaceRoot,
+  requireWorkspace,
+  WorkspacePathError,
+} from "./workspace-path.js";
 
 export const deleteFileInputSchema = z.strictObject({
   path: z.string().min(1).describe("File path relative to the workspace root"),
@@ -27,7 +34,7 @@ export const deleteFileTool = define_agent_tool({
     context.abort_signal.throwIfAborted();
     // Resolved again: the workspace may have changed while the approval was pending.
     const target = await assertDeletable(root, input.path);
-    await unlink(target.entry);
+    await unlinkConfined(root, target);
     return { success: true, deleted: target.relative };
   },
 });
@@ -64,4 +71,29 @@ async function assertDeletable(
     throw new WorkspacePathError(`Not a file: ${target.relative}`);
   }
   return { relative: target.relative, entry };
+}
+
+/**
+ * Unlinks the entry through its directory held open (walked from the root without following
+ * links), so a parent swapped for a link after the check cannot redirect the unlink. `unlink`
+ * itself never follows a link at the last component.
+ */
+async function unlinkConfined(root: string, target: { relative: string; entry: string }): Promise<void> {
+  const directory = await openConfinedDirectory(root, path.dirname(target.entry), {
+    create: false,
+    relative: target.relative,
+  });
+  try {
+    const entry = pathInDirectory(directory, path.basename(target.entry));
+    const entryStats = await lstat(entry).catch((error: unknown) => {
+      if (errorCode(error) === "ENOENT") throw new WorkspacePathError(`File not found: ${target.relative}`);
+      throw error;
+    });
+    if (!entryStats.isFile() && !entryStats.isSymbolicLink()) {
+      throw new WorkspacePathError(`Not a file: ${target.relative}`);
+    }
+    await unlink(entry);
+  } finally {
+    await directory.close();
+  }
 }

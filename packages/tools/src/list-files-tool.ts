@@ -1,13 +1,9 @@
-import { readdir } from "node:fs/promises";
+import type { Dirent } from "node:fs";
+import { readdir, stat } from "node:fs/promises";
 import { define_agent_tool } from "@parley/session-core";
 import { z } from "zod";
-import {
-  confinePath,
-  errorCode,
-  realWorkspaceRoot,
-  requireWorkspace,
-  WorkspacePathError,
-} from "./workspace-path.js";
+import { openConfinedDirectory } from "./confined-open.js";
+import { confinePath, realWorkspaceRoot, requireWorkspace, WorkspacePathError } from "./workspace-path.js";
 
 /** A listing stops after this many entries, flagged `truncated`. */
 export const LIST_FILES_MAX_ENTRIES = 1000;
@@ -39,10 +35,19 @@ export const listFilesTool = define_agent_tool({
     const root = await realWorkspaceRoot(requireWorkspace(context));
     const target = await confinePath(root, input.path ?? ".");
     if (!target.exists) throw new WorkspacePathError(`Directory not found: ${target.relative}`);
-    const dirents = await readdir(target.real, { withFileTypes: true }).catch((error: unknown) => {
-      if (errorCode(error) === "ENOTDIR") throw new WorkspacePathError(`Not a directory: ${target.relative}`);
-      throw error;
+    if (!(await stat(target.real)).isDirectory())
+      throw new WorkspacePathError(`Not a directory: ${target.relative}`);
+    // Listed through a descriptor walked from the root without following links (see confined-open).
+    const directory = await openConfinedDirectory(root, target.real, {
+      create: false,
+      relative: target.relative,
     });
+    let dirents: Dirent[];
+    try {
+      dirents = await readdir(`/proc/self/fd/${directory.fd}`, { withFileTypes: true });
+    } finally {
+      await directory.close();
+    }
     const entries = dirents
       .map((dirent): ListedEntry => ({ name: dirent.name, type: entryType(dirent) }))
       .sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0));

@@ -1,6 +1,7 @@
-import { open } from "node:fs/promises";
 import { define_agent_tool } from "@parley/session-core";
 import { z } from "zod";
+import { openConfinedFile } from "./confined-open.js";
+import { decodeOutputBytes, replacementNote } from "./output-text.js";
 import { confinePath, realWorkspaceRoot, requireWorkspace, WorkspacePathError } from "./workspace-path.js";
 
 /** Files larger than this are returned cut at this many bytes, flagged `truncated`. */
@@ -16,6 +17,8 @@ export type ReadFileResult = {
   content: string;
   size: number;
   truncated: boolean;
+  /** Present when NUL bytes or invalid UTF-8 in the file were replaced (a binary file). */
+  note?: string;
 };
 
 export const READ_FILE_DESCRIPTION =
@@ -28,18 +31,22 @@ export const readFileTool = define_agent_tool({
     const root = await realWorkspaceRoot(requireWorkspace(context));
     const target = await confinePath(root, input.path);
     if (!target.exists) throw new WorkspacePathError(`File not found: ${target.relative}`);
-    const handle = await open(target.real, "r");
+    // One descriptor, opened without following anything swapped in after the check above.
+    const handle = await openConfinedFile(root, target, { write: false });
     try {
       const stats = await handle.stat();
-      if (!stats.isFile()) throw new WorkspacePathError(`Not a file: ${target.relative}`);
       const length = Math.min(stats.size, READ_FILE_MAX_BYTES);
       const buffer = Buffer.alloc(length);
       const { bytesRead } = await handle.read(buffer, 0, length, 0);
+      const truncated = stats.size > READ_FILE_MAX_BYTES;
+      const decoded = decodeOutputBytes(buffer.subarray(0, bytesRead), { cut: truncated });
+      const note = replacementNote([{ name: "content", decoded }]);
       return {
         path: target.relative,
-        content: buffer.subarray(0, bytesRead).toString("utf8"),
+        content: decoded.text,
         size: stats.size,
-        truncated: stats.size > READ_FILE_MAX_BYTES,
+        truncated,
+        ...(note === undefined ? {} : { note }),
       };
     } finally {
       await handle.close();

@@ -1,16 +1,9 @@
-import { constants } from "node:fs";
-import { mkdir, open, stat } from "node:fs/promises";
-import path from "node:path";
+import { stat } from "node:fs/promises";
 import { define_agent_tool } from "@parley/session-core";
 import { z } from "zod";
+import { openConfinedFile } from "./confined-open.js";
 import { DENIED_RESULT, requestToolApproval } from "./request-tool-approval.js";
-import {
-  confinePath,
-  errorCode,
-  realWorkspaceRoot,
-  requireWorkspace,
-  WorkspacePathError,
-} from "./workspace-path.js";
+import { confinePath, realWorkspaceRoot, requireWorkspace, WorkspacePathError } from "./workspace-path.js";
 
 /** Largest content accepted, in characters (the schema rejects more before any approval). */
 export const WRITE_FILE_MAX_CHARS = 1024 * 1024;
@@ -40,8 +33,16 @@ export const writeFileTool = define_agent_tool({
     context.abort_signal.throwIfAborted();
     // Resolved again: the workspace may have changed while the approval was pending.
     const target = await assertWritable(root, input.path);
-    await mkdir(path.dirname(target.real), { recursive: true });
-    await writeWithoutFollowing(target.real, target.relative, input.content);
+    // One descriptor, opened through directories held open from the root (missing ones made there)
+    // and without following anything swapped in after the check; truncated only once it is known
+    // to be a regular file.
+    const handle = await openConfinedFile(root, target, { write: true });
+    try {
+      await handle.truncate(0);
+      await handle.writeFile(input.content, "utf8");
+    } finally {
+      await handle.close();
+    }
     return {
       success: true,
       path: target.relative,
@@ -50,25 +51,6 @@ export const writeFileTool = define_agent_tool({
     };
   },
 });
-
-/**
- * `O_NOFOLLOW`: `real` has every component resolved, so a symbolic link found at the last component
- * now was put there after the check; the write is refused instead of following it.
- */
-async function writeWithoutFollowing(real: string, relative: string, content: string): Promise<void> {
-  const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW;
-  const handle = await open(real, flags, 0o644).catch((error: unknown) => {
-    if (errorCode(error) === "ELOOP") {
-      throw new WorkspacePathError(`Path became a symbolic link while the approval was pending: ${relative}`);
-    }
-    throw error;
-  });
-  try {
-    await handle.writeFile(content, "utf8");
-  } finally {
-    await handle.close();
-  }
-}
 
 async function assertWritable(root: string, requested: string) {
   const target = await confinePath(root, requested);
