@@ -1,4 +1,6 @@
 import { existsSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import type { ParleySession } from "@parley/sdk";
 import type { AssistantMessage, ToolPart } from "@parley/session-core";
@@ -22,9 +24,9 @@ interface Deployment {
   run(command: string): Promise<{ session: ParleySession; output: ShellOutput }>;
 }
 
-async function startDeployment(sandbox: "on" | "off"): Promise<Deployment> {
+async function startDeployment(sandbox: "on" | "off", env: Record<string, string> = {}): Promise<Deployment> {
   const environment = await startE2eEnvironment({
-    env: { PARLEY_SANDBOX: sandbox, PARLEY_TEST_SECRET: SECRET, OPENAI_API_KEY: SECRET },
+    env: { PARLEY_SANDBOX: sandbox, PARLEY_TEST_SECRET: SECRET, OPENAI_API_KEY: SECRET, ...env },
   });
   const member = await environment.createMember(`mallory-${sandbox}`);
   const client = member.client();
@@ -173,3 +175,50 @@ describe("the same attempts with PARLEY_SANDBOX=off: each check catches the leak
     expect(output.stdout).toContain("apps/api/src/main.ts");
   });
 });
+
+describe("without bubblewrap", () => {
+  let missing: Deployment;
+  let emptyPath: string;
+
+  beforeAll(async () => {
+    emptyPath = await mkdtemp(path.join(tmpdir(), "parley-no-bwrap-"));
+    missing = await startDeployment("on", { PATH: emptyPath });
+  });
+
+  afterAll(async () => {
+    await missing?.environment.close();
+    await rm(emptyPath, { recursive: true, force: true });
+  });
+
+  it("the server says in one line why shell is not offered, and the model does not get it", async () => {
+    const lines = missing.environment.api
+      .output()
+      .split("\n")
+      .filter((line) => line.includes("shell tool"));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(
+      '"msg":"shell tool disabled: bubblewrap (bwrap) not found; install the bubblewrap package (Debian/Ubuntu: apt-get install bubblewrap), or set PARLEY_SANDBOX=off for a trusted single-user setup"',
+    );
+    const session = await missing.member.client().sessions.create({ approval_mode: "always-allow" });
+    const { turn_id } = await session.prompt("run ls");
+    const reply = "I would use the shell tool for that, but this agent does not have it.";
+    expect(await waitForReply(session, turn_id, reply)).toBe(reply);
+  });
+});
+
+/** The Turn's assistant text once it reads `expected` (streamed in pieces), or what it read by the deadline. */
+async function waitForReply(session: ParleySession, turn_id: string, expected: string): Promise<string> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const page = await session.messages({ limit: 100 });
+    const text = page.items
+      .filter(
+        (message): message is AssistantMessage => message.type === "assistant" && message.turn_id === turn_id,
+      )
+      .flatMap((message) => message.parts)
+      .flatMap((part) => (part.type === "text" ? [part.text] : []))
+      .join("");
+    if (text === expected || Date.now() > deadline) return text;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

@@ -20,6 +20,17 @@ describe("createDefaultAgent", () => {
     });
   });
 
+  it("leaves shell out when the server has no sandbox for it", () => {
+    const agent = createDefaultAgent({ model: createDemoModel(), shell: null });
+    expect(Object.keys(agent.tools)).toEqual([
+      "read_file",
+      "list_files",
+      "write_file",
+      "delete_file",
+      "ask_question",
+    ]);
+  });
+
   it("tells the model when approval is requested and when to ask questions", () => {
     const { system } = createDefaultAgent({ model: createDemoModel() });
     expect(system).toContain(
