@@ -5,6 +5,7 @@ import path from "node:path";
 import type { ParleySession } from "@parley/sdk";
 import type { AssistantMessage, ToolPart } from "@parley/session-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { REPO_ROOT } from "./testing/api-process.js";
 import { type E2eEnvironment, type E2eUser, startE2eEnvironment } from "./testing/e2e-environment.js";
 
 /**
@@ -67,6 +68,8 @@ function databaseConnect(deployment: Deployment): string {
   return `bash -c 'exec 3<>/dev/tcp/${host}/${url.port || "5432"} && echo connected' 2>/dev/null || echo refused`;
 }
 const LIST_PROCESSES = "ps -e -o args=";
+/** The API's working directory is the repository (with `.parley/`); Postgres keeps its sockets in one of the others. */
+const LOOK_AROUND = `ls -d ${REPO_ROOT}/apps /var/run/postgresql /run/postgresql /tmp/.s.PGSQL.* 2>/dev/null; echo end`;
 
 let sandboxed: Deployment;
 let unsandboxed: Deployment;
@@ -130,6 +133,11 @@ describe("shell escape attempts, sandboxed (the default)", () => {
     expect(output.stdout).toBe("refused\n");
   });
 
+  it("the repository, .parley/ and the database sockets are absent", async () => {
+    const { output } = await sandboxed.run(LOOK_AROUND);
+    expect(output.stdout).toBe("end\n");
+  });
+
   it("ps lists the sandbox only, not the API", async () => {
     const { output } = await sandboxed.run(LIST_PROCESSES);
     expect(output.stdout).not.toContain("main.ts");
@@ -168,6 +176,11 @@ describe("the same attempts with PARLEY_SANDBOX=off: each check catches the leak
   it("the database port is reachable", async () => {
     const { output } = await unsandboxed.run(databaseConnect(sandboxed));
     expect(output.stdout).toBe("connected\n");
+  });
+
+  it("the repository is there", async () => {
+    const { output } = await unsandboxed.run(LOOK_AROUND);
+    expect(output.stdout).toContain(`${REPO_ROOT}/apps\n`);
   });
 
   it("ps lists the API", async () => {
