@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ShellRunResult } from "./run-shell-command.js";
 import type { ShellSandbox } from "./shell-sandbox.js";
-import { createShellTool } from "./shell-tool.js";
+import { createShellTool, SHELL_DESCRIPTION } from "./shell-tool.js";
 import { createRecordingToolContext, createTempWorkspace } from "./testing/recording-tool-context.js";
 
 let base: string;
@@ -132,6 +132,18 @@ describe("the bubblewrap sandbox", () => {
   it("drops every capability", async () => {
     const result = await run("grep CapEff /proc/self/status");
     expect(result.stdout).toBe("CapEff:\t0000000000000000\n");
+  });
+});
+
+describe("the shell tool's description", () => {
+  it("tells the model what the sandbox allows", () => {
+    expect(createShellTool({ sandbox: { kind: "bubblewrap", network: false } }).description).toBe(
+      "Run a shell command (/bin/sh -c) in the workspace and return its exit code and output (each stream capped at 64 KiB). Asks the user for approval first. It runs in a sandbox: only the workspace is writable (and a private, empty /tmp), without network access.",
+    );
+    expect(createShellTool({ sandbox: { kind: "bubblewrap", network: true } }).description).toMatch(
+      /It runs in a sandbox: only the workspace is writable \(and a private, empty \/tmp\)\.$/,
+    );
+    expect(createShellTool({ sandbox: { kind: "unsandboxed" } }).description).toBe(SHELL_DESCRIPTION);
   });
 });
 

@@ -42,7 +42,7 @@ export const SHELL_DESCRIPTION =
 export function createShellTool(options: { sandbox?: ShellSandbox } = {}) {
   const sandbox = options.sandbox ?? DEFAULT_SHELL_SANDBOX;
   return define_agent_tool({
-    description: SHELL_DESCRIPTION,
+    description: shellDescription(sandbox),
     input_schema: shellInputSchema,
     async execute(input, context): Promise<ShellResult> {
       const root = await realWorkspaceRoot(requireWorkspace(context));
@@ -68,6 +68,13 @@ export function createShellTool(options: { sandbox?: ShellSandbox } = {}) {
       });
     },
   });
+}
+
+/** What the model is told: in the sandbox, also what the command cannot do, so it does not try. */
+export function shellDescription(sandbox: ShellSandbox): string {
+  if (sandbox.kind === "unsandboxed") return SHELL_DESCRIPTION;
+  const network = sandbox.network ? "" : ", without network access";
+  return `${SHELL_DESCRIPTION} It runs in a sandbox: only the workspace is writable (and a private, empty /tmp)${network}.`;
 }
 
 /** The `shell` tool in the default sandbox (bubblewrap, no network). */
