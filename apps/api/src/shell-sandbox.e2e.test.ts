@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, readlink, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { ParleySession } from "@parley/sdk";
@@ -232,6 +232,48 @@ async function waitForReply(session: ParleySession, turn_id: string, expected: s
       .flatMap((part) => (part.type === "text" ? [part.text] : []))
       .join("");
     if (text === expected || Date.now() > deadline) return text;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe("a sandboxed command when the API process dies", () => {
+  let deployment: Deployment;
+
+  beforeAll(async () => {
+    deployment = await startDeployment("on");
+  });
+
+  afterAll(async () => {
+    await deployment?.environment.close();
+  });
+
+  it("dies with it (--die-with-parent): nothing keeps running in the workspace", async () => {
+    const session = await deployment.member.client().sessions.create({ approval_mode: "always-allow" });
+    await session.prompt("run sleep 600");
+    const workspace = path.join(deployment.environment.api.workspace_root, session.id);
+    // Once the command itself runs: bwrap arms its parent-death signal while it sets the sandbox up.
+    await waitForProcessesIn(workspace, (processes) => processes.includes("sleep 600"));
+    deployment.environment.api.child.kill("SIGKILL");
+    expect(await waitForProcessesIn(workspace, (processes) => processes.length === 0)).toEqual([]);
+  });
+});
+
+/** The command lines of the processes working in `directory` (Linux `/proc`), once `until` holds for them. */
+async function waitForProcessesIn(
+  directory: string,
+  until: (processes: string[]) => boolean,
+): Promise<string[]> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const processes: string[] = [];
+    for (const entry of await readdir("/proc")) {
+      if (!/^\d+$/.test(entry)) continue;
+      const cwd = await readlink(path.join("/proc", entry, "cwd")).catch(() => "");
+      if (cwd !== directory && !cwd.startsWith(`${directory}/`)) continue;
+      const args = await readFile(path.join("/proc", entry, "cmdline"), "utf8").catch(() => "");
+      processes.push(args.split("\0").join(" ").trim());
+    }
+    if (until(processes) || Date.now() > deadline) return processes;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
