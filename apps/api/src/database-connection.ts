@@ -26,6 +26,7 @@ export async function openDatabase(env: Env, logger: Logger): Promise<OpenedData
       url: resolved.url,
       migrate: true,
       logger: logger.child({ component: "db" }),
+      ...(env.PARLEY_DB_POOL_SIZE === undefined ? {} : { pool_size: env.PARLEY_DB_POOL_SIZE }),
     });
     return {
       database,

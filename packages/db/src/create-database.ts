@@ -6,6 +6,7 @@ import { PostgresEventBus } from "./event-bus/postgres-event-bus.js";
 import { PostgresTurnLeaseManager } from "./leases/postgres-turn-lease-manager.js";
 import { migrateDatabase } from "./migrations/migrate-database.js";
 import { createPoolCloser } from "./pool-closer.js";
+import { defaultPoolSize } from "./pool-size.js";
 import { createPrismaClient } from "./prisma-client.js";
 import { PrismaSessionStore } from "./session-store/prisma-session-store.js";
 
@@ -15,7 +16,7 @@ export interface CreateDatabaseOptions {
   clock?: Clock;
   /** Apply pending migrations first (default true; safe with several instances starting at once). */
   migrate?: boolean;
-  /** Connections in the shared pool (default 10). LISTEN and the lease locks use one more each. */
+  /** Connections in the shared pool (default `defaultPoolSize()`). LISTEN and the lease locks use one more each. */
   pool_size?: number;
   /** Identifies this process in `turn_leases` (default `<host>:<pid>:<random>`). */
   holder_id?: string;
@@ -40,7 +41,7 @@ export interface ParleyDatabase {
 
 export async function createDatabase(options: CreateDatabaseOptions): Promise<ParleyDatabase> {
   if (options.migrate ?? true) await migrateDatabase(options.url);
-  const pool = new pg.Pool({ connectionString: options.url, max: options.pool_size ?? 10 });
+  const pool = new pg.Pool({ connectionString: options.url, max: options.pool_size ?? defaultPoolSize() });
   pool.on("error", (error) => options.logger?.warn({ err: error }, "idle database connection failed"));
   const endPool = createPoolCloser(pool);
   const prisma = createPrismaClient(pool);

@@ -25,6 +25,7 @@ export {
   migrateDatabase,
   readMigrations,
 } from "./migrations/migrate-database.js";
+export { defaultPoolSize } from "./pool-size.js";
 export { createPrismaClient, TRANSACTION_OPTIONS } from "./prisma-client.js";
 export { type ResolvedDatabase, resolveDatabaseUrl } from "./resolve-database-url.js";
 export { PrismaSessionStore } from "./session-store/prisma-session-store.js";

@@ -15,7 +15,6 @@ import type {
 } from "@parley/session-core";
 import { systemClock } from "@parley/session-core";
 import { Prisma, type PrismaClient } from "@prisma/client";
-import { TRANSACTION_OPTIONS } from "../prisma-client.js";
 import { assertWellFormed, commitRevision } from "./commit-revision.js";
 import {
   decodeInteractionCursor,
@@ -41,42 +40,19 @@ const SESSION_COLUMNS =
   Prisma.raw(`session_id, owner_id, agent_id, title, workspace_id, created_at, updated_at,
   closed_at, approval_mode, effective_approval_mode`);
 
-/** Interactive-transaction limits (see `TRANSACTION_OPTIONS`). */
-export interface TransactionLimits {
-  maxWait: number;
-  timeout: number;
-}
-
 /**
- * Attempts of a commit whose transaction could not START within `maxWait`. Such an attempt wrote
- * nothing (Prisma rolls the late transaction back before the revision runs), so it is safe to queue
- * again; the bound keeps a dead database from stalling a caller forever.
- */
-const COMMIT_START_ATTEMPTS = 3;
-
-/** Prisma's P2028 for a transaction that did not get a connection (and BEGIN) within `maxWait`. */
-function isTransactionStartTimeout(error: unknown): boolean {
-  return (
-    error instanceof Error &&
-    (error as { code?: unknown }).code === "P2028" &&
-    error.message.includes("Unable to start a transaction")
-  );
-}
-
-/**
- * `SessionStore` on PostgreSQL through Prisma. Each `commit` is one Prisma interactive transaction
- * (see `commitRevision`); reads are single statements. String ties sort by code unit
+ * `SessionStore` on PostgreSQL through Prisma. Each `commit` is one statement, one round trip (see
+ * `commitRevision`); reads are single statements, except the admin feed's (see
+ * `listInteractionEvents`). String ties sort by code unit
  * (`COLLATE "C"`), as the conformance suite fixes.
  */
 export class PrismaSessionStore implements SessionStore {
   readonly #prisma: PrismaClient;
   readonly #clock: Clock;
-  readonly #transactionLimits: TransactionLimits;
 
-  constructor(prisma: PrismaClient, options: { clock?: Clock; transaction_limits?: TransactionLimits } = {}) {
+  constructor(prisma: PrismaClient, options: { clock?: Clock } = {}) {
     this.#prisma = prisma;
     this.#clock = options.clock ?? systemClock;
-    this.#transactionLimits = options.transaction_limits ?? TRANSACTION_OPTIONS;
   }
 
   async createSession(record: SessionRecord): Promise<void> {
@@ -120,24 +96,7 @@ export class PrismaSessionStore implements SessionStore {
 
   async commit(commit: SessionCommit): Promise<CommitResult> {
     assertWellFormed(commit);
-    const now = this.#clock.now();
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        return await this.#prisma.$transaction(
-          (tx) => commitRevision(tx, commit, now),
-          this.#transactionLimits,
-        );
-      } catch (error) {
-        if (!isTransactionStartTimeout(error)) throw error;
-        if (attempt >= COMMIT_START_ATTEMPTS) {
-          throw new Error(
-            `Database overloaded: no connection for a commit of session ${commit.session_id} ` +
-              `within ${COMMIT_START_ATTEMPTS} waits of ${this.#transactionLimits.maxWait} ms; nothing was written`,
-            { cause: error },
-          );
-        }
-      }
-    }
+    return commitRevision(this.#prisma, commit, this.#clock.now());
   }
 
   async getMessage(session_id: string, message_id: string): Promise<SessionMessage | null> {
@@ -264,10 +223,19 @@ export class PrismaSessionStore implements SessionStore {
     return rows.map(toSessionEvent);
   }
 
+  /**
+   * Two statements: the settled mark (waits for the feed writers in flight, see `FEED_LOCK_KEY`),
+   * then the rows up to it under a fresh snapshot, so an id that commits late is never skipped.
+   */
   async listInteractionEvents(after_event_id: number, limit: number): Promise<InteractionEvent[]> {
+    const marks = await this.#prisma.$queryRaw<
+      { mark: bigint }[]
+    >`SELECT parley_interaction_feed_mark() AS mark`;
+    const mark = marks[0]?.mark ?? 0n;
+    if (mark <= BigInt(after_event_id)) return [];
     const rows = await this.#prisma.$queryRaw<InteractionEventRow[]>`
       SELECT event_id, kind, session_id, interaction FROM interaction_events
-       WHERE event_id > ${after_event_id}::bigint
+       WHERE event_id > ${after_event_id}::bigint AND event_id <= ${mark}::bigint
        ORDER BY event_id LIMIT ${limit}::int`;
     return rows.map(toInteractionEvent);
   }
