@@ -25,7 +25,7 @@ export async function composeApi(env: Env, logger: Logger): Promise<ComposedApi>
   const agent = createDefaultAgent({ model: createModelFromSetting(env.PARLEY_MODEL, env) });
   const workspaces = createWorkspaceCatalog(parseWorkspaceConfig(env, process.cwd()));
   const opened = await openDatabase(env, logger);
-  const { store, bus, leases, auth } = opened.database;
+  const { store, bus, leases, auth, inbox } = opened.database;
   const runtime = new SessionRuntime({
     store,
     bus,
@@ -45,7 +45,16 @@ export async function composeApi(env: Env, logger: Logger): Promise<ComposedApi>
     throw error;
   }
 
-  const services: ApiServices = { runtime, store, bus, auth, workspaces, agent_id: agent.agent_id, logger };
+  const services: ApiServices = {
+    runtime,
+    store,
+    bus,
+    auth,
+    inbox,
+    workspaces,
+    agent_id: agent.agent_id,
+    logger,
+  };
   return {
     services,
     checkHealth: () => opened.database.ping(),

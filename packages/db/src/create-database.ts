@@ -8,6 +8,7 @@ import { migrateDatabase } from "./migrations/migrate-database.js";
 import { createPoolCloser } from "./pool-closer.js";
 import { defaultPoolSize } from "./pool-size.js";
 import { createPrismaClient } from "./prisma-client.js";
+import { PrismaInboxReader } from "./session-store/prisma-inbox-reader.js";
 import { PrismaSessionStore } from "./session-store/prisma-session-store.js";
 
 export interface CreateDatabaseOptions {
@@ -25,6 +26,8 @@ export interface CreateDatabaseOptions {
 /** Everything session-core and the API need from PostgreSQL, over one pool. */
 export interface ParleyDatabase {
   store: PrismaSessionStore;
+  /** The admin inbox page joined with sessions and users (one statement). */
+  inbox: PrismaInboxReader;
   bus: PostgresEventBus;
   leases: PostgresTurnLeaseManager;
   auth: PrismaAuthStore;
@@ -62,6 +65,7 @@ export async function createDatabase(options: CreateDatabaseOptions): Promise<Pa
   let closing: Promise<void> | null = null;
   return {
     store: new PrismaSessionStore(prisma, clockOption),
+    inbox: new PrismaInboxReader(prisma),
     bus,
     leases,
     auth: new PrismaAuthStore(prisma, clockOption),

@@ -28,4 +28,9 @@ export {
 export { defaultPoolSize } from "./pool-size.js";
 export { createPrismaClient, TRANSACTION_OPTIONS } from "./prisma-client.js";
 export { type ResolvedDatabase, resolveDatabaseUrl } from "./resolve-database-url.js";
+export {
+  type InboxEntry,
+  type InboxEntryPage,
+  PrismaInboxReader,
+} from "./session-store/prisma-inbox-reader.js";
 export { PrismaSessionStore } from "./session-store/prisma-session-store.js";

@@ -16,12 +16,8 @@ import type {
 import { systemClock } from "@parley/session-core";
 import { Prisma, type PrismaClient } from "@prisma/client";
 import { assertWellFormed, commitRevision } from "./commit-revision.js";
-import {
-  decodeInteractionCursor,
-  decodeSessionCursor,
-  encodeCursor,
-  type InteractionPosition,
-} from "./page-cursors.js";
+import { INTERACTION_PAGE_ORDER, interactionPageSql, interactionPosition } from "./interaction-page.js";
+import { decodeSessionCursor, encodeCursor } from "./page-cursors.js";
 import {
   INTERACTION_COLUMNS,
   type InteractionEventRow,
@@ -155,58 +151,11 @@ export class PrismaSessionStore implements SessionStore {
     return rows[0]?.pending ?? 0;
   }
 
-  /**
-   * The admin inbox. Two index-ordered branches — pending by `inbox_at` ascending, the rest by
-   * `inbox_at` descending — each limited, then merged: pending first. A cursor past the pending
-   * rows skips that branch.
-   */
+  /** The admin inbox order (see `interactionPageSql`). */
   async queryInteractions(query: InteractionQuery): Promise<InteractionPage> {
-    const filters = [Prisma.sql`TRUE`];
-    if (query.type !== undefined) filters.push(Prisma.sql`i.type = ${query.type}`);
-    if (query.tool_name !== undefined) filters.push(Prisma.sql`i.tool_name = ${query.tool_name}`);
-    if (query.session_id !== undefined) filters.push(Prisma.sql`i.session_id = ${query.session_id}`);
-    if (query.owner_id !== undefined) {
-      filters.push(
-        Prisma.sql`EXISTS (SELECT 1 FROM sessions s WHERE s.session_id = i.session_id AND s.owner_id = ${query.owner_id})`,
-      );
-    }
-    const after = query.cursor === undefined ? undefined : decodeInteractionCursor(query.cursor);
-    const take = query.limit + 1;
-    const branches: Prisma.Sql[] = [];
-    if (
-      (query.status === undefined || query.status === "pending") &&
-      (after === undefined || after.pending)
-    ) {
-      const cursor = after
-        ? Prisma.sql`(i.inbox_at > ${after.at}::bigint
-            OR (i.inbox_at = ${after.at}::bigint AND i.interaction_id COLLATE "C" > ${after.interaction_id}))`
-        : Prisma.sql`TRUE`;
-      branches.push(Prisma.sql`(SELECT ${Prisma.raw(INTERACTION_COLUMNS)}, i.inbox_at, 0 AS branch FROM interactions i
-         WHERE i.status = 'pending' AND ${Prisma.join(filters, " AND ")} AND ${cursor}
-         ORDER BY i.inbox_at, i.interaction_id COLLATE "C" LIMIT ${take}::int)`);
-    }
-    if (query.status !== "pending") {
-      const status =
-        query.status === undefined
-          ? Prisma.sql`i.status <> 'pending'`
-          : Prisma.sql`i.status = ${query.status}`;
-      const cursor =
-        after && !after.pending
-          ? Prisma.sql`(i.inbox_at < ${after.at}::bigint
-              OR (i.inbox_at = ${after.at}::bigint AND i.interaction_id COLLATE "C" < ${after.interaction_id}))`
-          : Prisma.sql`TRUE`;
-      branches.push(Prisma.sql`(SELECT ${Prisma.raw(INTERACTION_COLUMNS)}, i.inbox_at, 1 AS branch FROM interactions i
-         WHERE ${status} AND ${Prisma.join(filters, " AND ")} AND ${cursor}
-         ORDER BY i.inbox_at DESC, i.interaction_id COLLATE "C" DESC LIMIT ${take}::int)`);
-    }
     const rows = await this.#prisma.$queryRaw<InteractionRow[]>`
-      SELECT * FROM (${Prisma.join(branches, " UNION ALL ")}) AS page
-       ORDER BY page.branch,
-                CASE WHEN page.branch = 0 THEN page.inbox_at END ASC,
-                CASE WHEN page.branch = 0 THEN page.interaction_id COLLATE "C" END ASC,
-                page.inbox_at DESC,
-                page.interaction_id COLLATE "C" DESC
-       LIMIT ${take}::int`;
+      SELECT * FROM (${interactionPageSql(query)}) AS page ${INTERACTION_PAGE_ORDER}
+       LIMIT ${query.limit + 1}::int`;
     const items = rows.slice(0, query.limit).map(toInteractionRecord);
     const last = items.at(-1);
     return {
@@ -239,16 +188,4 @@ export class PrismaSessionStore implements SessionStore {
        ORDER BY event_id LIMIT ${limit}::int`;
     return rows.map(toInteractionEvent);
   }
-}
-
-function interactionPosition(record: InteractionRecord): InteractionPosition {
-  const { interaction } = record;
-  const pending = interaction.status === "pending";
-  return {
-    pending,
-    at: pending
-      ? interaction.request.created_at
-      : (interaction.resolved_at ?? interaction.request.created_at),
-    interaction_id: interaction.interaction_id,
-  };
 }
