@@ -25,9 +25,11 @@ export {
   migrateDatabase,
   readMigrations,
 } from "./migrations/migrate-database.js";
+export { type PendingByType, PrismaOperatorStats, type TurnCounts } from "./operator-stats.js";
 export { defaultPoolSize } from "./pool-size.js";
 export { createPrismaClient, TRANSACTION_OPTIONS } from "./prisma-client.js";
 export { type ResolvedDatabase, resolveDatabaseUrl } from "./resolve-database-url.js";
+export type { CommitObserver } from "./session-store/commit-observer.js";
 export {
   type InboxEntry,
   type InboxEntryPage,

@@ -15,6 +15,7 @@ import type {
 } from "@parley/session-core";
 import { systemClock } from "@parley/session-core";
 import { Prisma, type PrismaClient } from "@prisma/client";
+import type { CommitObserver } from "./commit-observer.js";
 import { assertWellFormed, commitRevision } from "./commit-revision.js";
 import { INTERACTION_PAGE_ORDER, interactionPageSql, interactionPosition } from "./interaction-page.js";
 import { decodeSessionCursor, encodeCursor } from "./page-cursors.js";
@@ -45,10 +46,12 @@ const SESSION_COLUMNS =
 export class PrismaSessionStore implements SessionStore {
   readonly #prisma: PrismaClient;
   readonly #clock: Clock;
+  readonly #observer: CommitObserver | undefined;
 
-  constructor(prisma: PrismaClient, options: { clock?: Clock } = {}) {
+  constructor(prisma: PrismaClient, options: { clock?: Clock; observer?: CommitObserver } = {}) {
     this.#prisma = prisma;
     this.#clock = options.clock ?? systemClock;
+    this.#observer = options.observer;
   }
 
   async createSession(record: SessionRecord): Promise<void> {
@@ -92,7 +95,10 @@ export class PrismaSessionStore implements SessionStore {
 
   async commit(commit: SessionCommit): Promise<CommitResult> {
     assertWellFormed(commit);
-    return commitRevision(this.#prisma, commit, this.#clock.now());
+    const started = performance.now();
+    const result = await commitRevision(this.#prisma, commit, this.#clock.now());
+    this.#observer?.committed(commit, (performance.now() - started) / 1000);
+    return result;
   }
 
   async getMessage(session_id: string, message_id: string): Promise<SessionMessage | null> {
