@@ -3,12 +3,22 @@ import { startParleyStack } from "./lib/parley-stack.js";
 /**
  * A Parley API process serving the bench agent, for the load test: prints one JSON line
  * `{ url, token, database_url }` on stdout once listening, and stops (dropping its database) on
- * SIGTERM. Usage: `node --import tsx --conditions=parley-source bench/bench-server.ts <serverUrl> <port>`.
+ * SIGTERM. Usage: `node --import tsx --conditions=parley-source bench/bench-server.ts <serverUrl> <port>
+ * [databaseUrl]`: with a database URL it serves that (migrated) database and leaves it in place, so
+ * that several instances share one, as behind a load balancer.
  */
 async function main(): Promise<void> {
-  const [serverUrl, port] = process.argv.slice(2);
-  if (!serverUrl || !port) throw new Error("usage: bench-server.ts <postgres server url> <port>");
-  const stack = await startParleyStack({ serverUrl, port: Number(port) });
+  const [serverUrl, port, databaseUrl] = process.argv.slice(2);
+  if (!serverUrl || !port)
+    throw new Error("usage: bench-server.ts <postgres server url> <port> [database url]");
+  const shared = databaseUrl
+    ? { name: new URL(databaseUrl).pathname.slice(1), url: databaseUrl, drop: async () => undefined }
+    : undefined;
+  const stack = await startParleyStack({
+    serverUrl,
+    port: Number(port),
+    ...(shared ? { scratch: shared } : {}),
+  });
   process.stdout.write(
     `${JSON.stringify({ url: stack.server.url, token: stack.adminToken, database_url: stack.scratch.url })}\n`,
   );

@@ -1,5 +1,7 @@
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
+import { migrateDatabase } from "@parley/db";
 import { createParleyClient, type ParleyClient } from "@parley/sdk";
 import pg from "pg";
 import {
@@ -8,13 +10,14 @@ import {
   startPrivatePostgres,
 } from "../apps/api/src/faults/private-postgres.js";
 import { describeMachine } from "./lib/machine.js";
-import { latencyFigure, renderTable, valueFigure, writeReport } from "./lib/report.js";
-import { resolveScale } from "./lib/scale.js";
+import { type Figure, latencyFigure, renderTable, valueFigure, writeReport } from "./lib/report.js";
+import { type BenchScale, resolveScale } from "./lib/scale.js";
+import { createScratchDatabase } from "./lib/scratch-database.js";
 import { APPROVE, pendingInteractionId, SessionWatch } from "./lib/session-watch.js";
 import { now, summarize } from "./lib/stats.js";
 
 const PRIVATE_POSTGRES_PORT = 4511;
-const SERVER_PORT = 4590;
+const FIRST_SERVER_PORT = 4590;
 
 interface ServerInfo {
   url: string;
@@ -22,16 +25,89 @@ interface ServerInfo {
   database_url: string;
 }
 
+/** One API process of the load test, and its CPU time so far. */
+interface Instance {
+  info: ServerInfo;
+  cpuMs(): number;
+  stop(): Promise<void>;
+}
+
+/** utime + stime of a process, in ms, from `/proc/<pid>/stat` (Linux; NaN elsewhere). */
+function processCpuMs(pid: number | undefined): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // USER_HZ = 100
+  } catch {
+    return Number.NaN;
+  }
+}
+
+async function startInstance(serverUrl: string, port: number, databaseUrl: string, env: NodeJS.ProcessEnv) {
+  const child = spawn(
+    process.execPath,
+    [
+      "--import",
+      "tsx",
+      "--conditions=parley-source",
+      new URL("./bench-server.ts", import.meta.url).pathname,
+      serverUrl,
+      String(port),
+      databaseUrl,
+    ],
+    { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, ...env } },
+  );
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  const info = await new Promise<ServerInfo>((resolve, reject) => {
+    child.once("exit", (code) => reject(new Error(`bench server exited with ${code}`)));
+    createInterface({ input: child.stdout }).once("line", (line) => resolve(JSON.parse(line) as ServerInfo));
+  });
+  const instance: Instance = {
+    info,
+    cpuMs: () => processCpuMs(child.pid),
+    stop: async () => {
+      child.kill("SIGTERM");
+      await exited;
+    },
+  };
+  return instance;
+}
+
 /**
- * `npm run bench -- load`: the API runs in its own process (bench agent: zero-latency model, a
+ * Environment given to every API instance of the load test, as `KEY=value` pairs separated by
+ * spaces in `BENCH_LOAD_SERVER_ENV` (e.g. a bus choice), so that variants reuse this test.
+ */
+function serverEnv(source: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const pairs = (source.BENCH_LOAD_SERVER_ENV ?? "").split(" ").filter(Boolean);
+  return Object.fromEntries(
+    pairs.map((pair) => {
+      const equals = pair.indexOf("=");
+      if (equals <= 0) throw new Error(`BENCH_LOAD_SERVER_ENV: expected KEY=value, got ${pair}`);
+      return [pair.slice(0, equals), pair.slice(equals + 1)];
+    }),
+  );
+}
+
+/**
+ * `npm run bench -- load`: the API runs in its own process(es) (bench agent: zero-latency model, a
  * tool that asks for approval); `load_sessions` clients, each with its own WebSocket and session,
  * run `load_cycles_per_session` cycles of prompt → approval pending → respond → Turn finished, all
- * at once. Bounded by count and by `load_time_limit_s`. Reports throughput, p50/p99 cycle latency
- * and errors; exits non-zero on any error or on an inconsistency found in the database afterwards.
+ * at once. It runs once per instance count of `BENCH_LOAD_INSTANCES` (default `1,2`): with n
+ * instances on one database, session i talks to instance i mod n (round-robin per client, as an L4
+ * balancer assigns connections). Bounded by count and by `load_time_limit_s`. Reports throughput,
+ * p50/p99 cycle latency, the API processes' CPU ms per cycle, errors, and the scale-out factor;
+ * exits non-zero on any error or on an inconsistency found in the database afterwards.
  */
 async function main(): Promise<void> {
   const scale = resolveScale(process.env);
   const started_at = new Date().toISOString();
+  const instanceCounts = (process.env.BENCH_LOAD_INSTANCES ?? "1,2").split(",").map(Number);
+  if (instanceCounts.some((count) => !Number.isInteger(count) || count < 1)) {
+    throw new Error(
+      `BENCH_LOAD_INSTANCES must list positive integers, got ${process.env.BENCH_LOAD_INSTANCES}`,
+    );
+  }
+  const env = serverEnv(process.env);
   let privateServer: PrivatePostgres | null = null;
   let serverUrl = process.env.BENCH_DATABASE_URL;
   if (!serverUrl && findPostgresBinaries()) {
@@ -43,26 +119,63 @@ async function main(): Promise<void> {
   }
   serverUrl ??= process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 
-  const server = spawn(
-    process.execPath,
-    [
-      "--import",
-      "tsx",
-      "--conditions=parley-source",
-      new URL("./bench-server.ts", import.meta.url).pathname,
-      serverUrl,
-      String(SERVER_PORT),
-    ],
-    { stdio: ["ignore", "pipe", "inherit"] },
-  );
+  const figures: Figure[] = [];
+  const details: Record<string, unknown> = { server_env: env };
+  let failed = false;
+  try {
+    const throughput = new Map<number, number>();
+    for (const count of instanceCounts) {
+      const run = await runLoad(serverUrl, scale, count, env);
+      figures.push(...run.figures);
+      details[`instances_${count}`] = { errors: run.errors.slice(0, 50), timed_out: run.timedOut };
+      throughput.set(count, run.cyclesPerSecond);
+      if (run.errors.length > 0) {
+        failed = true;
+        console.log(
+          `ERRORS with ${count} instance(s) (${run.errors.length}):\n${run.errors.slice(0, 20).join("\n")}`,
+        );
+      }
+    }
+    const single = throughput.get(1);
+    for (const [count, perSecond] of throughput) {
+      if (count === 1 || single === undefined) continue;
+      figures.push(
+        valueFigure(`load_scale_out_${count}x`, "×", perSecond / single, count, {
+          note: `cycles/s with ${count} instances ÷ with 1 (goal ≥ 1.7× for 2 on loopback)`,
+        }),
+      );
+    }
+    console.log(renderTable(figures));
+    const path = writeReport(
+      new URL("./results", import.meta.url).pathname,
+      {
+        started_at,
+        finished_at: new Date().toISOString(),
+        scale: scale.name,
+        machine: await describeMachine(serverUrl),
+        figures,
+        details,
+        failures: [],
+      },
+      "-load",
+    );
+    console.log(`written: ${path}`);
+    if (failed) process.exitCode = 1;
+  } finally {
+    await privateServer?.destroy();
+  }
+}
+
+/** One load run against `instances` API processes sharing one fresh database. */
+async function runLoad(serverUrl: string, scale: BenchScale, instances: number, env: NodeJS.ProcessEnv) {
+  const scratch = await createScratchDatabase(serverUrl, "parley_load");
+  await migrateDatabase(scratch.url);
+  const servers: Instance[] = [];
   const clients: ParleyClient[] = [];
   try {
-    const info = await new Promise<ServerInfo>((resolve, reject) => {
-      server.once("exit", (code) => reject(new Error(`bench server exited with ${code}`)));
-      createInterface({ input: server.stdout }).once("line", (line) =>
-        resolve(JSON.parse(line) as ServerInfo),
-      );
-    });
+    for (let index = 0; index < instances; index++) {
+      servers.push(await startInstance(serverUrl, FIRST_SERVER_PORT + index, scratch.url, env));
+    }
     const deadline = now() + scale.load_time_limit_s * 1000;
     const latencies: number[] = [];
     const errors: string[] = [];
@@ -70,7 +183,9 @@ async function main(): Promise<void> {
     let timedOut = false;
 
     const runSession = async (index: number) => {
-      const client = createParleyClient({ url: info.url, token: info.token });
+      const server = servers[index % servers.length];
+      if (!server) throw new Error("no instance");
+      const client = createParleyClient({ url: server.info.url, token: server.info.token });
       clients.push(client);
       const session = await client.sessions.create({ title: `load${index}` });
       sessionIds.push(session.id);
@@ -110,47 +225,40 @@ async function main(): Promise<void> {
       if (!watch.isGapFree()) errors.push(`session ${session.id}: event id gap or duplicate at the client`);
     };
 
+    const cpuBefore = servers.map((server) => server.cpuMs());
     const startedAt = now();
     await Promise.all(Array.from({ length: scale.load_sessions }, (_, index) => runSession(index)));
     const seconds = (now() - startedAt) / 1000;
-    errors.push(...(await checkDatabase(info.database_url, sessionIds, latencies.length)));
-
+    const cpuMs = servers.reduce((sum, server, index) => sum + server.cpuMs() - (cpuBefore[index] ?? 0), 0);
+    errors.push(...(await checkDatabase(scratch.url, sessionIds, latencies.length)));
+    const cyclesPerSecond = latencies.length / seconds;
+    const suffix = `_${instances}x`;
     const figures = [
-      valueFigure("load_cycles_per_s", "1/s", latencies.length / seconds, latencies.length, {
-        note: `${scale.load_sessions} sessions at once × ${scale.load_cycles_per_session} cycles`,
+      valueFigure(`load_cycles_per_s${suffix}`, "1/s", cyclesPerSecond, latencies.length, {
+        note: `${instances} instance(s); ${scale.load_sessions} sessions at once × ${scale.load_cycles_per_session} cycles`,
       }),
-      latencyFigure("load_cycle_ms", summarize(latencies.length > 0 ? latencies : [Number.NaN]), {
+      latencyFigure(`load_cycle_ms${suffix}`, summarize(latencies.length > 0 ? latencies : [Number.NaN]), {
         note: "prompt → approval pending → respond → Turn finished, per cycle",
       }),
-      valueFigure("load_errors", "count", errors.length, latencies.length + errors.length),
+      valueFigure(
+        `load_api_cpu_ms_per_cycle${suffix}`,
+        "ms",
+        cpuMs / Math.max(1, latencies.length),
+        latencies.length,
+        {
+          note: "user + system CPU of all API processes during the load ÷ cycles (/proc, 10 ms ticks)",
+        },
+      ),
+      valueFigure(`load_errors${suffix}`, "count", errors.length, latencies.length + errors.length),
     ];
-    console.log(renderTable(figures));
-    const path = writeReport(
-      new URL("./results", import.meta.url).pathname,
-      {
-        started_at,
-        finished_at: new Date().toISOString(),
-        scale: scale.name,
-        machine: await describeMachine(serverUrl),
-        figures,
-        details: { errors: [...new Set(errors)].slice(0, 50), timed_out: timedOut },
-        failures: [],
-      },
-      "-load",
-    );
-    console.log(`written: ${path}`);
     console.log(
-      `\n${latencies.length} cycles in ${seconds.toFixed(1)} s${timedOut ? " (stopped by the time limit)" : ""}`,
+      `${instances} instance(s): ${latencies.length} cycles in ${seconds.toFixed(1)} s${timedOut ? " (stopped by the time limit)" : ""}`,
     );
-    if (errors.length > 0) {
-      console.log(`ERRORS (${errors.length}):\n${[...new Set(errors)].slice(0, 20).join("\n")}`);
-      process.exitCode = 1;
-    }
+    return { figures, errors: [...new Set(errors)], timedOut, cyclesPerSecond };
   } finally {
     await Promise.all(clients.map((client) => client.close()));
-    server.kill("SIGTERM");
-    await new Promise((resolve) => server.once("exit", resolve));
-    await privateServer?.destroy();
+    for (const server of servers) await server.stop();
+    await scratch.drop();
   }
 }
 

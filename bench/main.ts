@@ -13,6 +13,7 @@ import { closeProblems } from "./lib/parley-stack.js";
 import { applyFloors, type BenchReport, type Figure, renderTable, writeReport } from "./lib/report.js";
 import { resolveScale } from "./lib/scale.js";
 import type { Suite, SuiteContext } from "./lib/suite.js";
+import { comparePeer, measurePeer, renderComparison } from "./peer.js";
 import { measureRecovery } from "./recovery.js";
 import { measureStreaming } from "./streaming.js";
 
@@ -34,6 +35,7 @@ const suites: Suite[] = [
   { name: "inbox", run: measureInbox },
   { name: "recovery", run: measureRecovery },
   { name: "streaming", run: measureStreaming },
+  { name: "peer", run: measurePeer },
 ];
 
 /**
@@ -117,6 +119,9 @@ async function main(): Promise<void> {
       failures,
     };
     console.log(renderTable(report.figures));
+    const comparison = comparePeer(report.figures);
+    report.details.parley_vs_langgraph = comparison;
+    if (comparison.length > 0) console.log(`\n${renderComparison(comparison)}`);
     console.log(
       `\nmachine: ${machine.nproc} cores (${machine.cpu_model}), ${machine.memory_total_mib} MiB, load ${machine.load_average_1m.toFixed(2)}; ${machine.postgres_version.split(",")[0]}; node ${machine.node}`,
     );

@@ -110,6 +110,7 @@ export async function startParleyStack(options: {
       store: database.store,
       bus: database.bus,
       auth: database.auth,
+      inbox: database.inbox,
       workspaces,
       agent_id: BENCH_AGENT_ID,
       logger: benchLogger(),

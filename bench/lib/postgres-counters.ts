@@ -5,6 +5,12 @@ export interface CounterSnapshot {
   wal_lsn: string;
   statements: number;
   commits: number;
+  /**
+   * The cluster's next transaction id. Its difference counts the transactions that were given an
+   * id, i.e. every durable commit (a write, or a NOTIFY) whether it was an explicit BEGIN … COMMIT
+   * or one autocommit statement; reads are not counted. Cluster-wide, like WAL.
+   */
+  next_xid: number;
 }
 
 /**
@@ -43,9 +49,12 @@ export class PostgresCounters {
   }
 
   async snapshot(): Promise<CounterSnapshot> {
-    const wal = await this.#client.query<{ lsn: string }>("SELECT pg_current_wal_lsn()::text AS lsn");
+    const wal = await this.#client.query<{ lsn: string; next_xid: string }>(
+      "SELECT pg_current_wal_lsn()::text AS lsn, pg_snapshot_xmax(pg_current_snapshot())::text AS next_xid",
+    );
     const lsn = wal.rows[0]?.lsn ?? "0/0";
-    if (!this.#hasStatements) return { wal_lsn: lsn, statements: Number.NaN, commits: Number.NaN };
+    const next_xid = Number(wal.rows[0]?.next_xid ?? Number.NaN);
+    if (!this.#hasStatements) return { wal_lsn: lsn, statements: Number.NaN, commits: Number.NaN, next_xid };
     const counts = await this.#client.query<{ statements: string | null; commits: string | null }>(
       `SELECT sum(calls)::text AS statements,
               sum(calls) FILTER (WHERE upper(query) LIKE 'COMMIT%')::text AS commits
@@ -54,7 +63,12 @@ export class PostgresCounters {
       [this.#database],
     );
     const row = counts.rows[0];
-    return { wal_lsn: lsn, statements: Number(row?.statements ?? 0), commits: Number(row?.commits ?? 0) };
+    return {
+      wal_lsn: lsn,
+      statements: Number(row?.statements ?? 0),
+      commits: Number(row?.commits ?? 0),
+      next_xid,
+    };
   }
 
   /** Forgets every statement statistic (cluster-wide), so that a profile covers one suite. */

@@ -4,6 +4,7 @@ import type { Logger } from "pino";
 import { createDefaultAgent } from "./agent/index.js";
 import { openDatabase } from "./database-connection.js";
 import type { Env } from "./env.js";
+import { ApiMetrics } from "./metrics/api-metrics.js";
 import { createModelFromSetting } from "./models/index.js";
 import { type RecoveryLoop, startRecoveryLoop } from "./recovery-loop.js";
 import type { ApiServices } from "./services.js";
@@ -11,6 +12,8 @@ import { createWorkspaceCatalog } from "./workspace-catalog.js";
 
 export interface ComposedApi {
   services: ApiServices;
+  /** For `startApiServer({ metrics })`: `GET /metrics`. */
+  metrics: ApiMetrics;
   checkHealth(): Promise<boolean>;
   /** Stops recovery, releases every lease (`runtime.shutdown()`), closes the database. */
   close(): Promise<void>;
@@ -29,8 +32,14 @@ export async function composeApi(env: Env, logger: Logger): Promise<ComposedApi>
     shell: shell.sandbox,
   });
   const workspaces = createWorkspaceCatalog(parseWorkspaceConfig(env, process.cwd()));
-  const opened = await openDatabase(env, logger);
-  const { store, bus, leases, auth } = opened.database;
+  const metrics = new ApiMetrics();
+  const opened = await openDatabase(env, logger, { commit_observer: metrics.commitObserver });
+  const { store, bus, leases, auth, inbox } = opened.database;
+  metrics.readStatsFrom(opened.database.stats);
+  // The bus-lag gauge, fed by one listener of this process until the bus reports it itself.
+  const stopLagProbe = bus.subscribe({
+    onSessionEvent: (event) => metrics.recordBusLag((Date.now() - event.mutation.created_at) / 1000),
+  });
   const runtime = new SessionRuntime({
     store,
     bus,
@@ -45,16 +54,28 @@ export async function composeApi(env: Env, logger: Logger): Promise<ComposedApi>
     await runtime.recover();
     recovery = startRecoveryLoop({ runtime, interval_ms: env.PARLEY_RECOVER_INTERVAL_MS, logger });
   } catch (error) {
+    stopLagProbe();
     await runtime.shutdown().catch(() => undefined);
     await opened.close();
     throw error;
   }
 
-  const services: ApiServices = { runtime, store, bus, auth, workspaces, agent_id: agent.agent_id, logger };
+  const services: ApiServices = {
+    runtime,
+    store,
+    bus,
+    auth,
+    inbox,
+    workspaces,
+    agent_id: agent.agent_id,
+    logger,
+  };
   return {
     services,
+    metrics,
     checkHealth: () => opened.database.ping(),
     async close() {
+      stopLagProbe();
       await recovery?.stop();
       await runtime.shutdown();
       await opened.close();

@@ -1,4 +1,4 @@
-import { createDatabase, type ParleyDatabase, resolveDatabaseUrl } from "@parley/db";
+import { type CommitObserver, createDatabase, type ParleyDatabase, resolveDatabaseUrl } from "@parley/db";
 import type { Logger } from "pino";
 import type { Env } from "./env.js";
 
@@ -12,7 +12,11 @@ export interface OpenedDatabase {
  * Connects to `DATABASE_URL`, or starts the embedded Postgres under `<PARLEY_DATA_DIR>/postgres`
  * when it is unset (the zero-setup default), and applies pending migrations before anything reads.
  */
-export async function openDatabase(env: Env, logger: Logger): Promise<OpenedDatabase> {
+export async function openDatabase(
+  env: Env,
+  logger: Logger,
+  options: { commit_observer?: CommitObserver } = {},
+): Promise<OpenedDatabase> {
   if (env.DATABASE_URL === undefined) {
     logger.info({ data_dir: env.PARLEY_DATA_DIR }, "DATABASE_URL unset: using the embedded Postgres");
   }
@@ -26,6 +30,8 @@ export async function openDatabase(env: Env, logger: Logger): Promise<OpenedData
       url: resolved.url,
       migrate: true,
       logger: logger.child({ component: "db" }),
+      ...(env.PARLEY_DB_POOL_SIZE === undefined ? {} : { pool_size: env.PARLEY_DB_POOL_SIZE }),
+      ...(options.commit_observer ? { commit_observer: options.commit_observer } : {}),
     });
     return {
       database,

@@ -37,6 +37,8 @@ export const envSchema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** How often startup recovery re-runs to take over Turns whose owner died (DESIGN.md §9: ≤ 2 s). */
   PARLEY_RECOVER_INTERVAL_MS: z.coerce.number().int().min(100).max(60_000).default(1000),
+  /** Connections in the database pool; unset: `defaultPoolSize()` of `@parley/db` (2 × cores, 10–40). */
+  PARLEY_DB_POOL_SIZE: z.coerce.number().int().min(1).max(1000).optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;

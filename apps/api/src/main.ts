@@ -16,6 +16,7 @@ async function main(): Promise<void> {
     port: env.PORT,
     host: env.HOST,
     checkHealth: () => api.checkHealth(),
+    metrics: api.metrics,
   });
 
   let shuttingDown = false;

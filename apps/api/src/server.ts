@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import type { TRPCError } from "@trpc/server";
@@ -6,6 +7,7 @@ import { applyWSSHandler } from "@trpc/server/adapters/ws";
 import { WebSocketServer } from "ws";
 import { readBearerToken } from "./auth/bearer-token.js";
 import { isInternalError } from "./errors.js";
+import type { ApiMetrics } from "./metrics/api-metrics.js";
 import { appRouter } from "./router.js";
 import type { ApiServices } from "./services.js";
 import type { ApiContext } from "./trpc.js";
@@ -19,7 +21,8 @@ const TRPC_PATH = "/trpc";
 const CORS_HEADERS: Record<string, string> = {
   "access-control-allow-origin": "*",
   "access-control-allow-methods": "GET, POST, OPTIONS",
-  "access-control-allow-headers": "authorization, content-type, trpc-accept, x-trpc-source, last-event-id",
+  "access-control-allow-headers":
+    "authorization, content-type, trpc-accept, x-trpc-source, last-event-id, x-request-id",
   "access-control-max-age": "600",
 };
 
@@ -32,6 +35,8 @@ export interface StartApiServerOptions {
   checkHealth: () => Promise<boolean>;
   /** How long `close()` waits for in-flight HTTP requests before cutting them. Default 5 s. */
   drainTimeoutMs?: number;
+  /** Served at `GET /metrics` (Prometheus text format) when given. */
+  metrics?: ApiMetrics;
 }
 
 export interface ApiServer {
@@ -43,6 +48,13 @@ export interface ApiServer {
    * composition root closes those afterwards.
    */
   close(): Promise<void>;
+}
+
+/** A caller-supplied `x-request-id` (trimmed, at most 128 characters), else a new UUID. */
+function requestIdOf(request: http.IncomingMessage): string {
+  const header = request.headers["x-request-id"];
+  const given = (Array.isArray(header) ? header[0] : header)?.trim();
+  return given && given.length <= 128 ? given : randomUUID();
 }
 
 function pathOf(request: http.IncomingMessage): string {
@@ -68,11 +80,21 @@ export async function startApiServer(options: StartApiServerOptions): Promise<Ap
       connectionParams: input.info.connectionParams,
     });
     const user = token === null ? null : await services.auth.authenticate(token);
-    return { services, user };
+    return { services, user, request_id: requestIdOf(input.req) };
   };
 
-  const onError = ({ error, path }: { error: TRPCError; path: string | undefined }) => {
-    if (isInternalError(error)) logger.error({ err: error.cause ?? error, path }, "procedure failed");
+  const onError = ({
+    error,
+    path,
+    ctx,
+  }: {
+    error: TRPCError;
+    path: string | undefined;
+    ctx?: ApiContext;
+  }) => {
+    if (isInternalError(error)) {
+      logger.error({ err: error.cause ?? error, path, request_id: ctx?.request_id }, "procedure failed");
+    }
   };
 
   const trpcHandler = createHTTPHandler({
@@ -101,6 +123,17 @@ export async function startApiServer(options: StartApiServerOptions): Promise<Ap
         .end(JSON.stringify({ ok: healthy }));
       return;
     }
+    if (path === "/metrics" && request.method === "GET" && options.metrics) {
+      const metrics = options.metrics;
+      try {
+        const body = await metrics.render();
+        response.writeHead(200, { "content-type": metrics.contentType }).end(body);
+      } catch (error) {
+        logger.error({ err: error }, "collecting metrics failed");
+        response.writeHead(500, { "content-type": "text/plain" }).end("metrics unavailable\n");
+      }
+      return;
+    }
     if (path === TRPC_PATH || path.startsWith(`${TRPC_PATH}/`)) {
       if ((request.headers.accept ?? "").includes("text/event-stream")) streams.add(response);
       response.on("close", () => streams.delete(response));
@@ -119,6 +152,7 @@ export async function startApiServer(options: StartApiServerOptions): Promise<Ap
   });
 
   const wss = new WebSocketServer({ server, maxPayload: MAX_BODY_BYTES });
+  options.metrics?.countWebSocketClientsWith(() => wss.clients.size);
   const wsHandler = applyWSSHandler({
     wss,
     router: appRouter,

@@ -1,6 +1,7 @@
 import type { EventBus, SessionRuntimeApi, SessionStore } from "@parley/session-core";
 import type { Logger } from "pino";
 import type { AuthStore } from "./auth/auth-store.js";
+import type { InboxReader } from "./inbox/inbox-reader.js";
 import type { WorkspaceCatalog } from "./workspace-catalog.js";
 
 /**
@@ -14,6 +15,8 @@ export interface ApiServices {
   /** Live committed events; subscriptions combine it with `store` replay for no gap. */
   bus: EventBus;
   auth: AuthStore;
+  /** The admin inbox joined with sessions and owners; absent: `storeInboxReader(store, auth)`. */
+  inbox?: InboxReader;
   workspaces: WorkspaceCatalog;
   /** The agent every new session runs (the server serves one default agent). */
   agent_id: string;

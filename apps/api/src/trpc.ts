@@ -9,6 +9,8 @@ export interface ApiContext {
   services: ApiServices;
   /** Null when no valid bearer token came with the request. */
   user: AuthUser | null;
+  /** The caller's `x-request-id`, else a new one; every log line of the request carries it. */
+  request_id: string;
 }
 
 const t = initTRPC.context<ApiContext>().create({
@@ -46,8 +48,42 @@ const requireAdmin = t.middleware(({ ctx, next }) => {
   return next();
 });
 
+/** The ids a log line of a call carries: `session_id` from the input, `turn_id` from input or result. */
+function idsOf(value: unknown): { session_id?: string; turn_id?: string } {
+  if (typeof value !== "object" || value === null) return {};
+  const { session_id, turn_id } = value as { session_id?: unknown; turn_id?: unknown };
+  return {
+    ...(typeof session_id === "string" ? { session_id } : {}),
+    ...(typeof turn_id === "string" ? { turn_id } : {}),
+  };
+}
+
+/**
+ * One structured line per call (subscriptions: when they start), with the request id and the
+ * session and Turn it concerns.
+ */
+const logCall = t.middleware(async ({ ctx, path, type, getRawInput, next }) => {
+  const started = performance.now();
+  const result = await next();
+  const input = idsOf(await getRawInput().catch(() => undefined));
+  const output = result.ok ? idsOf(result.data) : {};
+  ctx.services.logger.info(
+    {
+      request_id: ctx.request_id,
+      path,
+      type,
+      ...input,
+      ...output,
+      ok: result.ok,
+      duration_ms: Math.round((performance.now() - started) * 100) / 100,
+    },
+    "call",
+  );
+  return result;
+});
+
 /** Signed-in callers; authentication runs before input parsing, so no token always means `unauthorized`. */
-export const authedProcedure = t.procedure.use(mapDomainErrors).use(requireUser);
+export const authedProcedure = t.procedure.use(logCall).use(mapDomainErrors).use(requireUser);
 
 /** Admins only: members get `forbidden`. */
 export const adminProcedure = authedProcedure.use(requireAdmin);

@@ -5,8 +5,12 @@ import { PrismaAuthStore } from "./auth/prisma-auth-store.js";
 import { PostgresEventBus } from "./event-bus/postgres-event-bus.js";
 import { PostgresTurnLeaseManager } from "./leases/postgres-turn-lease-manager.js";
 import { migrateDatabase } from "./migrations/migrate-database.js";
+import { PrismaOperatorStats } from "./operator-stats.js";
 import { createPoolCloser } from "./pool-closer.js";
+import { defaultPoolSize } from "./pool-size.js";
 import { createPrismaClient } from "./prisma-client.js";
+import type { CommitObserver } from "./session-store/commit-observer.js";
+import { PrismaInboxReader } from "./session-store/prisma-inbox-reader.js";
 import { PrismaSessionStore } from "./session-store/prisma-session-store.js";
 
 export interface CreateDatabaseOptions {
@@ -15,8 +19,10 @@ export interface CreateDatabaseOptions {
   clock?: Clock;
   /** Apply pending migrations first (default true; safe with several instances starting at once). */
   migrate?: boolean;
-  /** Connections in the shared pool (default 10). LISTEN and the lease locks use one more each. */
+  /** Connections in the shared pool (default `defaultPoolSize()`). LISTEN and the lease locks use one more each. */
   pool_size?: number;
+  /** Told about every committed revision (operators' metrics). */
+  commit_observer?: CommitObserver;
   /** Identifies this process in `turn_leases` (default `<host>:<pid>:<random>`). */
   holder_id?: string;
 }
@@ -24,6 +30,10 @@ export interface CreateDatabaseOptions {
 /** Everything session-core and the API need from PostgreSQL, over one pool. */
 export interface ParleyDatabase {
   store: PrismaSessionStore;
+  /** The admin inbox page joined with sessions and users (one statement). */
+  inbox: PrismaInboxReader;
+  /** Pending interactions and open Turns over the whole database, for `/metrics`. */
+  stats: PrismaOperatorStats;
   bus: PostgresEventBus;
   leases: PostgresTurnLeaseManager;
   auth: PrismaAuthStore;
@@ -40,7 +50,7 @@ export interface ParleyDatabase {
 
 export async function createDatabase(options: CreateDatabaseOptions): Promise<ParleyDatabase> {
   if (options.migrate ?? true) await migrateDatabase(options.url);
-  const pool = new pg.Pool({ connectionString: options.url, max: options.pool_size ?? 10 });
+  const pool = new pg.Pool({ connectionString: options.url, max: options.pool_size ?? defaultPoolSize() });
   pool.on("error", (error) => options.logger?.warn({ err: error }, "idle database connection failed"));
   const endPool = createPoolCloser(pool);
   const prisma = createPrismaClient(pool);
@@ -60,7 +70,12 @@ export async function createDatabase(options: CreateDatabaseOptions): Promise<Pa
   const clockOption = options.clock ? { clock: options.clock } : {};
   let closing: Promise<void> | null = null;
   return {
-    store: new PrismaSessionStore(prisma, clockOption),
+    store: new PrismaSessionStore(prisma, {
+      ...clockOption,
+      ...(options.commit_observer ? { observer: options.commit_observer } : {}),
+    }),
+    inbox: new PrismaInboxReader(prisma),
+    stats: new PrismaOperatorStats(prisma),
     bus,
     leases,
     auth: new PrismaAuthStore(prisma, clockOption),

@@ -25,6 +25,14 @@ export {
   migrateDatabase,
   readMigrations,
 } from "./migrations/migrate-database.js";
+export { type PendingByType, PrismaOperatorStats, type TurnCounts } from "./operator-stats.js";
+export { defaultPoolSize } from "./pool-size.js";
 export { createPrismaClient, TRANSACTION_OPTIONS } from "./prisma-client.js";
 export { type ResolvedDatabase, resolveDatabaseUrl } from "./resolve-database-url.js";
+export type { CommitObserver } from "./session-store/commit-observer.js";
+export {
+  type InboxEntry,
+  type InboxEntryPage,
+  PrismaInboxReader,
+} from "./session-store/prisma-inbox-reader.js";
 export { PrismaSessionStore } from "./session-store/prisma-session-store.js";

@@ -39,6 +39,7 @@ describe("kill switch", () => {
     interaction_id: string,
     status: string,
     form: "value" | "recordset" = "value",
+    transaction: "explicit" | "autocommit" = "explicit",
   ) => {
     const insert =
       form === "value"
@@ -48,9 +49,9 @@ describe("kill switch", () => {
       import pg from "pg";
       const client = new pg.Client({ connectionString: process.env.TARGET_URL });
       await client.connect();
-      await client.query("BEGIN");
+      ${transaction === "explicit" ? 'await client.query("BEGIN");' : ""}
       await client.query(${insert});
-      await client.query("COMMIT");
+      ${transaction === "explicit" ? 'await client.query("COMMIT");' : ""}
       console.log("committed and alive");
       await client.end();`;
     const child = spawn(
@@ -121,6 +122,31 @@ describe("kill switch", () => {
     const result = await runTransaction("respond-commit", "interaction:e", "resolved", "recordset");
     expect(result.signal).toBe("SIGKILL");
     expect(await storedStatus("interaction:e")).toEqual([]);
+  });
+
+  it("request-commit dies before a one-statement revision (autocommit) is sent: nothing is kept", async () => {
+    const result = await runTransaction(
+      "request-commit",
+      "interaction:f",
+      "pending",
+      "recordset",
+      "autocommit",
+    );
+    expect(result.signal).toBe("SIGKILL");
+    expect(await storedStatus("interaction:f")).toEqual([]);
+  });
+
+  it("respond-committed dies right after a one-statement revision returned: the answer is kept", async () => {
+    const result = await runTransaction(
+      "respond-committed",
+      "interaction:g",
+      "resolved",
+      "recordset",
+      "autocommit",
+    );
+    expect(result.signal).toBe("SIGKILL");
+    expect(result.output).not.toContain("committed and alive");
+    expect(await storedStatus("interaction:g")).toEqual(["resolved"]);
   });
 
   it("does not fire for writes of other statuses", async () => {

@@ -51,23 +51,49 @@ function killNow(): never {
  * under the NOTIFY bus) so that the API dies at exactly `phase`. A connection is armed when, inside
  * a transaction, it writes the `interactions` table with a bound value that sets the status that
  * phase is about (`pending` for a request, `resolved`/`denied` for an answer); its next COMMIT is
- * the fault point. The runtime is untouched: this only observes the SQL the store sends.
+ * the fault point. Outside a transaction such a write is a whole revision in one statement, and
+ * the statement itself is the fault point. The runtime is untouched: this only observes the SQL the store sends.
  */
 export function installKillSwitch(phase: FaultPhase): void {
   const require = createRequire(import.meta.url);
   const pg = require("pg") as { Client: { prototype: { query: (...args: unknown[]) => unknown } } };
   const original = pg.Client.prototype.query;
   const armed = new WeakSet<object>();
+  const inTransaction = new WeakSet<object>();
   const statuses = phase === "request-commit" ? ["pending"] : ["resolved", "denied"];
+
+  /** Runs the query and dies once it succeeded, before the caller sees the result (promise or callback, as `pg.Pool` calls it). */
+  const killAfterSuccess = (client: object, args: unknown[]) => {
+    const callback = args.at(-1);
+    if (typeof callback === "function") {
+      const wrapped = (error: unknown, ...rest: unknown[]) => {
+        if (!error) killNow();
+        return (callback as (...values: unknown[]) => unknown)(error, ...rest);
+      };
+      return original.apply(client, [...args.slice(0, -1), wrapped]);
+    }
+    const result = original.apply(client, args);
+    if (result instanceof Promise) return result.then(() => killNow());
+    return result;
+  };
 
   pg.Client.prototype.query = function patchedQuery(this: object, ...args: unknown[]) {
     const { text, values } = queryParts(args);
     const statement = text.trim().toUpperCase();
     if (INTERACTIONS_WRITE.test(text) && values.some((value) => carriesStatus(value, statuses))) {
+      if (!inTransaction.has(this)) {
+        // A revision committed as ONE statement (autocommit, `@parley/db`'s commit path): the
+        // statement is its own COMMIT, so it is killed before it is sent, or right after its result.
+        if (phase !== "respond-committed") killNow();
+        return killAfterSuccess(this, args);
+      }
       armed.add(this);
     } else if (statement === "BEGIN" || statement.startsWith("ROLLBACK")) {
       armed.delete(this);
+      if (statement === "BEGIN") inTransaction.add(this);
+      else inTransaction.delete(this);
     } else if (statement === "COMMIT" && armed.has(this)) {
+      inTransaction.delete(this);
       if (phase !== "respond-committed") killNow();
       const result = original.apply(this, args);
       if (result instanceof Promise) return result.then(() => killNow());

@@ -1,5 +1,6 @@
 import { interactionSchema, interactionStatusSchema } from "@parley/session-core";
 import { z } from "zod";
+import { storeInboxReader } from "../inbox/inbox-reader.js";
 import { adminProcedure } from "../trpc.js";
 import { cursorSchema, sessionIdSchema } from "./common-schemas.js";
 import { LIMITS } from "./limits.js";
@@ -36,8 +37,9 @@ export const adminInteractions = adminProcedure
   .input(adminInteractionsInputSchema)
   .output(adminInteractionsOutputSchema)
   .query(async ({ ctx, input }) => {
-    const { store, auth } = ctx.services;
-    const page = await store.queryInteractions({
+    const { store, auth, inbox } = ctx.services;
+    const reader = inbox ?? storeInboxReader(store, auth);
+    const page = await reader.page({
       status: input?.status,
       type: input?.type,
       tool_name: input?.tool_name,
@@ -45,31 +47,17 @@ export const adminInteractions = adminProcedure
       cursor: input?.cursor ?? undefined,
       limit: input?.limit ?? LIMITS.inbox_page_default,
     });
-    const sessionIds = [...new Set(page.items.map((item) => item.session_id))];
-    const sessions = new Map(
-      await Promise.all(sessionIds.map(async (id) => [id, await store.getSession(id)] as const)),
-    );
-    const ownerIds = [
-      ...new Set([...sessions.values()].flatMap((session) => (session ? [session.owner_id] : []))),
-    ];
-    const owners = new Map(
-      await Promise.all(ownerIds.map(async (id) => [id, await auth.getUser(id)] as const)),
-    );
     return {
-      items: page.items.map((item) => {
-        const session = sessions.get(item.session_id) ?? null;
-        const owner_id = session?.owner_id ?? "";
-        return {
-          interaction: item.interaction,
-          session_id: item.session_id,
-          session_title: session?.title ?? "",
-          owner_id,
-          owner_name: owners.get(owner_id)?.name ?? null,
-          tool_name: item.tool_name,
-          tool_call_id: item.tool_call_id,
-          created_at: item.interaction.request.created_at,
-        };
-      }),
+      items: page.items.map(({ record, session_title, owner_id, owner_name }) => ({
+        interaction: record.interaction,
+        session_id: record.session_id,
+        session_title,
+        owner_id,
+        owner_name,
+        tool_name: record.tool_name,
+        tool_call_id: record.tool_call_id,
+        created_at: record.interaction.request.created_at,
+      })),
       next_cursor: page.next_cursor,
     };
   });

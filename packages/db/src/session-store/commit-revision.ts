@@ -8,16 +8,19 @@ import {
   type SessionMessage,
   type SessionMutation,
   StoreConflictError,
+  type UnsequencedMutation,
 } from "@parley/session-core";
-import { Prisma } from "@prisma/client";
-import { asStoredJson } from "./row-mapping.js";
+import { Prisma, type PrismaClient } from "@prisma/client";
 
 /**
- * Serialises the commits that append to the global admin feed, from id assignment to COMMIT, so
- * that `interaction_events.event_id` grows in commit order (a reader that saw id N has every id
- * below N). Arbitrary constant; only interaction-changing commits take it.
+ * The admin feed's advisory lock key. A revision that appends feed rows holds it SHARED from before
+ * its ids are taken until it commits, so feed writers never wait for each other (no cross-session
+ * serialisation through fsync, which the former exclusive lock imposed). Readers settle the feed by
+ * taking it EXCLUSIVE for an instant (`parley_interaction_feed_mark()`, migration
+ * `20261202170000_perf_commit_path`): that waits only for the writers already in flight, and makes
+ * every id up to the mark it returns final. Arbitrary constant, same value as in that migration.
  */
-const INTERACTION_FEED_LOCK_KEY = 7_342_911_002n;
+export const FEED_LOCK_KEY = 7_342_911_002n;
 
 /** Checks that need no database, before a transaction is opened. */
 export function assertWellFormed(commit: SessionCommit): void {
@@ -94,92 +97,6 @@ function messageWrite(snapshot: SessionMessage, expected_revision: number): Pris
     RETURNING 1`;
 }
 
-/** Why the session row was not updated: it does not exist, or another epoch holds the lease. */
-async function sessionFailure(tx: Prisma.TransactionClient, commit: SessionCommit): Promise<Error> {
-  const found = await tx.$queryRaw<{ lease_epoch: number }[]>`
-    SELECT lease_epoch FROM sessions WHERE session_id = ${commit.session_id}`;
-  const current = found[0];
-  if (!current) return new ParleyError("session_not_found", `Session not found: ${commit.session_id}`);
-  return new StoreConflictError(
-    "fenced",
-    `Session ${commit.session_id} is leased at epoch ${current.lease_epoch}; the writer holds epoch ${commit.epoch}`,
-  );
-}
-
-/** Why the message was not written: a stale revision, an existing message id, or a taken sequence. */
-async function messageFailure(
-  tx: Prisma.TransactionClient,
-  snapshot: SessionMessage,
-  expected_revision: number,
-): Promise<StoreConflictError> {
-  if (expected_revision > 0) {
-    return new StoreConflictError(
-      "revision",
-      `Message ${snapshot.message_id} is no longer at revision ${expected_revision}`,
-    );
-  }
-  const existing = await tx.$queryRaw<{ taken: boolean }[]>`
-    SELECT EXISTS (SELECT 1 FROM messages WHERE session_id = ${snapshot.session_id}
-                                             AND message_id = ${snapshot.message_id}) AS taken`;
-  if (existing[0]?.taken)
-    return new StoreConflictError("revision", `Message already exists: ${snapshot.message_id}`);
-  return new StoreConflictError(
-    "sequence",
-    `Sequence ${snapshot.sequence} of session ${snapshot.session_id} is taken (message ${snapshot.message_id})`,
-  );
-}
-
-/**
- * The core of a revision in ONE statement: lock the session row (serialising the session's
- * commits) while checking the fencing epoch and applying the session patch; write the message with
- * its optimistic check; and, when the commit carries a mutation and the message was written, take
- * the next event id and append the replay-log row (gap-free ids). Under READ COMMITTED a write that
- * waited for the session lock re-checks `revision` against the newest committed row. A failed check
- * writes nothing here and is diagnosed (extra reads only on that path); the caller's throw rolls
- * the transaction back, the incremented counter included.
- */
-async function writeSessionAndMessage(
-  tx: Prisma.TransactionClient,
-  commit: SessionCommit,
-): Promise<SessionEvent | undefined> {
-  const { session_id, mutation, epoch, message } = commit;
-  const assignments = [
-    Prisma.sql`last_event_id = last_event_id + ${mutation ? 1 : 0}::int`,
-    ...sessionPatchAssignments(commit),
-  ];
-  const storedMutation = mutation ? asStoredJson(mutation) : null;
-  const written = message
-    ? Prisma.sql`, written AS (${messageWrite(message.snapshot, message.expected_revision)})`
-    : Prisma.empty;
-  const messageWasWritten = message ? Prisma.sql`EXISTS (SELECT 1 FROM written)` : Prisma.sql`TRUE`;
-  const rows = await tx.$queryRaw<{ last_event_id: number | null; message_written: boolean }[]>`
-    WITH updated AS (
-      UPDATE sessions SET ${Prisma.join(assignments, ", ")}
-       WHERE session_id = ${session_id}
-         AND (${epoch ?? null}::int IS NULL OR lease_epoch = ${epoch ?? null}::int)
-      RETURNING last_event_id
-    )${written}, logged AS (
-      INSERT INTO session_events (session_id, event_id, mutation, created_at)
-      SELECT ${session_id}, updated.last_event_id,
-             ${JSON.stringify(storedMutation)}::jsonb || jsonb_build_object('event_id', updated.last_event_id),
-             ${storedMutation?.created_at ?? 0}::bigint
-        FROM updated
-       WHERE ${storedMutation !== null} AND ${messageWasWritten}
-    )
-    SELECT (SELECT last_event_id FROM updated) AS last_event_id, ${messageWasWritten} AS message_written`;
-  const row = rows[0];
-  if (row?.last_event_id === null || row?.last_event_id === undefined) throw await sessionFailure(tx, commit);
-  if (message && !row.message_written) {
-    throw await messageFailure(tx, message.snapshot, message.expected_revision);
-  }
-  if (!storedMutation) return undefined;
-  return {
-    session_id,
-    event_id: row.last_event_id,
-    mutation: { ...storedMutation, event_id: row.last_event_id } as SessionMutation,
-  };
-}
-
 /** Message and part sequence of each record's tool part, when the commit's snapshot holds it. */
 function positionsFromSnapshot(commit: SessionCommit, record: InteractionRecord) {
   const snapshot = commit.message?.snapshot;
@@ -190,10 +107,13 @@ function positionsFromSnapshot(commit: SessionCommit, record: InteractionRecord)
   return part ? { message_sequence: snapshot.sequence, part_sequence: part.sequence } : null;
 }
 
-/** Upserts the denormalised rows in one statement; positions missing from the commit are read from the stored message. */
-async function upsertInteractions(tx: Prisma.TransactionClient, commit: SessionCommit): Promise<void> {
+/**
+ * The interaction index upsert as a CTE body, gated on `accepted` (the session and message checks
+ * passed). Positions missing from the commit are read from the stored message.
+ */
+function interactionsWrite(commit: SessionCommit, accepted: Prisma.Sql): Prisma.Sql | null {
   const records = commit.interactions ?? [];
-  if (records.length === 0) return;
+  if (records.length === 0) return null;
   const rows = records.map((record) => {
     const { interaction } = record;
     const positions = positionsFromSnapshot(commit, record);
@@ -218,7 +138,7 @@ async function upsertInteractions(tx: Prisma.TransactionClient, commit: SessionC
       resumed_at: interaction.resumed_at ?? null,
     };
   });
-  await tx.$executeRaw`
+  return Prisma.sql`
     INSERT INTO interactions (session_id, interaction_id, message_id, message_sequence, part_sequence, tool_call_id,
                               tool_name, ordinal, type, status, turn_id, request, response, cancel_reason,
                               responded_by, created_at, resolved_at, resumed_at, inbox_at)
@@ -239,6 +159,7 @@ async function upsertInteractions(tx: Prisma.TransactionClient, commit: SessionC
              tool_call_id text, tool_name text, ordinal int, type text, status text, turn_id text, request jsonb,
              response jsonb, cancel_reason text, responded_by text, created_at bigint, resolved_at bigint,
              resumed_at bigint)
+     WHERE ${accepted}
     ON CONFLICT (session_id, interaction_id) DO UPDATE SET
       message_id = EXCLUDED.message_id, message_sequence = EXCLUDED.message_sequence,
       part_sequence = EXCLUDED.part_sequence, tool_call_id = EXCLUDED.tool_call_id,
@@ -249,40 +170,171 @@ async function upsertInteractions(tx: Prisma.TransactionClient, commit: SessionC
       resumed_at = EXCLUDED.resumed_at, inbox_at = EXCLUDED.inbox_at`;
 }
 
-/** Appends the admin-feed rows in the given order, under the feed lock (ids in commit order). */
-async function appendInteractionEvents(
-  tx: Prisma.TransactionClient,
-  commit: SessionCommit,
-  now: number,
-): Promise<InteractionEvent[]> {
-  const events = asStoredJson(commit.interaction_events ?? []);
-  if (events.length === 0) return [];
-  const rows = await tx.$queryRaw<{ event_id: bigint }[]>`
-    WITH feed_lock AS MATERIALIZED (SELECT pg_advisory_xact_lock(${INTERACTION_FEED_LOCK_KEY}::bigint))
-    INSERT INTO interaction_events (session_id, interaction_id, kind, interaction, created_at)
-    SELECT e.value->>'session_id', e.value->'interaction'->>'interaction_id', e.value->>'kind',
-           e.value->'interaction', ${now}::bigint
-      FROM feed_lock, jsonb_array_elements(${JSON.stringify(events)}::jsonb) WITH ORDINALITY AS e(value, position)
-     ORDER BY e.position
-    RETURNING event_id`;
-  const ids = rows.map((row) => Number(row.event_id)).sort((left, right) => left - right);
-  return events.map((event, index) => ({ ...event, event_id: ids[index] ?? Number.NaN }));
+/**
+ * The admin-feed append as two CTEs: the SHARED feed lock (see `FEED_LOCK_KEY`), taken only when
+ * the checks passed and before any id is drawn, then the rows in the given order (ids ascending
+ * with position).
+ */
+function feedWrite(events: readonly unknown[], accepted: Prisma.Sql, now: number): Prisma.Sql | null {
+  if (events.length === 0) return null;
+  return Prisma.sql`, feed_gate AS MATERIALIZED (
+      SELECT pg_advisory_xact_lock_shared(${FEED_LOCK_KEY}::bigint) AS locked WHERE ${accepted}
+    ), fed AS (
+      INSERT INTO interaction_events (session_id, interaction_id, kind, interaction, created_at)
+      SELECT e.value->>'session_id', e.value->'interaction'->>'interaction_id', e.value->>'kind',
+             e.value->'interaction', ${now}::bigint
+        FROM feed_gate, jsonb_array_elements(${JSON.stringify(events)}::jsonb) WITH ORDINALITY AS e(value, position)
+       ORDER BY e.position
+      RETURNING event_id
+    )`;
 }
 
 /**
- * One revision as one interactive transaction: BEGIN, the session + message + replay-log statement,
- * the interaction rows and admin-feed rows when the revision has any, COMMIT. The session row is
- * locked first, so commits of a session are serialised: the revision check, the gap-free event id
- * and the fencing check all see the latest committed state. Any conflict throws and rolls the
- * whole revision back.
+ * Why a revision was rejected, computed inside the statement only on that path and raised through
+ * `parley_reject_commit`, which aborts the statement (nothing of it is written).
+ */
+function rejection(commit: SessionCommit, messageWritten: Prisma.Sql): Prisma.Sql {
+  const { session_id, message } = commit;
+  const messageReason = !message
+    ? Prisma.sql`'unreachable'`
+    : message.expected_revision > 0
+      ? Prisma.sql`'revision'`
+      : Prisma.sql`CASE WHEN EXISTS (SELECT 1 FROM messages WHERE session_id = ${session_id}
+                                         AND message_id = ${message.snapshot.message_id})
+                         THEN 'message_exists' ELSE 'sequence' END`;
+  return Prisma.sql`CASE
+      WHEN NOT EXISTS (SELECT 1 FROM updated) THEN parley_reject_commit(
+        COALESCE('fenced:' || (SELECT lease_epoch FROM sessions WHERE session_id = ${session_id})::text,
+                 'session_not_found'))
+      WHEN NOT ${messageWritten} THEN parley_reject_commit(${messageReason})
+      ELSE TRUE END`;
+}
+
+const REJECTION = /parley_commit_rejected:([a-z_]+)(?::(-?\d+))?/;
+
+/** The typed error for a rejection raised by the statement; any other error is returned as is. */
+export function rejectionError(error: unknown, commit: SessionCommit): unknown {
+  const match = error instanceof Error ? REJECTION.exec(error.message) : null;
+  if (!match) return error;
+  const { session_id, epoch, message } = commit;
+  const message_id = message?.snapshot.message_id;
+  switch (match[1]) {
+    case "session_not_found":
+      return new ParleyError("session_not_found", `Session not found: ${session_id}`);
+    case "fenced":
+      return new StoreConflictError(
+        "fenced",
+        `Session ${session_id} is leased at epoch ${match[2]}; the writer holds epoch ${epoch}`,
+      );
+    case "revision":
+      return new StoreConflictError(
+        "revision",
+        `Message ${message_id} is no longer at revision ${message?.expected_revision}`,
+      );
+    case "message_exists":
+      return new StoreConflictError("revision", `Message already exists: ${message_id}`);
+    case "sequence":
+      return new StoreConflictError(
+        "sequence",
+        `Sequence ${message?.snapshot.sequence} of session ${session_id} is taken (message ${message_id})`,
+      );
+    default:
+      return error;
+  }
+}
+
+/**
+ * One revision as ONE statement, so one round trip and one implicit transaction (autocommit):
+ * - `updated` locks the session row (serialising the session's commits) while checking the fencing
+ *   epoch, applying the session patch and taking the next event id;
+ * - `written` writes the message with its optimistic check, only once the row is locked (under READ
+ *   COMMITTED an UPDATE that met a concurrently committed row re-checks `revision` on the newest
+ *   version; an INSERT meets the unique keys);
+ * - `logged` appends the replay-log row with that id (gap-free per session: counter and row share
+ *   the session lock and the statement's atomicity);
+ * - `indexed` upserts the interaction rows, `feed_gate`/`fed` append the admin feed;
+ * - the final SELECT raises when a check failed, which aborts the whole statement.
+ * Every data-modifying CTE runs exactly once; the later ones read the earlier ones' RETURNING only.
+ */
+function revisionStatement(
+  commit: SessionCommit,
+  mutationJson: string | null,
+  mutationCreatedAt: number,
+  events: readonly unknown[],
+  now: number,
+): Prisma.Sql {
+  const { session_id, epoch, message } = commit;
+  const assignments = [
+    Prisma.sql`last_event_id = last_event_id + ${mutationJson === null ? 0 : 1}::int`,
+    ...sessionPatchAssignments(commit),
+  ];
+  const written = message
+    ? Prisma.sql`, written AS (${messageWrite(message.snapshot, message.expected_revision)})`
+    : Prisma.empty;
+  const messageWritten = message ? Prisma.sql`EXISTS (SELECT 1 FROM written)` : Prisma.sql`TRUE`;
+  const accepted = Prisma.sql`EXISTS (SELECT 1 FROM updated) AND ${messageWritten}`;
+  const logged =
+    mutationJson === null
+      ? Prisma.empty
+      : Prisma.sql`, logged AS (
+      INSERT INTO session_events (session_id, event_id, mutation, created_at)
+      SELECT ${session_id}, updated.last_event_id,
+             ${mutationJson}::jsonb || jsonb_build_object('event_id', updated.last_event_id),
+             ${mutationCreatedAt}::bigint
+        FROM updated
+       WHERE ${messageWritten}
+    )`;
+  const interactions = interactionsWrite(commit, accepted);
+  const indexed = interactions ? Prisma.sql`, indexed AS (${interactions})` : Prisma.empty;
+  const feed = feedWrite(events, accepted, now);
+  const feedIds = feed
+    ? Prisma.sql`(SELECT array_agg(event_id ORDER BY event_id) FROM fed)`
+    : Prisma.sql`NULL::bigint[]`;
+  return Prisma.sql`
+    WITH updated AS (
+      UPDATE sessions SET ${Prisma.join(assignments, ", ")}
+       WHERE session_id = ${session_id}
+         AND (${epoch ?? null}::int IS NULL OR lease_epoch = ${epoch ?? null}::int)
+      RETURNING last_event_id
+    )${written}${logged}${indexed}${feed ?? Prisma.empty}
+    SELECT (SELECT last_event_id FROM updated) AS last_event_id, ${feedIds} AS feed_ids
+     WHERE ${rejection(commit, messageWritten)}`;
+}
+
+/**
+ * Commits one revision in one round trip (see `revisionStatement`) through the Prisma client,
+ * outside any interactive transaction. Each JSON document is serialised once; a rejected revision
+ * throws the typed conflict and writes nothing.
  */
 export async function commitRevision(
-  tx: Prisma.TransactionClient,
+  prisma: PrismaClient,
   commit: SessionCommit,
   now: number,
 ): Promise<CommitResult> {
-  const event = await writeSessionAndMessage(tx, commit);
-  await upsertInteractions(tx, commit);
-  const interaction_events = await appendInteractionEvents(tx, commit, now);
-  return event ? { event, interaction_events } : { interaction_events };
+  const { mutation } = commit;
+  const mutationJson = mutation ? JSON.stringify(mutation) : null;
+  const eventsJson = commit.interaction_events?.length ? JSON.stringify(commit.interaction_events) : null;
+  const events: Omit<InteractionEvent, "event_id">[] = eventsJson ? JSON.parse(eventsJson) : [];
+  const statement = revisionStatement(commit, mutationJson, mutation?.created_at ?? 0, events, now);
+  let rows: { last_event_id: number | null; feed_ids: bigint[] | null }[];
+  try {
+    rows = await prisma.$queryRaw(statement);
+  } catch (error) {
+    throw rejectionError(error, commit);
+  }
+  const row = rows[0];
+  if (!row || row.last_event_id === null) {
+    throw new Error(`Commit of session ${commit.session_id} returned no row`);
+  }
+  const ids = (row.feed_ids ?? []).map(Number);
+  const interaction_events = events.map((event, index) => ({ ...event, event_id: ids[index] ?? Number.NaN }));
+  if (mutationJson === null) return { interaction_events };
+  const event_id = row.last_event_id;
+  const stored = JSON.parse(mutationJson) as UnsequencedMutation;
+  const event: SessionEvent = {
+    session_id: commit.session_id,
+    event_id,
+    mutation: { ...stored, event_id } as SessionMutation,
+  };
+  return { event, interaction_events };
 }

@@ -49,18 +49,18 @@ describe("PrismaSessionStore under a burst", () => {
     expect(rows[0]).toEqual({ sessions: "300", events: "300" });
   });
 
-  it("queues a commit again when its transaction could not start within maxWait (P2028), writing it once", async () => {
+  it("a commit waits for a pool connection held elsewhere, then is written once", async () => {
     const { pool, prisma } = smallPool(1);
-    const store = new PrismaSessionStore(prisma, { transaction_limits: { maxWait: 500, timeout: 5_000 } });
+    const store = new PrismaSessionStore(prisma);
     const session_id = "session:starved";
     await store.createSession(buildSessionRecord({ session_id }));
 
-    // Hold the only connection for three times the first attempt's maxWait, then give it back.
+    // Hold the only connection until the commit is queued behind it, then give it back.
     const holder = await pool.connect();
     const committed = store.commit(
       messageCommitOf(buildUserMessage({ session_id, message_id: "message:1", sequence: 1 })),
     );
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    while (pool.waitingCount === 0) await new Promise((resolve) => setImmediate(resolve));
     holder.release();
 
     await committed;

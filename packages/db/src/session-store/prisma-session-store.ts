@@ -15,14 +15,10 @@ import type {
 } from "@parley/session-core";
 import { systemClock } from "@parley/session-core";
 import { Prisma, type PrismaClient } from "@prisma/client";
-import { TRANSACTION_OPTIONS } from "../prisma-client.js";
+import type { CommitObserver } from "./commit-observer.js";
 import { assertWellFormed, commitRevision } from "./commit-revision.js";
-import {
-  decodeInteractionCursor,
-  decodeSessionCursor,
-  encodeCursor,
-  type InteractionPosition,
-} from "./page-cursors.js";
+import { INTERACTION_PAGE_ORDER, interactionPageSql, interactionPosition } from "./interaction-page.js";
+import { decodeSessionCursor, encodeCursor } from "./page-cursors.js";
 import {
   INTERACTION_COLUMNS,
   type InteractionEventRow,
@@ -41,42 +37,21 @@ const SESSION_COLUMNS =
   Prisma.raw(`session_id, owner_id, agent_id, title, workspace_id, created_at, updated_at,
   closed_at, approval_mode, effective_approval_mode`);
 
-/** Interactive-transaction limits (see `TRANSACTION_OPTIONS`). */
-export interface TransactionLimits {
-  maxWait: number;
-  timeout: number;
-}
-
 /**
- * Attempts of a commit whose transaction could not START within `maxWait`. Such an attempt wrote
- * nothing (Prisma rolls the late transaction back before the revision runs), so it is safe to queue
- * again; the bound keeps a dead database from stalling a caller forever.
- */
-const COMMIT_START_ATTEMPTS = 3;
-
-/** Prisma's P2028 for a transaction that did not get a connection (and BEGIN) within `maxWait`. */
-function isTransactionStartTimeout(error: unknown): boolean {
-  return (
-    error instanceof Error &&
-    (error as { code?: unknown }).code === "P2028" &&
-    error.message.includes("Unable to start a transaction")
-  );
-}
-
-/**
- * `SessionStore` on PostgreSQL through Prisma. Each `commit` is one Prisma interactive transaction
- * (see `commitRevision`); reads are single statements. String ties sort by code unit
+ * `SessionStore` on PostgreSQL through Prisma. Each `commit` is one statement, one round trip (see
+ * `commitRevision`); reads are single statements, except the admin feed's (see
+ * `listInteractionEvents`). String ties sort by code unit
  * (`COLLATE "C"`), as the conformance suite fixes.
  */
 export class PrismaSessionStore implements SessionStore {
   readonly #prisma: PrismaClient;
   readonly #clock: Clock;
-  readonly #transactionLimits: TransactionLimits;
+  readonly #observer: CommitObserver | undefined;
 
-  constructor(prisma: PrismaClient, options: { clock?: Clock; transaction_limits?: TransactionLimits } = {}) {
+  constructor(prisma: PrismaClient, options: { clock?: Clock; observer?: CommitObserver } = {}) {
     this.#prisma = prisma;
     this.#clock = options.clock ?? systemClock;
-    this.#transactionLimits = options.transaction_limits ?? TRANSACTION_OPTIONS;
+    this.#observer = options.observer;
   }
 
   async createSession(record: SessionRecord): Promise<void> {
@@ -120,24 +95,10 @@ export class PrismaSessionStore implements SessionStore {
 
   async commit(commit: SessionCommit): Promise<CommitResult> {
     assertWellFormed(commit);
-    const now = this.#clock.now();
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        return await this.#prisma.$transaction(
-          (tx) => commitRevision(tx, commit, now),
-          this.#transactionLimits,
-        );
-      } catch (error) {
-        if (!isTransactionStartTimeout(error)) throw error;
-        if (attempt >= COMMIT_START_ATTEMPTS) {
-          throw new Error(
-            `Database overloaded: no connection for a commit of session ${commit.session_id} ` +
-              `within ${COMMIT_START_ATTEMPTS} waits of ${this.#transactionLimits.maxWait} ms; nothing was written`,
-            { cause: error },
-          );
-        }
-      }
-    }
+    const started = performance.now();
+    const result = await commitRevision(this.#prisma, commit, this.#clock.now());
+    this.#observer?.committed(commit, (performance.now() - started) / 1000);
+    return result;
   }
 
   async getMessage(session_id: string, message_id: string): Promise<SessionMessage | null> {
@@ -196,58 +157,11 @@ export class PrismaSessionStore implements SessionStore {
     return rows[0]?.pending ?? 0;
   }
 
-  /**
-   * The admin inbox. Two index-ordered branches — pending by `inbox_at` ascending, the rest by
-   * `inbox_at` descending — each limited, then merged: pending first. A cursor past the pending
-   * rows skips that branch.
-   */
+  /** The admin inbox order (see `interactionPageSql`). */
   async queryInteractions(query: InteractionQuery): Promise<InteractionPage> {
-    const filters = [Prisma.sql`TRUE`];
-    if (query.type !== undefined) filters.push(Prisma.sql`i.type = ${query.type}`);
-    if (query.tool_name !== undefined) filters.push(Prisma.sql`i.tool_name = ${query.tool_name}`);
-    if (query.session_id !== undefined) filters.push(Prisma.sql`i.session_id = ${query.session_id}`);
-    if (query.owner_id !== undefined) {
-      filters.push(
-        Prisma.sql`EXISTS (SELECT 1 FROM sessions s WHERE s.session_id = i.session_id AND s.owner_id = ${query.owner_id})`,
-      );
-    }
-    const after = query.cursor === undefined ? undefined : decodeInteractionCursor(query.cursor);
-    const take = query.limit + 1;
-    const branches: Prisma.Sql[] = [];
-    if (
-      (query.status === undefined || query.status === "pending") &&
-      (after === undefined || after.pending)
-    ) {
-      const cursor = after
-        ? Prisma.sql`(i.inbox_at > ${after.at}::bigint
-            OR (i.inbox_at = ${after.at}::bigint AND i.interaction_id COLLATE "C" > ${after.interaction_id}))`
-        : Prisma.sql`TRUE`;
-      branches.push(Prisma.sql`(SELECT ${Prisma.raw(INTERACTION_COLUMNS)}, i.inbox_at, 0 AS branch FROM interactions i
-         WHERE i.status = 'pending' AND ${Prisma.join(filters, " AND ")} AND ${cursor}
-         ORDER BY i.inbox_at, i.interaction_id COLLATE "C" LIMIT ${take}::int)`);
-    }
-    if (query.status !== "pending") {
-      const status =
-        query.status === undefined
-          ? Prisma.sql`i.status <> 'pending'`
-          : Prisma.sql`i.status = ${query.status}`;
-      const cursor =
-        after && !after.pending
-          ? Prisma.sql`(i.inbox_at < ${after.at}::bigint
-              OR (i.inbox_at = ${after.at}::bigint AND i.interaction_id COLLATE "C" < ${after.interaction_id}))`
-          : Prisma.sql`TRUE`;
-      branches.push(Prisma.sql`(SELECT ${Prisma.raw(INTERACTION_COLUMNS)}, i.inbox_at, 1 AS branch FROM interactions i
-         WHERE ${status} AND ${Prisma.join(filters, " AND ")} AND ${cursor}
-         ORDER BY i.inbox_at DESC, i.interaction_id COLLATE "C" DESC LIMIT ${take}::int)`);
-    }
     const rows = await this.#prisma.$queryRaw<InteractionRow[]>`
-      SELECT * FROM (${Prisma.join(branches, " UNION ALL ")}) AS page
-       ORDER BY page.branch,
-                CASE WHEN page.branch = 0 THEN page.inbox_at END ASC,
-                CASE WHEN page.branch = 0 THEN page.interaction_id COLLATE "C" END ASC,
-                page.inbox_at DESC,
-                page.interaction_id COLLATE "C" DESC
-       LIMIT ${take}::int`;
+      SELECT * FROM (${interactionPageSql(query)}) AS page ${INTERACTION_PAGE_ORDER}
+       LIMIT ${query.limit + 1}::int`;
     const items = rows.slice(0, query.limit).map(toInteractionRecord);
     const last = items.at(-1);
     return {
@@ -264,23 +178,20 @@ export class PrismaSessionStore implements SessionStore {
     return rows.map(toSessionEvent);
   }
 
+  /**
+   * Two statements: the settled mark (waits for the feed writers in flight, see `FEED_LOCK_KEY`),
+   * then the rows up to it under a fresh snapshot, so an id that commits late is never skipped.
+   */
   async listInteractionEvents(after_event_id: number, limit: number): Promise<InteractionEvent[]> {
+    const marks = await this.#prisma.$queryRaw<
+      { mark: bigint }[]
+    >`SELECT parley_interaction_feed_mark() AS mark`;
+    const mark = marks[0]?.mark ?? 0n;
+    if (mark <= BigInt(after_event_id)) return [];
     const rows = await this.#prisma.$queryRaw<InteractionEventRow[]>`
       SELECT event_id, kind, session_id, interaction FROM interaction_events
-       WHERE event_id > ${after_event_id}::bigint
+       WHERE event_id > ${after_event_id}::bigint AND event_id <= ${mark}::bigint
        ORDER BY event_id LIMIT ${limit}::int`;
     return rows.map(toInteractionEvent);
   }
-}
-
-function interactionPosition(record: InteractionRecord): InteractionPosition {
-  const { interaction } = record;
-  const pending = interaction.status === "pending";
-  return {
-    pending,
-    at: pending
-      ? interaction.request.created_at
-      : (interaction.resolved_at ?? interaction.request.created_at),
-    interaction_id: interaction.interaction_id,
-  };
 }

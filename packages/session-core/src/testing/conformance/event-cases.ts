@@ -46,6 +46,19 @@ export function describeEventConformance(context: ConformanceContext): void {
       expect(events[1]).toStrictEqual(third.event);
     });
 
+    it("spends no event id on a rejected commit: the next accepted commit takes the next id", async () => {
+      await createSession(context, SESSION);
+      await commitMessage(context, userMessage(SESSION, 1));
+      const taken = userMessage(SESSION, 1);
+      await context.store.commit(messageCommitOf({ ...taken, message_id: "message:other" })).then(
+        () => expect.unreachable("a taken sequence must be rejected"),
+        () => undefined,
+      );
+      const next = await commitMessage(context, userMessage(SESSION, 2));
+      expect(next.event?.event_id).toBe(2);
+      expect((await context.store.listEvents(SESSION, 0, 10)).map((event) => event.event_id)).toEqual([1, 2]);
+    });
+
     it("stores the mutation with its assigned event_id", async () => {
       await createSession(context, SESSION);
       const message = userMessage(SESSION, 1);
@@ -154,6 +167,31 @@ export function describeEventConformance(context: ConformanceContext): void {
       expect(new Set(ids).size).toBe(12);
       const feed = await context.store.listInteractionEvents(0, 100);
       expect(feed.map((event) => event.event_id)).toEqual([...ids].sort((a, b) => a - b));
+    });
+
+    it("never lets a reader polling the feed skip an id while commits across sessions land concurrently", async () => {
+      const sessions = ["session:a", "session:b", "session:c", "session:d", "session:e"];
+      for (const session_id of sessions) await createSession(context, session_id);
+      const commits = sessions.flatMap((session_id) =>
+        [1, 2, 3, 4].map((sequence) => interactionCommit(session_id, sequence)),
+      );
+      const seen: number[] = [];
+      let writing = true;
+      const poller = (async () => {
+        // Reads like a subscriber does: after the last id it has, until the writers are done and
+        // one more read finds nothing new.
+        while (true) {
+          const done = !writing;
+          const page = await context.store.listInteractionEvents(seen.at(-1) ?? 0, 3);
+          seen.push(...page.map((event) => event.event_id));
+          if (done && page.length === 0) return;
+        }
+      })();
+      const results = await Promise.all(commits.map((commit) => context.store.commit(commit)));
+      writing = false;
+      await poller;
+      const ids = results.flatMap((result) => result.interaction_events.map((event) => event.event_id));
+      expect(seen).toEqual([...ids].sort((a, b) => a - b));
     });
 
     it("lists interaction events after an id, ascending, at most limit", async () => {

@@ -1,0 +1,55 @@
+import type { InteractionQuery, InteractionRecord } from "@parley/session-core";
+import type { PrismaClient } from "@prisma/client";
+import { INTERACTION_PAGE_ORDER, interactionPageSql, interactionPosition } from "./interaction-page.js";
+import { encodeCursor } from "./page-cursors.js";
+import { type InteractionRow, toInteractionRecord } from "./row-mapping.js";
+
+/** One admin inbox row: the interaction's index record with its session's title and owner. */
+export interface InboxEntry {
+  record: InteractionRecord;
+  session_title: string;
+  owner_id: string;
+  /** Null when the owner's user row is gone. */
+  owner_name: string | null;
+}
+
+export interface InboxEntryPage {
+  items: InboxEntry[];
+  next_cursor: string | null;
+}
+
+type InboxRow = InteractionRow & { session_title: string; owner_id: string; owner_name: string | null };
+
+/**
+ * The admin inbox page as ONE statement: the page of `queryInteractions` (same order, same cursor)
+ * joined with `sessions` and `users` after it is limited, so the joins touch only the page's rows
+ * and the API makes no per-row session or owner lookups.
+ */
+export class PrismaInboxReader {
+  readonly #prisma: PrismaClient;
+
+  constructor(prisma: PrismaClient) {
+    this.#prisma = prisma;
+  }
+
+  async page(query: InteractionQuery): Promise<InboxEntryPage> {
+    const rows = await this.#prisma.$queryRaw<InboxRow[]>`
+      SELECT page.*, s.title AS session_title, s.owner_id, u.name AS owner_name
+        FROM (SELECT * FROM (${interactionPageSql(query)}) AS page ${INTERACTION_PAGE_ORDER}
+               LIMIT ${query.limit + 1}::int) AS page
+        JOIN sessions s ON s.session_id = page.session_id
+        LEFT JOIN users u ON u.user_id = s.owner_id
+       ${INTERACTION_PAGE_ORDER}`;
+    const items = rows.slice(0, query.limit).map((row) => ({
+      record: toInteractionRecord(row),
+      session_title: row.session_title,
+      owner_id: row.owner_id,
+      owner_name: row.owner_name,
+    }));
+    const last = items.at(-1);
+    return {
+      items,
+      next_cursor: last && rows.length > query.limit ? encodeCursor(interactionPosition(last.record)) : null,
+    };
+  }
+}
