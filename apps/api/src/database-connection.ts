@@ -25,6 +25,7 @@ export async function openDatabase(env: Env, logger: Logger): Promise<OpenedData
     const database = await createDatabase({
       url: resolved.url,
       migrate: true,
+      bus_url: env.PARLEY_BUS,
       logger: logger.child({ component: "db" }),
     });
     return {

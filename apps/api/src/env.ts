@@ -31,6 +31,15 @@ export const envSchema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** How often startup recovery re-runs to take over Turns whose owner died (DESIGN.md §9: ≤ 2 s). */
   PARLEY_RECOVER_INTERVAL_MS: z.coerce.number().int().min(100).max(60_000).default(1000),
+  /**
+   * The event bus (DESIGN.md §10.5): unset → Postgres LISTEN/NOTIFY on `DATABASE_URL`;
+   * `nats://host:port` (comma-separated for a cluster) → NATS. docs/deployment.md says when to switch.
+   */
+  PARLEY_BUS: optionalText.refine(
+    (value) =>
+      value === undefined || value.split(",").every((server) => /^nats:\/\/[^\s/]+$/.test(server.trim())),
+    "PARLEY_BUS must be unset (Postgres NOTIFY) or nats://host:port",
+  ),
 });
 
 export type Env = z.infer<typeof envSchema>;

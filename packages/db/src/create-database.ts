@@ -2,7 +2,9 @@ import type { Clock, RuntimeLogger } from "@parley/session-core";
 import type { PrismaClient } from "@prisma/client";
 import pg from "pg";
 import { PrismaAuthStore } from "./auth/prisma-auth-store.js";
-import { PostgresEventBus } from "./event-bus/postgres-event-bus.js";
+import type { BusFaults } from "./event-bus/bus-transport.js";
+import { createEventBus } from "./event-bus/create-event-bus.js";
+import type { NoticeEventBus } from "./event-bus/notice-event-bus.js";
 import { PostgresTurnLeaseManager } from "./leases/postgres-turn-lease-manager.js";
 import { migrateDatabase } from "./migrations/migrate-database.js";
 import { createPoolCloser } from "./pool-closer.js";
@@ -19,12 +21,16 @@ export interface CreateDatabaseOptions {
   pool_size?: number;
   /** Identifies this process in `turn_leases` (default `<host>:<pid>:<random>`). */
   holder_id?: string;
+  /** `PARLEY_BUS`: unset → LISTEN/NOTIFY on this database; `nats://host:port` → NATS. */
+  bus_url?: string | undefined;
+  /** Deliberate bus faults for tests (e.g. a lost notice); see `BusFaults`. */
+  bus_faults?: BusFaults | undefined;
 }
 
 /** Everything session-core and the API need from PostgreSQL, over one pool. */
 export interface ParleyDatabase {
   store: PrismaSessionStore;
-  bus: PostgresEventBus;
+  bus: NoticeEventBus;
   leases: PostgresTurnLeaseManager;
   auth: PrismaAuthStore;
   prisma: PrismaClient;
@@ -44,7 +50,13 @@ export async function createDatabase(options: CreateDatabaseOptions): Promise<Pa
   pool.on("error", (error) => options.logger?.warn({ err: error }, "idle database connection failed"));
   const endPool = createPoolCloser(pool);
   const prisma = createPrismaClient(pool);
-  const bus = new PostgresEventBus({ pool, url: options.url, logger: options.logger });
+  const bus = createEventBus({
+    bus_url: options.bus_url,
+    pool,
+    database_url: options.url,
+    logger: options.logger,
+    faults: options.bus_faults,
+  });
   const leases = new PostgresTurnLeaseManager({
     url: options.url,
     logger: options.logger,

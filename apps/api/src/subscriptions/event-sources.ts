@@ -10,6 +10,7 @@ export function sessionEventSource(
   return {
     listen: (push) =>
       bus.subscribe({
+        session_id,
         onSessionEvent(event) {
           if (event.session_id === session_id) push(event);
         },

@@ -1,2 +1,3 @@
 export { resolveTestAdminUrl, TEST_ADMIN_URL_ENV } from "./admin-url.js";
+export { findNatsServer, type PrivateNats, startPrivateNats } from "./private-nats.js";
 export { createTestDatabase, type TestDatabase } from "./test-database.js";
