@@ -4,19 +4,22 @@ import { startParleyStack } from "./lib/parley-stack.js";
  * A Parley API process serving the bench agent, for the load test: prints one JSON line
  * `{ url, token, database_url }` on stdout once listening, and stops (dropping its database) on
  * SIGTERM. Usage: `node --import tsx --conditions=parley-source bench/bench-server.ts <serverUrl> <port>
- * [databaseUrl]`: with a database URL it serves that (migrated) database and leaves it in place, so
- * that several instances share one, as behind a load balancer.
+ * [databaseUrl]`: with a database URL (or `BENCH_SHARED_DATABASE_URL`) it serves that (migrated)
+ * database and leaves it in place, so that several instances share one, as behind a load balancer.
+ * `BENCH_BUS` sets its `PARLEY_BUS`.
  */
 async function main(): Promise<void> {
-  const [serverUrl, port, databaseUrl] = process.argv.slice(2);
+  const [serverUrl, port, databaseArg] = process.argv.slice(2);
   if (!serverUrl || !port)
     throw new Error("usage: bench-server.ts <postgres server url> <port> [database url]");
+  const databaseUrl = databaseArg ?? process.env.BENCH_SHARED_DATABASE_URL;
   const shared = databaseUrl
     ? { name: new URL(databaseUrl).pathname.slice(1), url: databaseUrl, drop: async () => undefined }
     : undefined;
   const stack = await startParleyStack({
     serverUrl,
     port: Number(port),
+    bus_url: process.env.BENCH_BUS || undefined,
     ...(shared ? { scratch: shared } : {}),
   });
   process.stdout.write(

@@ -67,9 +67,12 @@ export interface ParleyRuntime {
   close(): Promise<void>;
 }
 
-export async function startParleyRuntime(databaseUrl: string): Promise<ParleyRuntime> {
+export async function startParleyRuntime(
+  databaseUrl: string,
+  options: { bus_url?: string | undefined } = {},
+): Promise<ParleyRuntime> {
   const logger = benchLogger();
-  const database = await createDatabase({ url: databaseUrl, logger });
+  const database = await createDatabase({ url: databaseUrl, logger, bus_url: options.bus_url });
   const probe = new ToolProbe();
   const agent: AgentDefinition = createBenchAgent(probe);
   const workspaceRoot = mkdtempSync(join(tmpdir(), "parley-bench-ws-"));
@@ -100,10 +103,20 @@ export async function startParleyStack(options: {
   serverUrl: string;
   port: number;
   scratch?: ScratchDatabase;
+  /** `PARLEY_BUS` (unset: NOTIFY). */
+  bus_url?: string | undefined;
 }): Promise<ParleyStack> {
   const scratch = options.scratch ?? (await createScratchDatabase(options.serverUrl));
   await migrateDatabase(scratch.url);
-  const { database, runtime, probe, workspaces, close: closeRuntime } = await startParleyRuntime(scratch.url);
+  const {
+    database,
+    runtime,
+    probe,
+    workspaces,
+    close: closeRuntime,
+  } = await startParleyRuntime(scratch.url, {
+    bus_url: options.bus_url,
+  });
   const server = await startApiServer({
     services: {
       runtime,

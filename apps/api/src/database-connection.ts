@@ -29,6 +29,7 @@ export async function openDatabase(
     const database = await createDatabase({
       url: resolved.url,
       migrate: true,
+      bus_url: env.PARLEY_BUS,
       logger: logger.child({ component: "db" }),
       ...(env.PARLEY_DB_POOL_SIZE === undefined ? {} : { pool_size: env.PARLEY_DB_POOL_SIZE }),
       ...(options.commit_observer ? { commit_observer: options.commit_observer } : {}),

@@ -34,4 +34,15 @@ describe("parseEnv", () => {
     expect(() => parseEnv({ PORT: "http" })).toThrow(/PORT/);
     expect(() => parseEnv({ LOG_LEVEL: "loud" })).toThrow(/LOG_LEVEL/);
   });
+
+  it("selects the bus: unset is NOTIFY, nats:// URLs are NATS, anything else is refused", () => {
+    expect(parseEnv({}).PARLEY_BUS).toBeUndefined();
+    expect(parseEnv({ PARLEY_BUS: "nats://127.0.0.1:4222" }).PARLEY_BUS).toBe("nats://127.0.0.1:4222");
+    expect(parseEnv({ PARLEY_BUS: "nats://a:4222, nats://b:4222" }).PARLEY_BUS).toBe(
+      "nats://a:4222, nats://b:4222",
+    );
+    expect(() => parseEnv({ PARLEY_BUS: "redis://127.0.0.1:6379" })).toThrow(
+      /PARLEY_BUS must be unset \(Postgres NOTIFY\) or nats:\/\/host:port/,
+    );
+  });
 });

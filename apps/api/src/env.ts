@@ -39,6 +39,15 @@ export const envSchema = z.object({
   PARLEY_RECOVER_INTERVAL_MS: z.coerce.number().int().min(100).max(60_000).default(1000),
   /** Connections in the database pool; unset: `defaultPoolSize()` of `@parley/db` (2 × cores, 10–40). */
   PARLEY_DB_POOL_SIZE: z.coerce.number().int().min(1).max(1000).optional(),
+  /**
+   * The event bus (DESIGN.md §10.5): unset → Postgres LISTEN/NOTIFY on `DATABASE_URL`;
+   * `nats://host:port` (comma-separated for a cluster) → NATS. docs/deployment.md says when to switch.
+   */
+  PARLEY_BUS: optionalText.refine(
+    (value) =>
+      value === undefined || value.split(",").every((server) => /^nats:\/\/[^\s/]+$/.test(server.trim())),
+    "PARLEY_BUS must be unset (Postgres NOTIFY) or nats://host:port",
+  ),
 });
 
 export type Env = z.infer<typeof envSchema>;

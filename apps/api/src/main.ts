@@ -1,3 +1,4 @@
+import { BusUnreachableError } from "@parley/db";
 import { composeApi } from "./compose.js";
 import { parseEnv } from "./env.js";
 import { createLogger } from "./logger.js";
@@ -39,6 +40,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error);
+  // An unreachable bus is the operator's to fix: one line saying which, not a stack trace.
+  console.error(error instanceof BusUnreachableError ? error.message : error);
   process.exit(1);
 });

@@ -1,3 +1,4 @@
+import { startTestBus, TEST_BUS_KINDS, type TestBus } from "@parley/db/testing";
 import { createParleyClient, type ParleyClient } from "@parley/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -11,15 +12,18 @@ import {
   startE2eEnvironment,
 } from "./testing/index.js";
 
-describe("two API instances on one Postgres", () => {
+// Once per bus `PARLEY_BUS` can select: NOTIFY (the default) and NATS (a private nats-server).
+describe.each(TEST_BUS_KINDS)("two API instances on one Postgres (bus: %s)", (busKind) => {
+  let bus: TestBus;
   let environment: E2eEnvironment;
   let second: ApiProcess;
   let alice: E2eUser;
   const clients: ParleyClient[] = [];
 
   beforeAll(async () => {
-    environment = await startE2eEnvironment();
-    second = await startApiProcess({ database_url: environment.database.url });
+    bus = await startTestBus(busKind);
+    environment = await startE2eEnvironment({ env: bus.env });
+    second = await startApiProcess({ database_url: environment.database.url, env: bus.env });
     alice = await environment.createMember("alice");
   });
 
@@ -27,6 +31,7 @@ describe("two API instances on one Postgres", () => {
     await Promise.all(clients.map((client) => client.close()));
     await second?.stop();
     await environment?.close();
+    await bus?.stop();
   });
 
   it("a respond taken by the other instance resumes the owner's Turn; subscribers on both see the same mutations", async () => {

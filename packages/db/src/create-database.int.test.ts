@@ -63,7 +63,7 @@ describe("createDatabase().close()", () => {
     const [session_id] = await activity(a, "lost", 1);
     const held = await a.leases.acquire(session_id ?? "");
     expect(held?.epoch).toBe(2);
-    a.bus.simulateConnectionLoss();
+    await a.bus.simulateConnectionLoss();
     a.leases.simulateConnectionLoss();
 
     await a.close();

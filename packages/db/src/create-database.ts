@@ -2,7 +2,9 @@ import type { Clock, RuntimeLogger } from "@parley/session-core";
 import type { PrismaClient } from "@prisma/client";
 import pg from "pg";
 import { PrismaAuthStore } from "./auth/prisma-auth-store.js";
-import { PostgresEventBus } from "./event-bus/postgres-event-bus.js";
+import type { BusFaults } from "./event-bus/bus-transport.js";
+import { createEventBus } from "./event-bus/create-event-bus.js";
+import type { NoticeEventBus } from "./event-bus/notice-event-bus.js";
 import { PostgresTurnLeaseManager } from "./leases/postgres-turn-lease-manager.js";
 import { migrateDatabase } from "./migrations/migrate-database.js";
 import { PrismaOperatorStats } from "./operator-stats.js";
@@ -25,6 +27,10 @@ export interface CreateDatabaseOptions {
   commit_observer?: CommitObserver;
   /** Identifies this process in `turn_leases` (default `<host>:<pid>:<random>`). */
   holder_id?: string;
+  /** `PARLEY_BUS`: unset → LISTEN/NOTIFY on this database; `nats://host:port` → NATS. */
+  bus_url?: string | undefined;
+  /** Deliberate bus faults for tests (e.g. a lost notice); see `BusFaults`. */
+  bus_faults?: BusFaults | undefined;
 }
 
 /** Everything session-core and the API need from PostgreSQL, over one pool. */
@@ -34,7 +40,7 @@ export interface ParleyDatabase {
   inbox: PrismaInboxReader;
   /** Pending interactions and open Turns over the whole database, for `/metrics`. */
   stats: PrismaOperatorStats;
-  bus: PostgresEventBus;
+  bus: NoticeEventBus;
   leases: PostgresTurnLeaseManager;
   auth: PrismaAuthStore;
   prisma: PrismaClient;
@@ -54,7 +60,13 @@ export async function createDatabase(options: CreateDatabaseOptions): Promise<Pa
   pool.on("error", (error) => options.logger?.warn({ err: error }, "idle database connection failed"));
   const endPool = createPoolCloser(pool);
   const prisma = createPrismaClient(pool);
-  const bus = new PostgresEventBus({ pool, url: options.url, logger: options.logger });
+  const bus = createEventBus({
+    bus_url: options.bus_url,
+    pool,
+    database_url: options.url,
+    logger: options.logger,
+    faults: options.bus_faults,
+  });
   const leases = new PostgresTurnLeaseManager({
     url: options.url,
     logger: options.logger,

@@ -13,6 +13,16 @@ export {
   freePort,
   startEmbeddedPostgres,
 } from "./embedded-postgres.js";
+export {
+  type BusFaults,
+  type BusTransport,
+  BusUnreachableError,
+  type TransportHandlers,
+} from "./event-bus/bus-transport.js";
+export { createEventBus, isNatsBusUrl } from "./event-bus/create-event-bus.js";
+export { NatsEventBus, type NatsEventBusOptions } from "./event-bus/nats-event-bus.js";
+export { NoticeEventBus, type NoticeEventBusOptions } from "./event-bus/notice-event-bus.js";
+export type { NotifyPayload } from "./event-bus/notify-payload.js";
 export { PostgresEventBus, type PostgresEventBusOptions } from "./event-bus/postgres-event-bus.js";
 export {
   PostgresTurnLeaseManager,

@@ -1,6 +1,7 @@
 export * from "./adapters/in-memory-event-bus.js";
 export * from "./adapters/in-memory-session-store.js";
 export * from "./adapters/in-memory-turn-lease.js";
+export * from "./adapters/listener-registry.js";
 export * from "./errors.js";
 export * from "./ports/clock.js";
 export * from "./ports/event-bus.js";

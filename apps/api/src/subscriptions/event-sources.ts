@@ -8,8 +8,10 @@ export function sessionEventSource(
   session_id: string,
 ): OrderedEventSource<SessionEvent> {
   return {
-    listen: (push) =>
+    listen: (push, resync) =>
       bus.subscribe({
+        session_id,
+        onResync: resync,
         onSessionEvent(event) {
           if (event.session_id === session_id) push(event);
         },
@@ -24,7 +26,7 @@ export function interactionEventSource(
   bus: EventBus,
 ): OrderedEventSource<InteractionEvent> {
   return {
-    listen: (push) => bus.subscribe({ onInteractionEvent: push }),
+    listen: (push, resync) => bus.subscribe({ onInteractionEvent: push, onResync: resync }),
     readAfter: (after_event_id, limit) => store.listInteractionEvents(after_event_id, limit),
   };
 }

@@ -9,10 +9,15 @@ interface TestEvent {
 function createTestSource() {
   const log: TestEvent[] = [];
   const listeners = new Set<(event: TestEvent) => void>();
+  const resyncs = new Set<() => void>();
   const source: OrderedEventSource<TestEvent> = {
-    listen(push) {
+    listen(push, resync) {
       listeners.add(push);
-      return () => listeners.delete(push);
+      resyncs.add(resync);
+      return () => {
+        listeners.delete(push);
+        resyncs.delete(resync);
+      };
     },
     readAfter: async (after, limit) => log.filter((event) => event.event_id > after).slice(0, limit),
   };
@@ -26,6 +31,10 @@ function createTestSource() {
     },
     deliver(event: TestEvent) {
       for (const listener of listeners) listener(event);
+    },
+    /** The bus reconnected: live events may have been lost meanwhile. */
+    resync() {
+      for (const resync of resyncs) resync();
     },
   };
 }
@@ -52,6 +61,21 @@ describe("streamOrderedEvents", () => {
     expect([...first, ...(await take(stream, 2))]).toEqual([2, 3, 4, 5]);
     await stream.return(undefined);
     expect(test.listenerCount()).toBe(0);
+  });
+
+  it("after a resync reads the log's tail that the live channel never announced", async () => {
+    const test = createTestSource();
+    test.commit(1);
+    const stream = streamOrderedEvents({ source: test.source, after_event_id: 0, signal: undefined });
+    expect(await take(stream, 1)).toEqual([1]);
+    test.commit(2);
+    test.commit(3);
+    test.resync();
+    expect(await take(stream, 2)).toEqual([2, 3]);
+    test.deliver({ event_id: 3 });
+    test.deliver(test.commit(4));
+    expect(await take(stream, 1)).toEqual([4]);
+    await stream.return(undefined);
   });
 
   it("replays everything after 0", async () => {

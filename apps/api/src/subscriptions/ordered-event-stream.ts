@@ -1,19 +1,26 @@
 import { AsyncQueue } from "./async-queue.js";
 
 export interface OrderedEventSource<E extends { event_id: number }> {
-  /** Starts live delivery; returns the unsubscribe. Called before any replay read. */
-  listen(push: (event: E) => void): () => void;
+  /**
+   * Starts live delivery; returns the unsubscribe. Called before any replay read. `resync` is to
+   * be called when the live channel may have lost events (the bus reconnected).
+   */
+  listen(push: (event: E) => void, resync: () => void): () => void;
   /** Committed events after `after_event_id`, ascending, at most `limit`. */
   readAfter(after_event_id: number, limit: number): Promise<E[]>;
 }
 
 const PAGE_SIZE = 500;
 
+/** Queued by `resync`: read the log after the last delivered id before any later live event. */
+const RESYNC = Symbol("resync");
+
 /**
  * Gap-free, duplicate-free delivery of an ordered event log (DESIGN.md §3.5): listen first, then
  * replay everything after `after_event_id` from the log, then stream live events, skipping ones
  * already delivered and filling from the log any hole the live channel left (e.g. a dropped
- * notification). With `after_event_id` null only events committed after the call are delivered.
+ * notification, or a bus that was reconnecting: `resync` re-reads the log's tail). With
+ * `after_event_id` null only events committed after the call are delivered.
  */
 export async function* streamOrderedEvents<E extends { event_id: number }>(options: {
   source: OrderedEventSource<E>;
@@ -21,8 +28,11 @@ export async function* streamOrderedEvents<E extends { event_id: number }>(optio
   signal: AbortSignal | undefined;
 }): AsyncGenerator<E, void, undefined> {
   const { source, signal } = options;
-  const live = new AsyncQueue<E>();
-  const stopListening = source.listen((event) => live.push(event));
+  const live = new AsyncQueue<E | typeof RESYNC>();
+  const stopListening = source.listen(
+    (event) => live.push(event),
+    () => live.push(RESYNC),
+  );
   const onAbort = () => live.close();
   signal?.addEventListener("abort", onAbort);
   try {
@@ -54,6 +64,18 @@ export async function* streamOrderedEvents<E extends { event_id: number }>(optio
     }
 
     for await (const event of live) {
+      if (event === RESYNC) {
+        if (last === null) continue;
+        while (true) {
+          const page = await source.readAfter(last, PAGE_SIZE);
+          for (const missed of page) {
+            yield missed;
+            last = missed.event_id;
+          }
+          if (page.length < PAGE_SIZE) break;
+        }
+        continue;
+      }
       if (last === null) last = event.event_id - 1;
       if (event.event_id <= last) continue;
       if (event.event_id > last + 1) {

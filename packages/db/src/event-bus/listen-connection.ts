@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import type { RuntimeLogger } from "@parley/session-core";
 import pg from "pg";
 import { destroyClientSocket, endClient } from "../end-client.js";
@@ -10,13 +11,20 @@ export interface ListenConnectionOptions {
   onListening(reconnected: boolean): void;
   logger?: Pick<RuntimeLogger, "warn" | "error">;
   /** Upper bound of the reconnection back-off in ms (default 2,000). */
-  maxReconnectDelayMs?: number;
+  maxReconnectDelayMs?: number | undefined;
+  /** How often the connection proves it still hears notifications, in ms (default 1,000). */
+  heartbeatIntervalMs?: number | undefined;
+  /** How long a heartbeat may take before the connection is declared dead, in ms (default 1,000). */
+  heartbeatTimeoutMs?: number | undefined;
 }
 
 /**
  * A dedicated connection (never a pooled one: LISTEN is per connection) that keeps listening on one
  * channel. On error or end it reconnects with back-off and reports `onListening(true)`, because any
- * notification sent while it was away is gone.
+ * notification sent while it was away is gone. A connection can also die silently (a half-open TCP
+ * connection, a stalled server or proxy: no error, no end, no notifications), so it proves itself
+ * every `heartbeatIntervalMs`: it NOTIFYs a channel of its own and must hear that notification
+ * within `heartbeatTimeoutMs`, else it is dropped and replaced like a failed one.
  */
 export class ListenConnection {
   readonly #options: ListenConnectionOptions;
@@ -25,6 +33,12 @@ export class ListenConnection {
   #reconnectTimer: NodeJS.Timeout | null = null;
   #attempt = 0;
   #hasListened = false;
+  /** A channel only this connection listens on (other processes never receive the heartbeats). */
+  readonly #heartbeatChannel = `parley_heartbeat_${randomBytes(8).toString("hex")}`;
+  #heartbeatTimer: NodeJS.Timeout | null = null;
+  #heartbeatDeadline: NodeJS.Timeout | null = null;
+  #heartbeatToken = "";
+  #heartbeats = 0;
 
   constructor(options: ListenConnectionOptions) {
     this.#options = options;
@@ -37,6 +51,7 @@ export class ListenConnection {
 
   async close(): Promise<void> {
     this.#closed = true;
+    this.#stopHeartbeat();
     if (this.#reconnectTimer) clearTimeout(this.#reconnectTimer);
     this.#reconnectTimer = null;
     const client = this.#client;
@@ -47,21 +62,34 @@ export class ListenConnection {
     }
   }
 
-  /** Drops the current connection as a network failure would (tests of the reconnection path). */
-  simulateConnectionLoss(): void {
-    if (this.#client) destroyClientSocket(this.#client);
+  /** The server process of the current connection (for `pg_terminate_backend` in tests), if any. */
+  get processId(): number | null {
+    return this.#client ? (this.#client as pg.Client & { processID: number | null }).processID : null;
+  }
+
+  /**
+   * Stops reading the current connection without closing it, as a half-open TCP connection or a
+   * stalled proxy would: only the heartbeat can notice (tests of dead-listener detection).
+   */
+  simulateSilentDeath(): void {
+    (
+      this.#client as (pg.Client & { connection?: { stream?: { pause(): void } } }) | null
+    )?.connection?.stream?.pause();
   }
 
   async #connect(): Promise<void> {
     const client = new pg.Client({ connectionString: this.#options.url, keepAlive: true });
     client.on("notification", (message) => {
       if (message.channel === this.#options.channel) this.#options.onNotification(message.payload);
+      else if (message.channel === this.#heartbeatChannel && message.payload === this.#heartbeatToken)
+        this.#heartbeatHeard();
     });
     client.on("error", (error) => this.#lost(client, error));
     client.on("end", () => this.#lost(client, new Error("LISTEN connection ended")));
     try {
       await client.connect();
       await client.query(`LISTEN ${client.escapeIdentifier(this.#options.channel)}`);
+      await client.query(`LISTEN ${client.escapeIdentifier(this.#heartbeatChannel)}`);
     } catch (error) {
       client.removeAllListeners("end");
       await endClient(client);
@@ -74,6 +102,7 @@ export class ListenConnection {
     }
     this.#client = client;
     this.#attempt = 0;
+    this.#startHeartbeat(client);
     const reconnected = this.#hasListened;
     this.#hasListened = true;
     this.#options.onListening(reconnected);
@@ -82,13 +111,52 @@ export class ListenConnection {
   #lost(client: pg.Client, error: Error): void {
     if (this.#client !== client || this.#closed) return;
     this.#client = null;
+    this.#stopHeartbeat();
     client.removeAllListeners("end");
+    // A connection that stopped answering would hold a polite goodbye for its whole grace period.
+    destroyClientSocket(client);
     void endClient(client);
     this.#options.logger?.warn(
       { err: error, channel: this.#options.channel },
       "LISTEN connection lost; reconnecting",
     );
     this.#scheduleReconnect();
+  }
+
+  #startHeartbeat(client: pg.Client): void {
+    this.#stopHeartbeat();
+    const interval = this.#options.heartbeatIntervalMs ?? 1_000;
+    this.#heartbeatTimer = setInterval(() => this.#beat(client), interval);
+    this.#heartbeatTimer.unref();
+  }
+
+  #beat(client: pg.Client): void {
+    if (this.#heartbeatDeadline || this.#client !== client) return;
+    this.#heartbeats += 1;
+    this.#heartbeatToken = String(this.#heartbeats);
+    this.#heartbeatDeadline = setTimeout(() => {
+      this.#heartbeatDeadline = null;
+      this.#lost(client, new Error("LISTEN connection missed its heartbeat"));
+    }, this.#options.heartbeatTimeoutMs ?? 1_000);
+    this.#heartbeatDeadline.unref();
+    // Own notifications are delivered to the sending session too, after its transaction commits.
+    client
+      .query("SELECT pg_notify($1, $2)", [this.#heartbeatChannel, this.#heartbeatToken])
+      .catch((error: unknown) =>
+        this.#lost(client, error instanceof Error ? error : new Error(String(error))),
+      );
+  }
+
+  #heartbeatHeard(): void {
+    if (this.#heartbeatDeadline) clearTimeout(this.#heartbeatDeadline);
+    this.#heartbeatDeadline = null;
+  }
+
+  #stopHeartbeat(): void {
+    if (this.#heartbeatTimer) clearInterval(this.#heartbeatTimer);
+    if (this.#heartbeatDeadline) clearTimeout(this.#heartbeatDeadline);
+    this.#heartbeatTimer = null;
+    this.#heartbeatDeadline = null;
   }
 
   #scheduleReconnect(): void {

@@ -31,9 +31,9 @@ afterAll(async () => {
 });
 
 /** A bus with its own pool and LISTEN connection: what another process would have. */
-async function startBus(): Promise<PostgresEventBus> {
+async function startBus(options: { heartbeatIntervalMs?: number } = {}): Promise<PostgresEventBus> {
   const busPool = new pg.Pool({ connectionString: database.url, max: 2 });
-  const bus = new PostgresEventBus({ pool: busPool, url: database.url });
+  const bus = new PostgresEventBus({ pool: busPool, url: database.url, ...options });
   const close = bus.close.bind(bus);
   bus.close = async () => {
     await close();
@@ -149,13 +149,34 @@ describe("PostgresEventBus", () => {
     await until(() => seenByB.session.length >= 1);
     // Committed but never announced: only the catch-up after the reconnection can deliver them.
     await commitMessages("session:reconnect", 2, 2);
-    b.simulateConnectionLoss();
+    await b.simulateConnectionLoss();
     await until(() => seenByB.session.length >= 3);
     expect(ids(seenByB.session)).toEqual([
       "session:reconnect#1",
       "session:reconnect#2",
       "session:reconnect#3",
     ]);
+  });
+
+  it("replaces a LISTEN connection that stops hearing without failing, then reads what it missed", async () => {
+    const a = await startBus();
+    const b = await startBus({ heartbeatIntervalMs: 200 });
+    const seenByB = record(b);
+    let resyncs = 0;
+    b.subscribe({ onResync: () => (resyncs += 1) });
+    const before = await commitMessages("session:silent", 1);
+    await a.publish({ session_events: before, interaction_events: [] });
+    await until(() => seenByB.session.length >= 1);
+    // No error, no end event: only the heartbeat can tell that this connection hears nothing.
+    b.simulateSilentDeath();
+    const during = await commitMessages("session:silent", 2, 2);
+    await a.publish({ session_events: during, interaction_events: [] });
+    await until(() => seenByB.session.length >= 3 && resyncs >= 1);
+    expect(ids(seenByB.session)).toEqual(["session:silent#1", "session:silent#2", "session:silent#3"]);
+    const after = await commitMessages("session:silent", 1, 4);
+    await a.publish({ session_events: after, interaction_events: [] });
+    await until(() => seenByB.session.length >= 4);
+    expect(seenByB.session).toStrictEqual([...before, ...during, ...after]);
   });
 
   it("keeps delivering to the other listeners when one throws", async () => {

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { consecutiveFromOne, MultiProcessFixture } from "../test-support/multi-process-fixture.js";
+import { TEST_BUS_KINDS } from "../testing/test-bus.js";
 
 let fixture: MultiProcessFixture | undefined;
 afterEach(async () => {
@@ -11,9 +12,9 @@ afterEach(async () => {
 const RECOVER_EVERY_MS = 300;
 
 // Each forked worker compiles its sources with tsx at start (seconds on a busy machine).
-describe("two processes on one database", { timeout: 240_000 }, () => {
+describe.each(TEST_BUS_KINDS)("two processes on one database (bus: %s)", { timeout: 240_000 }, (bus) => {
   it("prompt in A, respond in B: A resumes; B's subscriber sees every mutation once, in order; after A dies B takes over", async () => {
-    fixture = await MultiProcessFixture.create();
+    fixture = await MultiProcessFixture.create(bus);
     const [a, b] = await Promise.all([
       fixture.startWorker("A", { recover_every_ms: RECOVER_EVERY_MS }),
       fixture.startWorker("B", { recover_every_ms: RECOVER_EVERY_MS }),
@@ -62,7 +63,7 @@ describe("two processes on one database", { timeout: 240_000 }, () => {
   });
 
   it("50 concurrent responds to one interaction across two processes: exactly one succeeds", async () => {
-    fixture = await MultiProcessFixture.create();
+    fixture = await MultiProcessFixture.create(bus);
     const [a, b] = await Promise.all([fixture.startWorker("A"), fixture.startWorker("B")]);
     const session_id = await a.createSession();
     const turn_id = await a.prompt(session_id, "note-race");

@@ -6,6 +6,7 @@ import type { PrismaClient } from "@prisma/client";
 import pg from "pg";
 import { createPrismaClient } from "../prisma-client.js";
 import { PrismaSessionStore } from "../session-store/prisma-session-store.js";
+import { startTestBus, type TestBus, type TestBusKind } from "../testing/test-bus.js";
 import { createTestDatabase, type TestDatabase } from "../testing/test-database.js";
 import { RuntimeWorker } from "./runtime-worker-client.js";
 
@@ -19,14 +20,24 @@ export class MultiProcessFixture {
     readonly pool: pg.Pool,
     readonly prisma: PrismaClient,
     readonly store: PrismaSessionStore,
+    readonly bus: TestBus,
   ) {}
 
-  static async create(): Promise<MultiProcessFixture> {
+  /** `bus`: the bus the workers use (default NOTIFY); the fixture starts and stops its server. */
+  static async create(bus: TestBusKind = "notify"): Promise<MultiProcessFixture> {
+    const testBus = await startTestBus(bus);
     const database = await createTestDatabase();
     const directory = await mkdtemp(path.join(tmpdir(), "parley-multi-process-"));
     const pool = new pg.Pool({ connectionString: database.url, max: 4 });
     const prisma = createPrismaClient(pool);
-    return new MultiProcessFixture(database, directory, pool, prisma, new PrismaSessionStore(prisma));
+    return new MultiProcessFixture(
+      database,
+      directory,
+      pool,
+      prisma,
+      new PrismaSessionStore(prisma),
+      testBus,
+    );
   }
 
   get effectsFile(): string {
@@ -38,6 +49,7 @@ export class MultiProcessFixture {
       name,
       database_url: this.database.url,
       effects_file: this.effectsFile,
+      bus_url: this.bus.bus_url,
       ...options,
     });
     this.workers.push(worker);
@@ -86,6 +98,7 @@ export class MultiProcessFixture {
     await this.prisma.$disconnect();
     await this.pool.end();
     await this.database.drop();
+    await this.bus.stop();
     await rm(this.directory, { recursive: true, force: true });
   }
 }

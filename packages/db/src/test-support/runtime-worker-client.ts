@@ -49,6 +49,8 @@ export class RuntimeWorker {
     effects_file: string;
     /** Run `runtime.recover()` this often, as the API does (ms; 0 = never). */
     recover_every_ms?: number;
+    /** `PARLEY_BUS` of the worker (unset: NOTIFY). */
+    bus_url?: string | undefined;
   }): Promise<RuntimeWorker> {
     const child = fork(WORKER_SCRIPT, [], {
       execArgv: ["--conditions=parley-source", "--import", "tsx"],
@@ -58,6 +60,7 @@ export class RuntimeWorker {
         PARLEY_WORKER_DATABASE_URL: options.database_url,
         PARLEY_WORKER_EFFECTS_FILE: options.effects_file,
         PARLEY_WORKER_RECOVER_MS: String(options.recover_every_ms ?? 0),
+        ...(options.bus_url ? { PARLEY_WORKER_BUS_URL: options.bus_url } : {}),
       },
       stdio: ["ignore", "inherit", "inherit", "ipc"],
     });

@@ -33,6 +33,7 @@ async function main(): Promise<void> {
     url: required("PARLEY_WORKER_DATABASE_URL"),
     migrate: false,
     holder_id: `worker:${required("PARLEY_WORKER_NAME")}`,
+    bus_url: process.env.PARLEY_WORKER_BUS_URL || undefined,
   });
 
   const writeNote = define_agent_tool({

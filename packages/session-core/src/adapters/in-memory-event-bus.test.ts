@@ -91,18 +91,33 @@ describe("InMemoryEventBus", () => {
     expect(second).toEqual([1, 2]);
   });
 
-  it("hands each listener its own copy of an event", async () => {
+  it("copies an event once for all its listeners and never hands out the publisher's object", async () => {
     const bus = new InMemoryEventBus();
-    const received: SessionEvent[] = [];
-    bus.subscribe({
-      onSessionEvent: (event) => {
-        event.event_id = 99;
-      },
-    });
-    bus.subscribe({ onSessionEvent: (event) => received.push(event) });
+    const first: SessionEvent[] = [];
+    const second: SessionEvent[] = [];
+    bus.subscribe({ onSessionEvent: (event) => first.push(event) });
+    bus.subscribe({ onSessionEvent: (event) => second.push(event) });
     const published = sessionEvent(1);
     await bus.publish({ session_events: [published], interaction_events: [] });
-    expect(received[0]?.event_id).toBe(1);
-    expect(published.event_id).toBe(1);
+    expect(first[0]).toStrictEqual(published);
+    expect(first[0]).not.toBe(published);
+    expect(second[0]).toBe(first[0]);
+  });
+
+  it("routes a session's events only to that session's listeners and to listeners of every session", async () => {
+    const bus = new InMemoryEventBus();
+    const mine: string[] = [];
+    const every: string[] = [];
+    bus.subscribe({ session_id: "session:mine", onSessionEvent: (event) => mine.push(event.session_id) });
+    bus.subscribe({ onSessionEvent: (event) => every.push(event.session_id) });
+    await bus.publish({
+      session_events: [
+        { ...sessionEvent(1), session_id: "session:other" },
+        { ...sessionEvent(1), session_id: "session:mine" },
+      ],
+      interaction_events: [],
+    });
+    expect(mine).toEqual(["session:mine"]);
+    expect(every).toEqual(["session:other", "session:mine"]);
   });
 });

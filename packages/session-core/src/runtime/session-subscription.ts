@@ -40,16 +40,12 @@ export function subscribeToSession(options: {
     }
   };
 
-  const unsubscribe = options.bus.subscribe({
-    onSessionEvent(event) {
-      if (event.session_id !== session_id) return;
-      if (replaying) buffer.push(event);
-      else deliver(event);
-    },
-  });
-
-  if (replaying) {
-    void (async () => {
+  /** Reads the log after the last delivered id, holding live events back meanwhile. */
+  let resyncAgain = false;
+  const replay = async () => {
+    replaying = true;
+    do {
+      resyncAgain = false;
       try {
         for (;;) {
           const page = await options.store.listEvents(session_id, lastDelivered, REPLAY_PAGE);
@@ -59,12 +55,30 @@ export function subscribeToSession(options: {
       } catch (error) {
         logger?.error({ session_id, err: error }, "replaying session events failed");
       }
-      replaying = false;
-      const buffered = buffer.sort((left, right) => left.event_id - right.event_id);
-      buffer = [];
-      for (const event of buffered) deliver(event);
-    })();
-  }
+    } while (resyncAgain && active);
+    replaying = false;
+    const buffered = buffer.sort((left, right) => left.event_id - right.event_id);
+    buffer = [];
+    for (const event of buffered) deliver(event);
+  };
+
+  const unsubscribe = options.bus.subscribe({
+    session_id,
+    onSessionEvent(event) {
+      if (event.session_id !== session_id) return;
+      if (replaying) buffer.push(event);
+      else deliver(event);
+    },
+    // The bus lost its connection for a while: notices may be gone, the log is not.
+    onResync() {
+      // A live-only subscription that has received nothing yet has no position to read after.
+      if (!active || (options.after_event_id === undefined && lastDelivered === 0)) return;
+      if (replaying) resyncAgain = true;
+      else void replay();
+    },
+  });
+
+  if (replaying) void replay();
 
   return () => {
     if (!active) return;

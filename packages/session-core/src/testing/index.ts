@@ -1,3 +1,4 @@
+export * from "./event-bus-conformance.js";
 export * from "./fixtures.js";
 export * from "./gates.js";
 export * from "./mutation-recorder.js";

@@ -1,0 +1,41 @@
+import type { NotifyPayload } from "./notify-payload.js";
+
+/** What a transport reports to its bus. */
+export interface TransportHandlers {
+  /** A notice from any process (this one's own may come back too). */
+  onNotice(notice: NotifyPayload): void;
+  /** The connection was lost and is back: notices sent meanwhile may be gone. */
+  onReconnected(): void;
+}
+
+/**
+ * How id-only notices travel between processes: PostgreSQL LISTEN/NOTIFY or NATS. A transport
+ * carries notices and says when it reconnected; ordering, gap filling and the listeners are the
+ * bus's (`NoticeEventBus`), so every transport behaves the same.
+ */
+export interface BusTransport {
+  /** Resolves once notices are being received (the first connection must succeed). */
+  start(handlers: TransportHandlers): Promise<void>;
+  /** Sends after commit; never throws (the events are committed whatever happens here). */
+  send(notices: NotifyPayload[]): Promise<void>;
+  close(): Promise<void>;
+  /** Cuts the connection as a network failure would (tests of the reconnection path). */
+  simulateConnectionLoss(): Promise<void>;
+}
+
+/**
+ * Deliberate faults, for tests of what survives them (the bus conformance suite, the runtime's
+ * lost-wake-up tests). Generic: the same hook works on every transport.
+ */
+export interface BusFaults {
+  /**
+   * Return true to lose `notice`: on `"send"` before it leaves this process (no other process
+   * hears it; local listeners still do), on `"receive"` as it arrives from another process.
+   */
+  dropNotice?(notice: NotifyPayload, direction: "send" | "receive"): boolean;
+}
+
+/** The bus's server could not be reached at startup (the message names it and `PARLEY_BUS`). */
+export class BusUnreachableError extends Error {
+  override readonly name = "BusUnreachableError";
+}

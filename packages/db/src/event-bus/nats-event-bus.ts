@@ -1,0 +1,40 @@
+import type { RuntimeLogger } from "@parley/session-core";
+import type pg from "pg";
+import type { BusFaults } from "./bus-transport.js";
+import { NatsTransport } from "./nats-transport.js";
+import { NoticeEventBus } from "./notice-event-bus.js";
+
+export interface NatsEventBusOptions {
+  /** For reading the announced rows. */
+  pool: pg.Pool;
+  /** `nats://host:port` (`PARLEY_BUS`). */
+  url: string;
+  /** First token of every subject (default `parley`); processes that share it hear each other. */
+  prefix?: string;
+  logger?: Pick<RuntimeLogger, "warn" | "error">;
+  maxTrackedSessions?: number;
+  pingIntervalMs?: number;
+  faults?: BusFaults;
+}
+
+/**
+ * `EventBus` over NATS core pub/sub (DESIGN.md §10.5), for when one Postgres's NOTIFY is not enough
+ * or sessions are spread over several Postgres nodes. Same id-only notices and delivery rules as the
+ * NOTIFY bus (`NoticeEventBus`).
+ */
+export class NatsEventBus extends NoticeEventBus {
+  constructor(options: NatsEventBusOptions) {
+    super({
+      pool: options.pool,
+      transport: new NatsTransport({
+        url: options.url,
+        prefix: options.prefix,
+        logger: options.logger,
+        pingIntervalMs: options.pingIntervalMs,
+      }),
+      logger: options.logger,
+      maxTrackedSessions: options.maxTrackedSessions,
+      faults: options.faults,
+    });
+  }
+}

@@ -1,0 +1,244 @@
+import {
+  type EventBus,
+  type EventBusListener,
+  type InteractionEvent,
+  ListenerRegistry,
+  type RuntimeLogger,
+  type SessionEvent,
+} from "@parley/session-core";
+import type pg from "pg";
+import {
+  type InteractionEventRow,
+  type SessionEventRow,
+  toInteractionEvent,
+  toSessionEvent,
+} from "../session-store/row-mapping.js";
+import type { BusFaults, BusTransport } from "./bus-transport.js";
+import type { NotifyPayload } from "./notify-payload.js";
+import { SerialQueues } from "./serial-queue.js";
+
+export interface NoticeEventBusOptions {
+  /** For reading the announced rows (and, for NOTIFY, for sending). */
+  pool: pg.Pool;
+  transport: BusTransport;
+  logger?: Pick<RuntimeLogger, "warn" | "error"> | undefined;
+  /** How many sessions' delivery positions are remembered (least recently used are forgotten). */
+  maxTrackedSessions?: number | undefined;
+  faults?: BusFaults | undefined;
+}
+
+const INTERACTION_STREAM = "\u0000interactions";
+
+/**
+ * `EventBus` whose processes exchange only ids (a `BusTransport` carries them) and read the rows
+ * from `session_events` / `interaction_events`, so a notice can never outrun its commit and a lost
+ * one costs latency, not events. The bus keeps, per session, the last `event_id` it delivered and
+ * delivers each session's events strictly in order, each once: a notice or a local publish that
+ * skips ids first reads the missing range from the table; ids at or below the position are dropped
+ * (e.g. this process's own notices coming back). The admin feed is one ordered stream (its ids grow
+ * in commit order, see the store). After the transport reconnects the bus reads what it missed for
+ * the sessions it tracks, then tells listeners to resync. Local publishes are delivered before
+ * `publish` resolves. Sessions nobody in this process listens to are not read at all.
+ */
+export class NoticeEventBus implements EventBus {
+  readonly #pool: pg.Pool;
+  readonly #transport: BusTransport;
+  readonly #logger: Pick<RuntimeLogger, "warn" | "error"> | undefined;
+  readonly #maxTrackedSessions: number;
+  readonly #faults: BusFaults | undefined;
+  readonly #listeners: ListenerRegistry;
+  /** Last delivered event id by session, in least-recently-used order. */
+  readonly #positions = new Map<string, number>();
+  readonly #queues = new SerialQueues();
+  #interactionPosition = 0;
+
+  constructor(options: NoticeEventBusOptions) {
+    this.#pool = options.pool;
+    this.#transport = options.transport;
+    this.#logger = options.logger;
+    this.#maxTrackedSessions = options.maxTrackedSessions ?? 50_000;
+    this.#faults = options.faults;
+    this.#listeners = new ListenerRegistry({ logger: options.logger });
+  }
+
+  /** Starts receiving; the admin feed is delivered from the newest id at this moment on. */
+  async start(): Promise<void> {
+    this.#interactionPosition = await this.#latestInteractionId();
+    await this.#transport.start({
+      onNotice: (notice) => this.#onNotice(notice),
+      onReconnected: () => this.#onReconnected(),
+    });
+  }
+
+  async close(): Promise<void> {
+    this.#listeners.clear();
+    await this.#transport.close();
+  }
+
+  /** Drops the transport's connection as a network failure would (tests of the catch-up path). */
+  simulateConnectionLoss(): Promise<void> {
+    return this.#transport.simulateConnectionLoss();
+  }
+
+  /** Number of live subscriptions (lets tests check that subscribers clean up). */
+  get subscriberCount(): number {
+    return this.#listeners.size;
+  }
+
+  subscribe(listener: EventBusListener): () => void {
+    return this.#listeners.add(listener);
+  }
+
+  async publish(events: {
+    session_events: SessionEvent[];
+    interaction_events: InteractionEvent[];
+  }): Promise<void> {
+    const notices: NotifyPayload[] = [];
+    const bySession = new Map<string, SessionEvent[]>();
+    for (const event of events.session_events) {
+      const list = bySession.get(event.session_id);
+      if (list) list.push(event);
+      else bySession.set(event.session_id, [event]);
+    }
+    const deliveries: Promise<void>[] = [];
+    for (const [session_id, list] of bySession) {
+      const sorted = list.length > 1 ? [...list].sort((left, right) => left.event_id - right.event_id) : list;
+      const first = sorted[0]?.event_id ?? 0;
+      const last = sorted.at(-1)?.event_id ?? 0;
+      notices.push({ kind: "session", session_id, first, last });
+      deliveries.push(
+        this.#queues.run(session_id, () => this.#deliverSession(session_id, first, last, sorted)),
+      );
+    }
+    if (events.interaction_events.length > 0) {
+      const sorted = [...events.interaction_events].sort((left, right) => left.event_id - right.event_id);
+      const last = sorted.at(-1)?.event_id ?? 0;
+      notices.push({ kind: "interaction", last });
+      deliveries.push(this.#queues.run(INTERACTION_STREAM, () => this.#deliverInteractions(last, sorted)));
+    }
+    // Other processes are told while this one delivers locally. The events are committed whatever
+    // happens here, so a failed delivery is logged, not thrown at the writer.
+    const outgoing = this.#faults?.dropNotice
+      ? notices.filter((notice) => !this.#faults?.dropNotice?.(notice, "send"))
+      : notices;
+    const sent = outgoing.length === 0 ? Promise.resolve() : this.#transport.send(outgoing);
+    const delivered = await Promise.allSettled(deliveries);
+    for (const outcome of delivered) {
+      if (outcome.status === "rejected")
+        this.#logger?.error({ err: outcome.reason }, "local event delivery failed");
+    }
+    await sent;
+  }
+
+  #onNotice(notice: NotifyPayload): void {
+    if (this.#faults?.dropNotice?.(notice, "receive")) return;
+    const delivery =
+      notice.kind === "session"
+        ? this.#queues.run(notice.session_id, () =>
+            this.#deliverSession(notice.session_id, notice.first, notice.last, []),
+          )
+        : this.#queues.run(INTERACTION_STREAM, () => this.#deliverInteractions(notice.last, []));
+    delivery.catch((error: unknown) => this.#logger?.error({ err: error, notice }, "event delivery failed"));
+  }
+
+  /** After a reconnection: read every tracked session's and the feed's events published meanwhile. */
+  #onReconnected(): void {
+    const sessions = [...this.#positions.keys()];
+    const catchUp = async () => {
+      const deliveries: Promise<void>[] = [];
+      if (sessions.length > 0) {
+        const { rows } = await this.#pool.query<{ session_id: string; last_event_id: number }>(
+          "SELECT session_id, last_event_id FROM sessions WHERE session_id = ANY($1::text[])",
+          [sessions],
+        );
+        for (const row of rows) {
+          deliveries.push(
+            this.#queues.run(row.session_id, () =>
+              this.#deliverSession(row.session_id, row.last_event_id, row.last_event_id, []),
+            ),
+          );
+        }
+      }
+      const latest = await this.#latestInteractionId();
+      deliveries.push(this.#queues.run(INTERACTION_STREAM, () => this.#deliverInteractions(latest, [])));
+      for (const outcome of await Promise.allSettled(deliveries)) {
+        if (outcome.status === "rejected")
+          this.#logger?.error({ err: outcome.reason }, "event catch-up failed");
+      }
+    };
+    catchUp()
+      .catch((error: unknown) => this.#logger?.error({ err: error }, "event catch-up failed"))
+      .finally(() => this.#listeners.emitResync());
+  }
+
+  /** Delivers the session's events up to `last` that were not delivered yet, in order (serialised per session). */
+  async #deliverSession(
+    session_id: string,
+    first: number,
+    last: number,
+    known: SessionEvent[],
+  ): Promise<void> {
+    if (!this.#listeners.wantsSession(session_id)) {
+      // Nobody here listens: no read. A later listener starts from its own replay of the log.
+      this.#positions.delete(session_id);
+      return;
+    }
+    const position = this.#positions.get(session_id) ?? first - 1;
+    if (last <= position) return;
+    const contiguous =
+      known.length === last - position &&
+      known.every((event, index) => event.event_id === position + 1 + index);
+    // A publisher's own objects are copied (once per event) before listeners see them; rows read
+    // from the table are fresh objects already.
+    const events = contiguous ? known : await this.#readSessionEvents(session_id, position, last);
+    const prepare = contiguous ? structuredClone : undefined;
+    for (const event of events) this.#listeners.emitSession(event, prepare);
+    this.#track(session_id, Math.max(position, events.at(-1)?.event_id ?? position));
+  }
+
+  async #deliverInteractions(last: number, known: InteractionEvent[]): Promise<void> {
+    const position = this.#interactionPosition;
+    if (last <= position) return;
+    const contiguous =
+      known.length === last - position &&
+      known.every((event, index) => event.event_id === position + 1 + index);
+    const events = contiguous ? known : await this.#readInteractionEvents(position, last);
+    const prepare = contiguous ? structuredClone : undefined;
+    for (const event of events) this.#listeners.emitInteraction(event, prepare);
+    this.#interactionPosition = Math.max(position, events.at(-1)?.event_id ?? position);
+  }
+
+  async #latestInteractionId(): Promise<number> {
+    const { rows } = await this.#pool.query<{ last: string }>(
+      "SELECT COALESCE(MAX(event_id), 0)::text AS last FROM interaction_events",
+    );
+    return Number(rows[0]?.last ?? 0);
+  }
+
+  async #readSessionEvents(session_id: string, after: number, upTo: number): Promise<SessionEvent[]> {
+    const { rows } = await this.#pool.query<SessionEventRow>(
+      `SELECT session_id, event_id, mutation FROM session_events
+        WHERE session_id = $1 AND event_id > $2 AND event_id <= $3 ORDER BY event_id`,
+      [session_id, after, upTo],
+    );
+    return rows.map(toSessionEvent);
+  }
+
+  async #readInteractionEvents(after: number, upTo: number): Promise<InteractionEvent[]> {
+    const { rows } = await this.#pool.query<InteractionEventRow>(
+      `SELECT event_id, kind, session_id, interaction FROM interaction_events
+        WHERE event_id > $1 AND event_id <= $2 ORDER BY event_id`,
+      [after, upTo],
+    );
+    return rows.map(toInteractionEvent);
+  }
+
+  #track(session_id: string, position: number): void {
+    this.#positions.delete(session_id);
+    this.#positions.set(session_id, position);
+    if (this.#positions.size > this.#maxTrackedSessions) {
+      const oldest = this.#positions.keys().next().value;
+      if (oldest !== undefined) this.#positions.delete(oldest);
+    }
+  }
+}
