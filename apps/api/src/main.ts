@@ -1,5 +1,5 @@
 import { composeApi } from "./compose.js";
-import { parseEnv } from "./env.js";
+import { limitsFromEnv, parseEnv } from "./env.js";
 import { createLogger } from "./logger.js";
 import { startApiServer } from "./server.js";
 
@@ -16,6 +16,7 @@ async function main(): Promise<void> {
     port: env.PORT,
     host: env.HOST,
     checkHealth: () => api.checkHealth(),
+    limits: limitsFromEnv(env),
   });
 
   let shuttingDown = false;

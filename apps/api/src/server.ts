@@ -1,11 +1,15 @@
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { ParleyError } from "@parley/session-core";
 import type { TRPCError } from "@trpc/server";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
 import { applyWSSHandler } from "@trpc/server/adapters/ws";
-import { WebSocketServer } from "ws";
+import { type WebSocket, WebSocketServer } from "ws";
+import { ApiAccess } from "./auth/api-access.js";
+import type { AuthenticatedToken } from "./auth/auth-store.js";
 import { readBearerToken } from "./auth/bearer-token.js";
 import { isInternalError } from "./errors.js";
+import { type ApiLimits, DEFAULT_API_LIMITS } from "./limits/api-limits.js";
 import { appRouter } from "./router.js";
 import type { ApiServices } from "./services.js";
 import type { ApiContext } from "./trpc.js";
@@ -32,7 +36,12 @@ export interface StartApiServerOptions {
   checkHealth: () => Promise<boolean>;
   /** How long `close()` waits for in-flight HTTP requests before cutting them. Default 5 s. */
   drainTimeoutMs?: number;
+  /** Resource limits (`env.ts` reads them from `PARLEY_*`); unset ones take their defaults. */
+  limits?: Partial<ApiLimits>;
 }
+
+/** The WebSocket close code for a connection whose token was revoked or expired. */
+export const TOKEN_ENDED_CLOSE_CODE = 4401;
 
 export interface ApiServer {
   url: string;
@@ -59,16 +68,75 @@ export async function startApiServer(options: StartApiServerOptions): Promise<Ap
   const { services } = options;
   const logger = services.logger;
 
-  const createContext = async (input: {
+  const access = new ApiAccess({
+    auth: services.auth,
+    limits: { ...DEFAULT_API_LIMITS, ...options.limits },
+    logger,
+  });
+
+  const authenticate = (token: string | null): Promise<AuthenticatedToken | null> =>
+    token === null ? Promise.resolve(null) : access.authenticator.authenticate(token);
+
+  const contextFor = (identity: AuthenticatedToken | null, connection: ApiContext["connection"]) => ({
+    services,
+    user: identity?.user ?? null,
+    token_hash: identity?.token_hash ?? null,
+    connection,
+    access,
+  });
+
+  /** HTTP: one context per request; an SSE subscription counts as one of the user's connections. */
+  const createHttpContext = async (input: {
     req: http.IncomingMessage;
+    res: http.ServerResponse;
+    info: { connectionParams: Record<string, string | undefined> | null; calls: unknown[]; type: string };
+  }): Promise<ApiContext> => {
+    const max = access.limits.batch_size;
+    if (input.info.calls.length > max) {
+      throw new ParleyError("invalid_input", `A batch may hold at most ${max} calls`);
+    }
+    const identity = await authenticate(
+      readBearerToken({
+        authorization: input.req.headers.authorization,
+        connectionParams: input.info.connectionParams,
+      }),
+    );
+    if (identity !== null && input.info.type === "subscription") {
+      const release = access.connections.open({
+        user_id: identity.user.user_id,
+        token_hash: identity.token_hash,
+        expires_at: identity.expires_at,
+        close: () => input.res.destroy(),
+      });
+      input.res.once("close", release);
+    }
+    return contextFor(identity, null);
+  };
+
+  /** WebSocket: one context per connection, counted against the user's connections. */
+  const createWsContext = async (input: {
+    req: http.IncomingMessage;
+    res: WebSocket;
     info: { connectionParams: Record<string, string | undefined> | null };
   }): Promise<ApiContext> => {
-    const token = readBearerToken({
-      authorization: input.req.headers.authorization,
-      connectionParams: input.info.connectionParams,
-    });
-    const user = token === null ? null : await services.auth.authenticate(token);
-    return { services, user };
+    const identity = await authenticate(
+      readBearerToken({
+        authorization: input.req.headers.authorization,
+        connectionParams: input.info.connectionParams,
+      }),
+    );
+    if (identity !== null) {
+      const socket = input.res;
+      const release = access.connections.open({
+        user_id: identity.user.user_id,
+        token_hash: identity.token_hash,
+        expires_at: identity.expires_at,
+        close: (reason) => socket.close(TOKEN_ENDED_CLOSE_CODE, reason),
+      });
+      socket.once("close", release);
+      if (socket.readyState >= socket.CLOSING) release();
+    }
+    return contextFor(identity, { subscriptions: 0 });
   };
 
   const onError = ({ error, path }: { error: TRPCError; path: string | undefined }) => {
@@ -79,7 +147,7 @@ export async function startApiServer(options: StartApiServerOptions): Promise<Ap
     router: appRouter,
     basePath: `${TRPC_PATH}/`,
     maxBodySize: MAX_BODY_BYTES,
-    createContext,
+    createContext: createHttpContext,
     onError,
   });
 
@@ -122,7 +190,7 @@ export async function startApiServer(options: StartApiServerOptions): Promise<Ap
   const wsHandler = applyWSSHandler({
     wss,
     router: appRouter,
-    createContext,
+    createContext: createWsContext,
     onError,
     keepAlive: { enabled: true, pingMs: 15_000, pongWaitMs: 5_000 },
   });
@@ -154,6 +222,7 @@ export async function startApiServer(options: StartApiServerOptions): Promise<Ap
       deadline.unref();
       await stopped;
       clearTimeout(deadline);
+      access.close();
       logger.info({ url }, "API stopped accepting and drained");
     })();
     return closing;

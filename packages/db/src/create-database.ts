@@ -17,6 +17,11 @@ export interface CreateDatabaseOptions {
   migrate?: boolean;
   /** Connections in the shared pool (default 10). LISTEN and the lease locks use one more each. */
   pool_size?: number;
+  /**
+   * Connections of the separate pool for token lookups and `ping()` (default 2): requests with bad
+   * tokens and `/healthz` queue there and never take a connection from the pool commits use.
+   */
+  auth_pool_size?: number;
   /** Identifies this process in `turn_leases` (default `<host>:<pid>:<random>`). */
   holder_id?: string;
 }
@@ -29,7 +34,7 @@ export interface ParleyDatabase {
   auth: PrismaAuthStore;
   prisma: PrismaClient;
   pool: pg.Pool;
-  /** Answers whether the database is reachable (for `/healthz`). */
+  /** Answers whether the database is reachable (for `/healthz`); runs on the auth pool. */
   ping(): Promise<boolean>;
   /**
    * Stops listening, drops the leases (the locks go with their connection), ends every connection.
@@ -43,6 +48,13 @@ export async function createDatabase(options: CreateDatabaseOptions): Promise<Pa
   const pool = new pg.Pool({ connectionString: options.url, max: options.pool_size ?? 10 });
   pool.on("error", (error) => options.logger?.warn({ err: error }, "idle database connection failed"));
   const endPool = createPoolCloser(pool);
+  const authPool = new pg.Pool({
+    connectionString: options.url,
+    max: options.auth_pool_size ?? 2,
+    connectionTimeoutMillis: 10_000,
+  });
+  authPool.on("error", (error) => options.logger?.warn({ err: error }, "idle auth connection failed"));
+  const endAuthPool = createPoolCloser(authPool);
   const prisma = createPrismaClient(pool);
   const bus = new PostgresEventBus({ pool, url: options.url, logger: options.logger });
   const leases = new PostgresTurnLeaseManager({
@@ -55,6 +67,7 @@ export async function createDatabase(options: CreateDatabaseOptions): Promise<Pa
   } catch (error) {
     await prisma.$disconnect();
     await endPool();
+    await endAuthPool();
     throw error;
   }
   const clockOption = options.clock ? { clock: options.clock } : {};
@@ -63,12 +76,12 @@ export async function createDatabase(options: CreateDatabaseOptions): Promise<Pa
     store: new PrismaSessionStore(prisma, clockOption),
     bus,
     leases,
-    auth: new PrismaAuthStore(prisma, clockOption),
+    auth: new PrismaAuthStore(prisma, { lookup_pool: authPool, ...clockOption }),
     prisma,
     pool,
     async ping() {
       try {
-        await pool.query("SELECT 1");
+        await authPool.query("SELECT 1");
         return true;
       } catch {
         return false;
@@ -80,6 +93,7 @@ export async function createDatabase(options: CreateDatabaseOptions): Promise<Pa
         await leases.close();
         await prisma.$disconnect();
         await endPool();
+        await endAuthPool();
       })();
       return closing;
     },
