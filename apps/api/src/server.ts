@@ -8,7 +8,8 @@ import { type WebSocket, WebSocketServer } from "ws";
 import { ApiAccess } from "./auth/api-access.js";
 import type { AuthenticatedToken } from "./auth/auth-store.js";
 import { readBearerToken } from "./auth/bearer-token.js";
-import { isInternalError } from "./errors.js";
+import type { OpenConnection } from "./auth/open-connections.js";
+import { isInternalError, toTRPCError } from "./errors.js";
 import { type ApiLimits, DEFAULT_API_LIMITS } from "./limits/api-limits.js";
 import { appRouter } from "./router.js";
 import type { ApiServices } from "./services.js";
@@ -85,6 +86,14 @@ export async function startApiServer(options: StartApiServerOptions): Promise<Ap
     access,
   });
 
+  const openConnection = (connection: OpenConnection): (() => void) => {
+    try {
+      return access.connections.open(connection);
+    } catch (error) {
+      throw toTRPCError(error);
+    }
+  };
+
   /** HTTP: one context per request; an SSE subscription counts as one of the user's connections. */
   const createHttpContext = async (input: {
     req: http.IncomingMessage;
@@ -93,7 +102,8 @@ export async function startApiServer(options: StartApiServerOptions): Promise<Ap
   }): Promise<ApiContext> => {
     const max = access.limits.batch_size;
     if (input.info.calls.length > max) {
-      throw new ParleyError("invalid_input", `A batch may hold at most ${max} calls`);
+      // Thrown as the mapped TRPCError: an error out of createContext otherwise travels as a 500.
+      throw toTRPCError(new ParleyError("invalid_input", `A batch may hold at most ${max} calls`));
     }
     const identity = await authenticate(
       readBearerToken({
@@ -102,7 +112,7 @@ export async function startApiServer(options: StartApiServerOptions): Promise<Ap
       }),
     );
     if (identity !== null && input.info.type === "subscription") {
-      const release = access.connections.open({
+      const release = openConnection({
         user_id: identity.user.user_id,
         token_hash: identity.token_hash,
         expires_at: identity.expires_at,
@@ -127,7 +137,7 @@ export async function startApiServer(options: StartApiServerOptions): Promise<Ap
     );
     if (identity !== null) {
       const socket = input.res;
-      const release = access.connections.open({
+      const release = openConnection({
         user_id: identity.user.user_id,
         token_hash: identity.token_hash,
         expires_at: identity.expires_at,
