@@ -4,6 +4,7 @@ import { parseDuration } from "./auth/duration.js";
 import { openDatabase } from "./database-connection.js";
 import { parseEnv } from "./env.js";
 import { createLogger } from "./logger.js";
+import { describeStartupFailure } from "./startup-failure.js";
 
 const USAGE = [
   "usage: parley token create --user NAME [--admin] [--expires-in DURATION]   (DURATION: 90s, 15m, 12h, 30d, 2w)",
@@ -85,7 +86,7 @@ async function runCli(argv: string[]): Promise<number> {
 runCli(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
+    console.error(`parley: ${describeStartupFailure(error, { host: "127.0.0.1", port: 0 })}`);
     process.exit(1);
   },
 );

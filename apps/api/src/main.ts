@@ -2,6 +2,7 @@ import { composeApi } from "./compose.js";
 import { limitsFromEnv, parseEnv } from "./env.js";
 import { createLogger } from "./logger.js";
 import { startApiServer } from "./server.js";
+import { describeStartupFailure } from "./startup-failure.js";
 
 /**
  * `npm run start:api`: env → database → runtime → HTTP + WebSocket server. On SIGINT/SIGTERM it
@@ -39,6 +40,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error);
+  const port = Number(process.env.PORT ?? 4000);
+  console.error(`parley: ${describeStartupFailure(error, { host: process.env.HOST ?? "127.0.0.1", port })}`);
   process.exit(1);
 });
