@@ -4,6 +4,9 @@ import path from "node:path";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { createDatabase } from "./create-database.js";
+import { withDatabaseName } from "./database-url.js";
+import { startEmbeddedPostgres } from "./embedded-postgres.js";
+import { migrateDatabase } from "./migrations/migrate-database.js";
 import { type ResolvedDatabase, resolveDatabaseUrl } from "./resolve-database-url.js";
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -113,5 +116,40 @@ describe("resolveDatabaseUrl (zero-setup default)", () => {
     }
     resolved = track(await resolveDatabaseUrl({ data_root }));
     expect(await query(resolved.url, "SELECT name FROM users")).toEqual([{ name: "private" }]);
+  });
+
+  it("adopts a cluster made with the old fixed password: new generated passwords, and its tables handed to the app role", async () => {
+    const data_root = path.join(await projectDir(0o755), ".parley");
+    const credentialsFile = path.join(data_root, "postgres.credentials.json");
+    // An install from before: superuser password `parley`, the app's tables owned by the superuser.
+    const old = await startEmbeddedPostgres({ dataDir: path.join(data_root, "postgres"), credentialsFile });
+    await query(old.url, "CREATE DATABASE parley");
+    await migrateDatabase(withDatabaseName(old.url, "parley"));
+    await query(
+      withDatabaseName(old.url, "parley"),
+      "INSERT INTO users VALUES ('user:old', 'old', 'admin', 1)",
+    );
+    await query(old.url, "ALTER ROLE postgres PASSWORD 'parley'");
+    await old.stop();
+    await rm(credentialsFile);
+
+    const resolved = track(await resolveDatabaseUrl({ data_root }));
+    expect((await stat(credentialsFile)).mode & 0o777).toBe(0o600);
+    const credentials = JSON.parse(await readFile(credentialsFile, "utf8")) as Record<string, string>;
+    expect(credentials.superuser_password).not.toBe("parley");
+    expect(new URL(resolved.url).username).toBe("parley_app");
+    const database = await createDatabase({ url: resolved.url });
+    await database.auth.createUser({ name: "new", role: "member" });
+    await database.close();
+    expect(await query(resolved.url, "SELECT name FROM users ORDER BY name")).toEqual([
+      { name: "new" },
+      { name: "old" },
+    ]);
+    expect(
+      await query(
+        resolved.url,
+        "SELECT DISTINCT pg_get_userbyid(relowner) AS owner FROM pg_class WHERE relnamespace = 'public'::regnamespace AND relkind = 'r'",
+      ),
+    ).toEqual([{ owner: "parley_app" }]);
   });
 });
