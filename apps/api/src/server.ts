@@ -161,6 +161,19 @@ export async function startApiServer(options: StartApiServerOptions): Promise<Ap
     onError,
   });
 
+  /**
+   * `/healthz` answers share one database ping per half second: a flood of health checks costs
+   * the (auth) pool at most two queries a second.
+   */
+  let lastHealth: { at: number; result: Promise<boolean> } | null = null;
+  const checkHealthShared = (): Promise<boolean> => {
+    const now = Date.now();
+    if (lastHealth === null || now - lastHealth.at >= 500) {
+      lastHealth = { at: now, result: options.checkHealth().catch(() => false) };
+    }
+    return lastHealth.result;
+  };
+
   /** Open SSE responses: cut at shutdown so their clients resume elsewhere (they never end by themselves). */
   const streams = new Set<http.ServerResponse>();
   let closing: Promise<void> | null = null;
@@ -173,7 +186,7 @@ export async function startApiServer(options: StartApiServerOptions): Promise<Ap
       return;
     }
     if (path === "/healthz" && request.method === "GET") {
-      const healthy = closing === null && (await options.checkHealth().catch(() => false));
+      const healthy = closing === null && (await checkHealthShared());
       response
         .writeHead(healthy ? 200 : 503, { "content-type": "application/json" })
         .end(JSON.stringify({ ok: healthy }));
