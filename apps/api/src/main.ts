@@ -18,6 +18,10 @@ async function main(): Promise<void> {
     host: env.HOST,
     checkHealth: () => api.checkHealth(),
     limits: limitsFromEnv(env),
+  }).catch(async (error: unknown) => {
+    // Not listening (port taken): release the leases and stop an embedded database before leaving.
+    await api.close().catch(() => undefined);
+    throw error;
   });
 
   let shuttingDown = false;

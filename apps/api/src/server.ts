@@ -210,6 +210,8 @@ export async function startApiServer(options: StartApiServerOptions): Promise<Ap
   });
 
   const wss = new WebSocketServer({ server, maxPayload: MAX_BODY_BYTES });
+  // It re-emits the HTTP server's errors (EADDRINUSE at listen), which the listen below reports.
+  wss.on("error", () => undefined);
   const wsHandler = applyWSSHandler({
     wss,
     router: appRouter,
