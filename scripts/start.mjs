@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // `npm start` (after `npm run build`): Postgres (embedded under .parley/ unless DATABASE_URL is set),
-// migrations, a local admin token, then the API and the web app. Ctrl-C stops everything.
+// migrations, a fresh local admin token (the previous ones revoked), then the API and the web app,
+// both on 127.0.0.1 unless HOST says otherwise. The web app hands the token only to a browser on
+// this machine (apps/web/server.mjs). Ctrl-C stops everything. A failure is one line with the fix.
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -9,6 +11,10 @@ import { createDatabase } from "@parley/db";
 const root = new URL("..", import.meta.url).pathname;
 const apiPort = Number(process.env.PORT ?? 4000);
 const webPort = Number(process.env.WEB_PORT ?? 3000);
+const host = process.env.HOST?.trim() || "127.0.0.1";
+/** Where this machine's browser and the web app reach the API (a wildcard bind is reachable on loopback). */
+const apiHost = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host;
+const urlHost = apiHost.includes(":") ? `[${apiHost}]` : apiHost;
 const children = [];
 /** The embedded database's host process, stopped after the API and the web app. */
 let databaseHost = null;
@@ -21,40 +27,48 @@ async function main() {
     databaseUrl = await startDatabaseHost();
   }
 
-  // Applies the migrations, then mints a fresh token for the local admin (shown once, stored hashed).
+  // Applies the migrations, then replaces the local admin's tokens with a fresh one (shown once,
+  // stored hashed): a token handed out by an earlier start stops working now.
   const parley = await createDatabase({ url: databaseUrl });
   let token;
   try {
     const admin = await parley.auth.ensureUser({ name: "local-admin", role: "admin" });
+    await parley.auth.revokeTokens(admin.user_id);
     token = await parley.auth.issueToken(admin.user_id);
   } finally {
     await parley.close();
   }
 
-  const apiUrl = `http://127.0.0.1:${apiPort}`;
+  const apiUrl = `http://${urlHost}:${apiPort}`;
   startChild("api", process.execPath, [join(root, "apps/api/dist/main.js")], {
     DATABASE_URL: databaseUrl,
     PORT: String(apiPort),
+    HOST: host,
   });
   await waitForHealth(`${apiUrl}/healthz`);
 
   startChild(
     "web",
     process.execPath,
-    [join(root, "node_modules/next/dist/bin/next"), "start", "-p", String(webPort)],
+    [join(root, "apps/web/server.mjs")],
     {
+      WEB_PORT: String(webPort),
+      HOST: host,
+      NODE_ENV: "production",
       PARLEY_API_URL: apiUrl,
       PARLEY_LOCAL_TOKEN: token,
       NEXT_TELEMETRY_DISABLED: "1",
     },
     join(root, "apps/web"),
   );
+  await waitForHealth(`http://${urlHost}:${webPort}/sign-in`, "The web app");
 
   console.log(`
 Parley is running.
-  Web app:          http://localhost:${webPort}   (signs in as local-admin automatically)
+  Web app:          http://localhost:${webPort}   (a browser on this machine signs in as local-admin)
   API:              ${apiUrl}/trpc   (health: ${apiUrl}/healthz)
-  Local admin token: ${token}
+  Listening on:     ${host}${host === "127.0.0.1" ? " (this machine only; set HOST to change)" : ""}
+  Local admin token: ${token}   (replaced at each start)
 Press Ctrl-C to stop.`);
 }
 
@@ -66,7 +80,10 @@ function startDatabaseHost() {
     stdio: ["ignore", "pipe", "inherit"],
   });
   return new Promise((resolve, reject) => {
-    databaseHost.once("exit", (code) => reject(new Error(`embedded PostgreSQL host exited (${code})`)));
+    // The host has printed its one-line reason on stderr already.
+    databaseHost.once("exit", (code) =>
+      reject(new ReportedError(`embedded PostgreSQL did not start (exit ${code})`)),
+    );
     createInterface({ input: databaseHost.stdout }).once("line", (line) => resolve(JSON.parse(line).url));
   });
 }
@@ -89,7 +106,10 @@ function startChild(name, command, args, extraEnv, cwd = root) {
   children.push(child);
 }
 
-async function waitForHealth(url) {
+/** A failure whose reason a child has already printed. */
+class ReportedError extends Error {}
+
+async function waitForHealth(url, what = "The API") {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     try {
@@ -100,7 +120,7 @@ async function waitForHealth(url) {
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  throw new Error(`API did not become healthy at ${url} within 60 s`);
+  throw new Error(`${what} did not answer at ${url} within 60 s. Fix: see its output above.`);
 }
 
 async function shutdown(code) {
@@ -129,6 +149,14 @@ async function shutdown(code) {
 process.on("SIGINT", () => void shutdown(0));
 process.on("SIGTERM", () => void shutdown(0));
 main().catch(async (error) => {
-  console.error(error instanceof Error ? error.message : error);
+  if (!(error instanceof ReportedError)) {
+    const message = error instanceof Error ? error.message : String(error);
+    const line = message.split("\n").find((text) => text.trim() !== "") ?? "start failed";
+    const databaseHint =
+      process.env.DATABASE_URL && error?.code
+        ? " Fix: check that DATABASE_URL points at a running PostgreSQL."
+        : "";
+    console.error(`parley: ${line}${databaseHint}`);
+  }
   await shutdown(1);
 });

@@ -1,6 +1,5 @@
 import pg from "pg";
 import type { ParleyClient, ParleyStack } from "./parley-stack.js";
-import { WAIT_MS } from "./stats.js";
 
 export interface WaitingSession {
   key: string;

@@ -92,6 +92,7 @@ describe("authorization matrix", () => {
     { path: "session.list", kind: "query", input: {} },
     { path: "admin.interactions", kind: "query", input: { status: "pending" } },
     { path: "admin.users.create", kind: "mutation", input: { name: "mallory", role: "admin" } },
+    { path: "admin.users.revoke", kind: "mutation", input: { name: "alice" } },
     { path: "auth.whoami", kind: "query", input: undefined },
     { path: "workspace.list", kind: "query", input: undefined },
   ];
@@ -162,6 +163,9 @@ describe("authorization matrix", () => {
       code: "forbidden",
     });
     await expect(bobClient.admin.users.create({ name: "mallory", role: "admin" })).rejects.toMatchObject({
+      code: "forbidden",
+    });
+    await expect(bobClient.admin.users.revoke({ name: "alice" })).rejects.toMatchObject({
       code: "forbidden",
     });
     const feedError = await subscriptionError((onError) =>

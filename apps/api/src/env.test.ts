@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parseEnv } from "./env.js";
+import { limitsFromEnv, parseEnv } from "./env.js";
+import { DEFAULT_API_LIMITS } from "./limits/api-limits.js";
 
 describe("parseEnv", () => {
   it("applies the documented defaults", () => {
@@ -44,5 +45,30 @@ describe("parseEnv", () => {
     expect(() => parseEnv({ PARLEY_BUS: "redis://127.0.0.1:6379" })).toThrow(
       /PARLEY_BUS must be unset \(Postgres NOTIFY\) or nats:\/\/host:port/,
     );
+  });
+});
+
+describe("limitsFromEnv", () => {
+  it("has documented defaults and reads each PARLEY_* limit", () => {
+    expect(limitsFromEnv(parseEnv({}))).toStrictEqual(DEFAULT_API_LIMITS);
+    const limits = limitsFromEnv(
+      parseEnv({
+        PARLEY_MAX_CONNECTIONS_PER_USER: "2",
+        PARLEY_MAX_SUBSCRIPTIONS_PER_CONNECTION: "3",
+        PARLEY_MAX_BATCH_SIZE: "4",
+        PARLEY_RATE_LIMIT_REQUESTS: "0",
+        PARLEY_RATE_LIMIT_WINDOW_MS: "1000",
+        PARLEY_AUTH_CACHE_MS: "0",
+      }),
+    );
+    expect(limits).toMatchObject({
+      connections_per_user: 2,
+      subscriptions_per_connection: 3,
+      batch_size: 4,
+      rate_requests: 0,
+      rate_window_ms: 1000,
+      auth_cache_ms: 0,
+    });
+    expect(() => parseEnv({ PARLEY_MAX_BATCH_SIZE: "0" })).toThrow(/PARLEY_MAX_BATCH_SIZE/);
   });
 });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { type ApiLimits, DEFAULT_API_LIMITS } from "./limits/api-limits.js";
 
 const DEFAULT_PORT = 4000;
 
@@ -48,6 +49,24 @@ export const envSchema = z.object({
       value === undefined || value.split(",").every((server) => /^nats:\/\/[^\s/]+$/.test(server.trim())),
     "PARLEY_BUS must be unset (Postgres NOTIFY) or nats://host:port",
   ),
+  /** Resource limits (`limits/api-limits.ts`, README "Limits"); beyond them `limit_exceeded`. */
+  PARLEY_MAX_CONNECTIONS_PER_USER: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(DEFAULT_API_LIMITS.connections_per_user),
+  PARLEY_MAX_SUBSCRIPTIONS_PER_CONNECTION: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(DEFAULT_API_LIMITS.subscriptions_per_connection),
+  /** Beyond it a batched HTTP request is `invalid_input`. */
+  PARLEY_MAX_BATCH_SIZE: z.coerce.number().int().min(1).default(DEFAULT_API_LIMITS.batch_size),
+  /** Calls per token per window; 0 turns the rate limit off. */
+  PARLEY_RATE_LIMIT_REQUESTS: z.coerce.number().int().min(0).default(DEFAULT_API_LIMITS.rate_requests),
+  PARLEY_RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(1).default(DEFAULT_API_LIMITS.rate_window_ms),
+  /** How long a token lookup is cached (and so how long a revocation may take on another instance). */
+  PARLEY_AUTH_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(DEFAULT_API_LIMITS.auth_cache_ms),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -59,4 +78,17 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     throw new Error(`Invalid environment:\n${z.prettifyError(result.error)}`);
   }
   return result.data;
+}
+
+/** The resource limits the environment sets. */
+export function limitsFromEnv(env: Env): ApiLimits {
+  return {
+    ...DEFAULT_API_LIMITS,
+    connections_per_user: env.PARLEY_MAX_CONNECTIONS_PER_USER,
+    subscriptions_per_connection: env.PARLEY_MAX_SUBSCRIPTIONS_PER_CONNECTION,
+    batch_size: env.PARLEY_MAX_BATCH_SIZE,
+    rate_requests: env.PARLEY_RATE_LIMIT_REQUESTS,
+    rate_window_ms: env.PARLEY_RATE_LIMIT_WINDOW_MS,
+    auth_cache_ms: env.PARLEY_AUTH_CACHE_MS,
+  };
 }

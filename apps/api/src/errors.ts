@@ -17,6 +17,7 @@ export const PARLEY_TO_TRPC_CODE = {
   interaction_type_mismatch: "BAD_REQUEST",
   interaction_invalid_response: "BAD_REQUEST",
   invalid_input: "BAD_REQUEST",
+  limit_exceeded: "TOO_MANY_REQUESTS",
 } as const satisfies Record<ParleyCode, TRPC_ERROR_CODE_KEY>;
 
 /**
@@ -74,6 +75,7 @@ export function parleyCodeOf(error: TRPCError): ParleyCode | null {
   if (error.code === "INTERNAL_SERVER_ERROR") return null;
   if (error.code === "UNAUTHORIZED") return "unauthorized";
   if (error.code === "FORBIDDEN") return "forbidden";
+  if (error.code === "TOO_MANY_REQUESTS") return "limit_exceeded";
   if (TRPC_CODES_MEANING_INVALID_INPUT.has(error.code)) return "invalid_input";
   return null;
 }

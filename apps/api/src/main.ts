@@ -1,8 +1,9 @@
 import { BusUnreachableError } from "@parley/db";
 import { composeApi } from "./compose.js";
-import { parseEnv } from "./env.js";
+import { limitsFromEnv, parseEnv } from "./env.js";
 import { createLogger } from "./logger.js";
 import { startApiServer } from "./server.js";
+import { describeStartupFailure } from "./startup-failure.js";
 
 /**
  * `npm run start:api`: env → database → runtime → HTTP + WebSocket server. On SIGINT/SIGTERM it
@@ -18,6 +19,11 @@ async function main(): Promise<void> {
     host: env.HOST,
     checkHealth: () => api.checkHealth(),
     metrics: api.metrics,
+    limits: limitsFromEnv(env),
+  }).catch(async (error: unknown) => {
+    // Not listening (port taken): release the leases and stop an embedded database before leaving.
+    await api.close().catch(() => undefined);
+    throw error;
   });
 
   let shuttingDown = false;
@@ -40,7 +46,12 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  // An unreachable bus is the operator's to fix: one line saying which, not a stack trace.
-  console.error(error instanceof BusUnreachableError ? error.message : error);
+  // An unreachable bus or a taken port is the operator's to fix: one line saying which, not a stack trace.
+  const port = Number(process.env.PORT ?? 4000);
+  console.error(
+    error instanceof BusUnreachableError
+      ? error.message
+      : `parley: ${describeStartupFailure(error, { host: process.env.HOST ?? "127.0.0.1", port })}`,
+  );
   process.exit(1);
 });

@@ -1,6 +1,7 @@
 import { adminInteractions } from "./procedures/admin-interactions.js";
 import { adminOnInteraction } from "./procedures/admin-on-interaction.js";
 import { adminUsersCreate } from "./procedures/admin-users-create.js";
+import { adminUsersRevoke } from "./procedures/admin-users-revoke.js";
 import { authWhoami } from "./procedures/auth-whoami.js";
 import { sessionClose } from "./procedures/session-close.js";
 import { sessionCreate } from "./procedures/session-create.js";
@@ -36,7 +37,7 @@ export const appRouter = router({
   admin: router({
     interactions: adminInteractions,
     onInteraction: adminOnInteraction,
-    users: router({ create: adminUsersCreate }),
+    users: router({ create: adminUsersCreate, revoke: adminUsersRevoke }),
   }),
   auth: router({ whoami: authWhoami }),
   workspace: router({ list: workspaceList }),

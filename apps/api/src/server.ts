@@ -1,12 +1,17 @@
 import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { ParleyError } from "@parley/session-core";
 import type { TRPCError } from "@trpc/server";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
 import { applyWSSHandler } from "@trpc/server/adapters/ws";
-import { WebSocketServer } from "ws";
+import { type WebSocket, WebSocketServer } from "ws";
+import { ApiAccess } from "./auth/api-access.js";
+import type { AuthenticatedToken } from "./auth/auth-store.js";
 import { readBearerToken } from "./auth/bearer-token.js";
-import { isInternalError } from "./errors.js";
+import type { OpenConnection } from "./auth/open-connections.js";
+import { isInternalError, toTRPCError } from "./errors.js";
+import { type ApiLimits, DEFAULT_API_LIMITS } from "./limits/api-limits.js";
 import type { ApiMetrics } from "./metrics/api-metrics.js";
 import { appRouter } from "./router.js";
 import type { ApiServices } from "./services.js";
@@ -37,7 +42,12 @@ export interface StartApiServerOptions {
   drainTimeoutMs?: number;
   /** Served at `GET /metrics` (Prometheus text format) when given. */
   metrics?: ApiMetrics;
+  /** Resource limits (`env.ts` reads them from `PARLEY_*`); unset ones take their defaults. */
+  limits?: Partial<ApiLimits>;
 }
+
+/** The WebSocket close code for a connection whose token was revoked or expired. */
+export const TOKEN_ENDED_CLOSE_CODE = 4401;
 
 export interface ApiServer {
   url: string;
@@ -71,16 +81,89 @@ export async function startApiServer(options: StartApiServerOptions): Promise<Ap
   const { services } = options;
   const logger = services.logger;
 
-  const createContext = async (input: {
+  const access = new ApiAccess({
+    auth: services.auth,
+    limits: { ...DEFAULT_API_LIMITS, ...options.limits },
+    logger,
+  });
+
+  const authenticate = (token: string | null): Promise<AuthenticatedToken | null> =>
+    token === null ? Promise.resolve(null) : access.authenticator.authenticate(token);
+
+  const contextFor = (
+    request: http.IncomingMessage,
+    identity: AuthenticatedToken | null,
+    connection: ApiContext["connection"],
+  ): ApiContext => ({
+    services,
+    request_id: requestIdOf(request),
+    user: identity?.user ?? null,
+    token_hash: identity?.token_hash ?? null,
+    connection,
+    access,
+  });
+
+  const openConnection = (connection: OpenConnection): (() => void) => {
+    try {
+      return access.connections.open(connection);
+    } catch (error) {
+      throw toTRPCError(error);
+    }
+  };
+
+  /** HTTP: one context per request; an SSE subscription counts as one of the user's connections. */
+  const createHttpContext = async (input: {
     req: http.IncomingMessage;
+    res: http.ServerResponse;
+    info: { connectionParams: Record<string, string | undefined> | null; calls: unknown[]; type: string };
+  }): Promise<ApiContext> => {
+    const max = access.limits.batch_size;
+    if (input.info.calls.length > max) {
+      // Thrown as the mapped TRPCError: an error out of createContext otherwise travels as a 500.
+      throw toTRPCError(new ParleyError("invalid_input", `A batch may hold at most ${max} calls`));
+    }
+    const identity = await authenticate(
+      readBearerToken({
+        authorization: input.req.headers.authorization,
+        connectionParams: input.info.connectionParams,
+      }),
+    );
+    if (identity !== null && input.info.type === "subscription") {
+      const release = openConnection({
+        user_id: identity.user.user_id,
+        token_hash: identity.token_hash,
+        expires_at: identity.expires_at,
+        close: () => input.res.destroy(),
+      });
+      input.res.once("close", release);
+    }
+    return contextFor(input.req, identity, null);
+  };
+
+  /** WebSocket: one context per connection, counted against the user's connections. */
+  const createWsContext = async (input: {
+    req: http.IncomingMessage;
+    res: WebSocket;
     info: { connectionParams: Record<string, string | undefined> | null };
   }): Promise<ApiContext> => {
-    const token = readBearerToken({
-      authorization: input.req.headers.authorization,
-      connectionParams: input.info.connectionParams,
-    });
-    const user = token === null ? null : await services.auth.authenticate(token);
-    return { services, user, request_id: requestIdOf(input.req) };
+    const identity = await authenticate(
+      readBearerToken({
+        authorization: input.req.headers.authorization,
+        connectionParams: input.info.connectionParams,
+      }),
+    );
+    if (identity !== null) {
+      const socket = input.res;
+      const release = openConnection({
+        user_id: identity.user.user_id,
+        token_hash: identity.token_hash,
+        expires_at: identity.expires_at,
+        close: (reason) => socket.close(TOKEN_ENDED_CLOSE_CODE, reason),
+      });
+      socket.once("close", release);
+      if (socket.readyState >= socket.CLOSING) release();
+    }
+    return contextFor(input.req, identity, { subscriptions: 0 });
   };
 
   const onError = ({
@@ -101,9 +184,22 @@ export async function startApiServer(options: StartApiServerOptions): Promise<Ap
     router: appRouter,
     basePath: `${TRPC_PATH}/`,
     maxBodySize: MAX_BODY_BYTES,
-    createContext,
+    createContext: createHttpContext,
     onError,
   });
+
+  /**
+   * `/healthz` answers share one database ping per half second: a flood of health checks costs
+   * the (auth) pool at most two queries a second.
+   */
+  let lastHealth: { at: number; result: Promise<boolean> } | null = null;
+  const checkHealthShared = (): Promise<boolean> => {
+    const now = Date.now();
+    if (lastHealth === null || now - lastHealth.at >= 500) {
+      lastHealth = { at: now, result: options.checkHealth().catch(() => false) };
+    }
+    return lastHealth.result;
+  };
 
   /** Open SSE responses: cut at shutdown so their clients resume elsewhere (they never end by themselves). */
   const streams = new Set<http.ServerResponse>();
@@ -117,7 +213,7 @@ export async function startApiServer(options: StartApiServerOptions): Promise<Ap
       return;
     }
     if (path === "/healthz" && request.method === "GET") {
-      const healthy = closing === null && (await options.checkHealth().catch(() => false));
+      const healthy = closing === null && (await checkHealthShared());
       response
         .writeHead(healthy ? 200 : 503, { "content-type": "application/json" })
         .end(JSON.stringify({ ok: healthy }));
@@ -153,10 +249,12 @@ export async function startApiServer(options: StartApiServerOptions): Promise<Ap
 
   const wss = new WebSocketServer({ server, maxPayload: MAX_BODY_BYTES });
   options.metrics?.countWebSocketClientsWith(() => wss.clients.size);
+  // It re-emits the HTTP server's errors (EADDRINUSE at listen), which the listen below reports.
+  wss.on("error", () => undefined);
   const wsHandler = applyWSSHandler({
     wss,
     router: appRouter,
-    createContext,
+    createContext: createWsContext,
     onError,
     keepAlive: { enabled: true, pingMs: 15_000, pongWaitMs: 5_000 },
   });
@@ -188,6 +286,7 @@ export async function startApiServer(options: StartApiServerOptions): Promise<Ap
       deadline.unref();
       await stopped;
       clearTimeout(deadline);
+      access.close();
       logger.info({ url }, "API stopped accepting and drained");
     })();
     return closing;

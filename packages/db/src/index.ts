@@ -1,4 +1,5 @@
 export {
+  type AuthenticatedToken,
   type AuthUser,
   hashToken,
   PrismaAuthStore,

@@ -10,6 +10,8 @@ import type {
   CreatedUser,
   CreateSessionInput,
   CreateUserInput,
+  RevokedTokens,
+  RevokeUserInput,
   SessionListPage,
   SessionListQuery,
   SubscribeOptions,
@@ -41,7 +43,11 @@ export interface ParleyClient {
       listener: (event: AdminInteractionEvent) => void | Promise<void>,
       options?: SubscribeOptions,
     ): () => void;
-    users: { create(input: CreateUserInput): Promise<CreatedUser> };
+    users: {
+      create(input: CreateUserInput): Promise<CreatedUser>;
+      /** Revokes every token of the named user; their open connections close. */
+      revoke(input: RevokeUserInput): Promise<RevokedTokens>;
+    };
   };
   auth: { whoami(): Promise<WhoAmI> };
   workspaces: { list(): Promise<WorkspaceList> };
@@ -82,6 +88,8 @@ export function createParleyClient(options: ParleyClientOptions): ParleyClient {
         true: wsLink<AppRouter>({ client: wsClient }),
         false: httpBatchLink<AppRouter>({
           url: httpUrl,
+          // The server refuses batches over PARLEY_MAX_BATCH_SIZE (default 50).
+          maxItems: 20,
           headers: { authorization: `Bearer ${options.token}` },
         }),
       }),
@@ -110,7 +118,10 @@ export function createParleyClient(options: ParleyClientOptions): ParleyClient {
           listener,
           subscribeOptions,
         }),
-      users: { create: (input) => withParleyErrors(() => trpc.admin.users.create.mutate(input)) },
+      users: {
+        create: (input) => withParleyErrors(() => trpc.admin.users.create.mutate(input)),
+        revoke: (input) => withParleyErrors(() => trpc.admin.users.revoke.mutate(input)),
+      },
     },
     auth: { whoami: () => withParleyErrors(() => trpc.auth.whoami.query()) },
     workspaces: { list: () => withParleyErrors(() => trpc.workspace.list.query()) },

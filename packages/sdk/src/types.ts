@@ -41,6 +41,8 @@ export type AdminInboxItem = AdminInteractionsPage["items"][number];
 export type AdminInteractionEvent = import("@parley/api").AdminInteractionEvent;
 export type CreateUserInput = RouterInputs["admin"]["users"]["create"];
 export type CreatedUser = RouterOutputs["admin"]["users"]["create"];
+export type RevokeUserInput = RouterInputs["admin"]["users"]["revoke"];
+export type RevokedTokens = RouterOutputs["admin"]["users"]["revoke"];
 export type WhoAmI = RouterOutputs["auth"]["whoami"];
 export type WorkspaceList = RouterOutputs["workspace"]["list"];
 

@@ -13,6 +13,8 @@ export const PARLEY_CODES = [
   "interaction_type_mismatch",
   "interaction_invalid_response",
   "invalid_input",
+  /** A configured resource limit (connections, subscriptions, request rate) was reached. */
+  "limit_exceeded",
 ] as const;
 
 export type ParleyCode = (typeof PARLEY_CODES)[number];

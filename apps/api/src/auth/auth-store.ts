@@ -7,6 +7,14 @@ export interface AuthUser {
   role: UserRole;
 }
 
+/** A token that authenticated: its user, its SHA-256 digest (to re-check it later) and its expiry. */
+export interface AuthenticatedToken {
+  user: AuthUser;
+  token_hash: string;
+  /** Epoch ms after which the token no longer authenticates; null = never. */
+  expires_at: number | null;
+}
+
 /**
  * What the API needs from the user and token store (`@parley/db`'s `PrismaAuthStore` implements
  * it). Tokens are shown once by `issueToken` and kept only as hashes, so `authenticate` is the one
@@ -17,6 +25,11 @@ export interface AuthStore {
   ensureUser(input: { name: string; role: UserRole }): Promise<AuthUser>;
   findUserByName(name: string): Promise<AuthUser | null>;
   getUser(user_id: string): Promise<AuthUser | null>;
-  issueToken(user_id: string): Promise<string>;
-  authenticate(token: string): Promise<AuthUser | null>;
+  issueToken(user_id: string, options?: { expires_at?: number | null }): Promise<string>;
+  /** Null for an unknown, malformed, revoked or expired token. */
+  authenticate(token: string): Promise<AuthenticatedToken | null>;
+  /** Which of these digests still authenticate (one round trip for any number). */
+  liveTokenHashes(token_hashes: readonly string[]): Promise<Set<string>>;
+  /** Deletes every token of the user; returns how many. */
+  revokeTokens(user_id: string): Promise<number>;
 }

@@ -122,3 +122,25 @@ export async function createTokenWithCli(options: {
   const token = lines[lines.length - 1] ?? "";
   return { token, stdout };
 }
+
+/** Runs the CLI (`parley …args`) against `database_url`; resolves its exit code and output. */
+export async function runCli(options: {
+  database_url: string;
+  args: string[];
+}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [...sourceEntryArgs("cli.ts"), ...options.args], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, DATABASE_URL: options.database_url },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+    stdout += chunk;
+  });
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+    stderr += chunk;
+  });
+  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+  return { code, stdout, stderr };
+}

@@ -1,10 +1,15 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
-import type { AuthStore, AuthUser, UserRole } from "../auth/auth-store.js";
+import type { AuthenticatedToken, AuthStore, AuthUser, UserRole } from "../auth/auth-store.js";
+
+interface StoredToken {
+  user_id: string;
+  expires_at: number | null;
+}
 
 /** The `AuthStore` contract in memory, for in-process tests: tokens kept only as SHA-256 hashes. */
 export class InMemoryAuthStore implements AuthStore {
   private readonly users = new Map<string, AuthUser>();
-  private readonly tokenHashes = new Map<string, string>();
+  private readonly tokens = new Map<string, StoredToken>();
 
   async createUser(input: { name: string; role: UserRole }): Promise<AuthUser> {
     if (await this.findUserByName(input.name)) throw new Error(`User exists: ${input.name}`);
@@ -27,16 +32,42 @@ export class InMemoryAuthStore implements AuthStore {
     return found === undefined ? null : { ...found };
   }
 
-  async issueToken(user_id: string): Promise<string> {
+  async issueToken(user_id: string, options: { expires_at?: number | null } = {}): Promise<string> {
     const token = randomBytes(24).toString("base64url");
-    this.tokenHashes.set(hash(token), user_id);
+    this.tokens.set(hash(token), { user_id, expires_at: options.expires_at ?? null });
     return token;
   }
 
-  async authenticate(token: string): Promise<AuthUser | null> {
-    const user_id = this.tokenHashes.get(hash(token));
-    return user_id === undefined ? null : this.getUser(user_id);
+  async authenticate(token: string): Promise<AuthenticatedToken | null> {
+    const token_hash = hash(token);
+    const stored = this.tokens.get(token_hash);
+    if (stored === undefined || !isLive(stored)) return null;
+    const user = await this.getUser(stored.user_id);
+    return user === null ? null : { user, token_hash, expires_at: stored.expires_at };
   }
+
+  async liveTokenHashes(token_hashes: readonly string[]): Promise<Set<string>> {
+    return new Set(
+      token_hashes.filter((token_hash) => {
+        const stored = this.tokens.get(token_hash);
+        return stored !== undefined && isLive(stored);
+      }),
+    );
+  }
+
+  async revokeTokens(user_id: string): Promise<number> {
+    let revoked = 0;
+    for (const [token_hash, stored] of this.tokens) {
+      if (stored.user_id !== user_id) continue;
+      this.tokens.delete(token_hash);
+      revoked += 1;
+    }
+    return revoked;
+  }
+}
+
+function isLive(stored: StoredToken): boolean {
+  return stored.expires_at === null || stored.expires_at > Date.now();
 }
 
 function hash(token: string): string {

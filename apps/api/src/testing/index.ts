@@ -6,3 +6,4 @@ export * from "./in-memory-auth-store.js";
 export * from "./issue-token.js";
 export * from "./mutation-recorder.js";
 export * from "./raw-trpc.js";
+export * from "./raw-websocket.js";

@@ -9,11 +9,16 @@ export async function issueTokenInDatabase(options: {
   database_url: string;
   user: string;
   role: UserRole;
+  /** Epoch ms; default never. */
+  expires_at?: number;
 }): Promise<{ user_id: string; token: string }> {
   const database = await createDatabase({ url: options.database_url, migrate: false, pool_size: 1 });
   try {
     const user = await database.auth.ensureUser({ name: options.user, role: options.role });
-    return { user_id: user.user_id, token: await database.auth.issueToken(user.user_id) };
+    return {
+      user_id: user.user_id,
+      token: await database.auth.issueToken(user.user_id, { expires_at: options.expires_at ?? null }),
+    };
   } finally {
     await database.close();
   }

@@ -132,8 +132,9 @@ export async function startApi(
 }
 
 /**
- * `next start` against the test API. `local_token` plays the root `npm start`, which hands the
- * local admin token to the web app so the browser signs in by itself.
+ * The web app's server (`apps/web/server.mjs`, as the root `npm start` runs it) against the test
+ * API. `local_token` plays `npm start`, which hands the local admin token to the web app so a
+ * browser on this machine signs in by itself.
  */
 export async function startWeb(
   stack: Pick<StackEnv, "state_dir">,
@@ -145,18 +146,13 @@ export async function startWeb(
     name,
     state_dir: stack.state_dir,
     cwd: WEB_ROOT,
-    args: [
-      path.join(REPO_ROOT, "node_modules/next/dist/bin/next"),
-      "start",
-      "-p",
-      String(port),
-      "-H",
-      "127.0.0.1",
-    ],
+    args: [path.join(WEB_ROOT, "server.mjs")],
     env: {
       ...process.env,
       NODE_ENV: "production",
       NEXT_TELEMETRY_DISABLED: "1",
+      WEB_PORT: String(port),
+      HOST: "127.0.0.1",
       PARLEY_API_URL: `http://127.0.0.1:${API_PORT}`,
       PARLEY_LOCAL_TOKEN: options.local_token ?? "",
     },

@@ -1,10 +1,12 @@
 import { GeistMono } from "geist/font/mono";
 import { GeistSans } from "geist/font/sans";
 import type { Metadata, Viewport } from "next";
+import { headers } from "next/headers";
 import { connection } from "next/server";
 import type { ReactNode } from "react";
 import { AppProviders } from "@/components/app-providers";
 import { readRuntimeConfig } from "@/lib/runtime-config";
+import { LOCAL_PEER_HEADER } from "../../local-request.mjs";
 import "../styles/base.css";
 import "../styles/controls.css";
 import "../styles/layout.css";
@@ -24,7 +26,8 @@ export const viewport: Viewport = { width: "device-width", initialScale: 1 };
 export default async function RootLayout({ children }: { children: ReactNode }) {
   // Read the API location per request, so one build works against any API.
   await connection();
-  const config = readRuntimeConfig();
+  // The local token only for a local browser, as `server.mjs` marked the request (DESIGN.md §10.2).
+  const config = readRuntimeConfig(process.env, (await headers()).get(LOCAL_PEER_HEADER));
   return (
     <html lang="en" className={`${GeistSans.variable} ${GeistMono.variable}`}>
       <body>

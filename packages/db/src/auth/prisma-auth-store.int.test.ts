@@ -7,18 +7,22 @@ import { hashToken, PrismaAuthStore } from "./prisma-auth-store.js";
 
 let database: TestDatabase;
 let pool: pg.Pool;
+let lookupPool: pg.Pool;
 let prisma: PrismaClient;
 let auth: PrismaAuthStore;
+let now = 1_000_000;
 
 beforeAll(async () => {
   database = await createTestDatabase();
   pool = new pg.Pool({ connectionString: database.url, max: 4 });
+  lookupPool = new pg.Pool({ connectionString: database.url, max: 1 });
   prisma = createPrismaClient(pool);
-  auth = new PrismaAuthStore(prisma);
+  auth = new PrismaAuthStore(prisma, { lookup_pool: lookupPool, clock: { now: () => now } });
 });
 afterAll(async () => {
   await prisma.$disconnect();
   await pool.end();
+  await lookupPool.end();
   await database.drop();
 });
 
@@ -59,13 +63,43 @@ describe("PrismaAuthStore", () => {
     expect(rows.map((row) => row.token_hash)).toEqual([hashToken(token), hashToken(second)].sort());
     expect(rows.some((row) => row.token_hash.includes(token))).toBe(false);
 
-    expect(await auth.authenticate(token)).toStrictEqual(dave);
-    expect(await auth.authenticate(second)).toStrictEqual(dave);
+    expect(await auth.authenticate(token)).toStrictEqual({
+      user: dave,
+      token_hash: hashToken(token),
+      expires_at: null,
+    });
+    expect((await auth.authenticate(second))?.user).toStrictEqual(dave);
     expect(await auth.authenticate(`${token}x`)).toBeNull();
     expect(await auth.authenticate("not-a-token")).toBeNull();
     expect(await auth.authenticate("")).toBeNull();
 
+    expect(await auth.liveTokenHashes([hashToken(token), hashToken("parley_unknown")])).toStrictEqual(
+      new Set([hashToken(token)]),
+    );
     expect(await auth.revokeTokens(dave.user_id)).toBe(2);
     expect(await auth.authenticate(token)).toBeNull();
+    expect(await auth.authenticate(second)).toBeNull();
+    expect(await auth.liveTokenHashes([hashToken(token), hashToken(second)])).toStrictEqual(new Set());
+  });
+
+  it("stops authenticating a token at its expiry, and revoking one user leaves the others", async () => {
+    const erin = await auth.createUser({ name: "erin", role: "member" });
+    const frank = await auth.createUser({ name: "frank", role: "member" });
+    const expiring = await auth.issueToken(erin.user_id, { expires_at: now + 1_000 });
+    const lasting = await auth.issueToken(frank.user_id);
+    expect(await auth.authenticate(expiring)).toStrictEqual({
+      user: erin,
+      token_hash: hashToken(expiring),
+      expires_at: now + 1_000,
+    });
+    now += 999;
+    expect((await auth.authenticate(expiring))?.user).toStrictEqual(erin);
+    now += 1;
+    expect(await auth.authenticate(expiring)).toBeNull();
+    expect(await auth.liveTokenHashes([hashToken(expiring), hashToken(lasting)])).toStrictEqual(
+      new Set([hashToken(lasting)]),
+    );
+    expect(await auth.revokeTokens(erin.user_id)).toBe(1);
+    expect((await auth.authenticate(lasting))?.user).toStrictEqual(frank);
   });
 });

@@ -2,6 +2,7 @@ import { createHash, randomBytes, randomUUID } from "node:crypto";
 import type { Clock } from "@parley/session-core";
 import { systemClock } from "@parley/session-core";
 import type { PrismaClient } from "@prisma/client";
+import type pg from "pg";
 
 export type UserRole = "member" | "admin";
 
@@ -9,6 +10,14 @@ export interface AuthUser {
   user_id: string;
   name: string;
   role: UserRole;
+}
+
+/** A token that authenticated: its user, its digest (to re-check it later) and its expiry. */
+export interface AuthenticatedToken {
+  user: AuthUser;
+  token_hash: string;
+  /** Epoch ms after which it no longer authenticates; null = never. */
+  expires_at: number | null;
 }
 
 /** Every token starts with this, so a leaked one is recognisable (secret scanners, logs). */
@@ -26,16 +35,21 @@ function toAuthUser(row: { user_id: string; name: string; role: string }): AuthU
 /**
  * Users and API tokens. A token's plaintext is returned once by `issueToken` and never stored;
  * `authenticate` hashes what it is given and looks the digest up (an indexed primary-key read).
+ *
+ * The lookups that every request makes (`authenticate`, `liveTokenHashes`) run on `lookup_pool`,
+ * a small pool of their own, so a flood of bad tokens queues there and never takes a connection
+ * that commits need.
  */
 export class PrismaAuthStore {
   readonly #prisma: PrismaClient;
+  readonly #lookup: pg.Pool;
   readonly #clock: Clock;
 
-  constructor(prisma: PrismaClient, options: { clock?: Clock } = {}) {
+  constructor(prisma: PrismaClient, options: { lookup_pool: pg.Pool; clock?: Clock }) {
     this.#prisma = prisma;
+    this.#lookup = options.lookup_pool;
     this.#clock = options.clock ?? systemClock;
   }
-
   /** Creates a user; fails when the name is taken (names are unique). */
   async createUser(input: { name: string; role: UserRole }): Promise<AuthUser> {
     const row = await this.#prisma.user.create({
@@ -78,26 +92,63 @@ export class PrismaAuthStore {
     return toAuthUser(row);
   }
 
-  /** A new random token for the user (`parley_<43 base64url chars>`); only its hash is stored. */
-  async issueToken(user_id: string): Promise<string> {
+  /**
+   * A new random token for the user (`parley_<43 base64url chars>`); only its hash is stored.
+   * `expires_at` (epoch ms) makes it stop authenticating then; default never.
+   */
+  async issueToken(user_id: string, options: { expires_at?: number | null } = {}): Promise<string> {
     const token = `${TOKEN_PREFIX}${randomBytes(32).toString("base64url")}`;
+    const expires_at = options.expires_at ?? null;
     await this.#prisma.apiToken.create({
-      data: { token_hash: hashToken(token), user_id, created_at: BigInt(this.#clock.now()) },
+      data: {
+        token_hash: hashToken(token),
+        user_id,
+        created_at: BigInt(this.#clock.now()),
+        expires_at: expires_at === null ? null : BigInt(expires_at),
+      },
     });
     return token;
   }
 
-  /** The token's user, or null for an unknown, malformed or revoked token. */
-  async authenticate(token: string): Promise<AuthUser | null> {
+  /** The token's user, digest and expiry; null for an unknown, malformed, revoked or expired token. */
+  async authenticate(token: string): Promise<AuthenticatedToken | null> {
     if (!token.startsWith(TOKEN_PREFIX) || token.length > 200) return null;
-    const row = await this.#prisma.apiToken.findUnique({
-      where: { token_hash: hashToken(token) },
-      include: { user: true },
-    });
-    return row ? toAuthUser(row.user) : null;
+    const token_hash = hashToken(token);
+    const { rows } = await this.#lookup.query<{
+      user_id: string;
+      name: string;
+      role: string;
+      expires_at: string | null;
+    }>(
+      `SELECT u.user_id, u.name, u.role, t.expires_at::text AS expires_at
+         FROM api_tokens t JOIN users u ON u.user_id = t.user_id
+        WHERE t.token_hash = $1 AND (t.expires_at IS NULL OR t.expires_at > $2)`,
+      [token_hash, this.#clock.now()],
+    );
+    const row = rows[0];
+    if (row === undefined) return null;
+    return {
+      user: toAuthUser(row),
+      token_hash,
+      expires_at: row.expires_at === null ? null : Number(row.expires_at),
+    };
   }
 
-  /** Deletes every token of the user; returns how many. */
+  /**
+   * Which of these token digests still authenticate (exist and are unexpired): one query for any
+   * number, so re-checking every open connection costs one round trip.
+   */
+  async liveTokenHashes(token_hashes: readonly string[]): Promise<Set<string>> {
+    if (token_hashes.length === 0) return new Set();
+    const { rows } = await this.#lookup.query<{ token_hash: string }>(
+      `SELECT token_hash FROM api_tokens
+        WHERE token_hash = ANY($1::text[]) AND (expires_at IS NULL OR expires_at > $2)`,
+      [token_hashes, this.#clock.now()],
+    );
+    return new Set(rows.map((row) => row.token_hash));
+  }
+
+  /** Deletes every token of the user (they fail from then on); returns how many. */
   async revokeTokens(user_id: string): Promise<number> {
     const { count } = await this.#prisma.apiToken.deleteMany({ where: { user_id } });
     return count;
