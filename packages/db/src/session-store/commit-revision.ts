@@ -11,6 +11,7 @@ import {
 } from "@parley/session-core";
 import { Prisma } from "@prisma/client";
 import { asStoredJson } from "./row-mapping.js";
+import { settleCommandsInCommit } from "./session-commands.js";
 
 /**
  * Serialises the commits that append to the global admin feed, from id assignment to COMMIT, so
@@ -94,12 +95,14 @@ function messageWrite(snapshot: SessionMessage, expected_revision: number): Pris
     RETURNING 1`;
 }
 
-/** Why the session row was not updated: it does not exist, or another epoch holds the lease. */
+/** Why the session row was not updated: it does not exist, is closed, or another epoch holds the lease. */
 async function sessionFailure(tx: Prisma.TransactionClient, commit: SessionCommit): Promise<Error> {
-  const found = await tx.$queryRaw<{ lease_epoch: number }[]>`
-    SELECT lease_epoch FROM sessions WHERE session_id = ${commit.session_id}`;
+  const found = await tx.$queryRaw<{ lease_epoch: number; closed: boolean }[]>`
+    SELECT lease_epoch, closed_at IS NOT NULL AS closed FROM sessions WHERE session_id = ${commit.session_id}`;
   const current = found[0];
   if (!current) return new ParleyError("session_not_found", `Session not found: ${commit.session_id}`);
+  // DESIGN §10.1: a closed session's writes fail in the store.
+  if (current.closed) return new ParleyError("session_closed", `Session is closed: ${commit.session_id}`);
   return new StoreConflictError(
     "fenced",
     `Session ${commit.session_id} is leased at epoch ${current.lease_epoch}; the writer holds epoch ${commit.epoch}`,
@@ -155,7 +158,7 @@ async function writeSessionAndMessage(
   const rows = await tx.$queryRaw<{ last_event_id: number | null; message_written: boolean }[]>`
     WITH updated AS (
       UPDATE sessions SET ${Prisma.join(assignments, ", ")}
-       WHERE session_id = ${session_id}
+       WHERE session_id = ${session_id} AND closed_at IS NULL
          AND (${epoch ?? null}::int IS NULL OR lease_epoch = ${epoch ?? null}::int)
       RETURNING last_event_id
     )${written}, logged AS (
@@ -282,6 +285,7 @@ export async function commitRevision(
   now: number,
 ): Promise<CommitResult> {
   const event = await writeSessionAndMessage(tx, commit);
+  await settleCommandsInCommit(tx, commit);
   await upsertInteractions(tx, commit);
   const interaction_events = await appendInteractionEvents(tx, commit, now);
   return event ? { event, interaction_events } : { interaction_events };

@@ -7,7 +7,6 @@ import type { SessionRecord } from "../schema/session.js";
 import type { WorkspaceRef } from "../tools/define-agent-tool.js";
 import type { RuntimeIds } from "./ids.js";
 import type { InteractionWaiters } from "./interaction-waiters.js";
-import type { PromptRequests } from "./prompt-requests.js";
 import type { AgentDefinition } from "./session-facade.js";
 import type { RuntimeLogger } from "./session-runtime-options.js";
 
@@ -22,8 +21,9 @@ export interface RuntimeContext {
   ids: RuntimeIds;
   logger: RuntimeLogger | undefined;
   waiters: InteractionWaiters;
-  prompt_requests: PromptRequests;
   delta_flush_ms: number;
+  /** Aborted when the runtime shuts down. */
+  closing: AbortSignal;
 }
 
 const PAGE = 500;

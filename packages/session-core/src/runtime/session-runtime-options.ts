@@ -26,6 +26,11 @@ export interface SessionRuntimeOptions {
   logger?: RuntimeLogger;
   /** How long text/reasoning deltas are coalesced into one revision, in ms (default 50). */
   delta_flush_ms?: number;
+  /**
+   * How often this runtime looks for queued session commands to drive, in ms (default 250; 0 turns
+   * the sweep off, for tests that drive it with `sweepCommands()`).
+   */
+  command_sweep_ms?: number;
 }
 
 export interface CreateSessionInput {

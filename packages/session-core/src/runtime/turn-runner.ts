@@ -1,14 +1,15 @@
+import { StoreConflictError } from "../errors.js";
 import type { TurnLease } from "../ports/turn-lease.js";
 import type { ApprovalMode } from "../schema/approval-mode.js";
 import type { CancelReason } from "../schema/interaction.js";
 import type { AssistantMessage } from "../schema/messages.js";
 import type { ToolPart } from "../schema/parts.js";
-import type { TurnResult } from "../schema/session.js";
+import type { StopResult, TurnResult } from "../schema/session.js";
+import type { PromptCommand, SetCommand } from "../schema/session-command.js";
 import type { WorkspaceRef } from "../tools/define-agent-tool.js";
 import { buildModelPrompt, toModelTools } from "./prompt-builder.js";
 import { loadAllMessages, type RuntimeContext } from "./runtime-context.js";
 import type { AgentDefinition, TurnHandle } from "./session-facade.js";
-import type { ConfigCommand, QueuedPrompt, QueueItem } from "./session-queue.js";
 import { type SessionWriter, TurnFencedError } from "./session-writer.js";
 import { errorText, StepStreamConsumer } from "./step-stream-consumer.js";
 import { runToolCall } from "./tool-execution.js";
@@ -45,9 +46,7 @@ export interface TurnHost {
   readonly agent: AgentDefinition;
   readonly workspace: WorkspaceRef | undefined;
   effectiveMode(): ApprovalMode;
-  drainQueue(): QueueItem[];
-  hasQueuedPrompt(): boolean;
-  applyConfig(command: ConfigCommand, turn_id: string, epoch: number): Promise<void>;
+  applyConfig(command: SetCommand, turn_id: string, epoch: number): Promise<void>;
   turnEnded(turn: TurnRunner): void;
 }
 
@@ -92,8 +91,8 @@ export class TurnRunner {
   /** The current Step's stream consumer, whose buffered text a stop still persists. */
   #consumer: StepStreamConsumer | undefined;
   readonly #records: TurnRecords;
-  /** False once the Turn decided it has no further Step: later prompts start the next Turn. */
-  acceptsSteer = true;
+  /** What `stop()` answers, once the Turn finished stopped. */
+  stopResult: StopResult | undefined;
 
   constructor(host: TurnHost, lease: TurnLease, turn_id: string) {
     this.#host = host;
@@ -155,7 +154,6 @@ export class TurnRunner {
   #end(ending: Ending): void {
     if (this.#ending) return;
     this.#ending = ending;
-    this.acceptsSteer = false;
     this.#abort.abort(new Error(ending.kind === "stopped" ? TURN_STOPPED : "Turn abandoned"));
     this.#signalEnded();
     if (ending.kind === "abandoned") {
@@ -169,13 +167,12 @@ export class TurnRunner {
     }
   }
 
-  /** A new Turn: its leading config commands, its prompt, then Steps. */
-  runNew(prompt: QueuedPrompt, configs: ConfigCommand[]): void {
+  /** A new Turn: the `set` commands queued ahead of its prompt, its prompt, then Steps. */
+  runNew(prompt: PromptCommand, configs: SetCommand[]): void {
     void this.#guard(async () => {
       await this.#records.turnMutation({ type: "start", status: "running" });
       for (const command of configs) await this.#host.applyConfig(command, this.turn_id, this.epoch);
-      await this.#records.userMessage(prompt.query, "prompt");
-      prompt.assign(this.handle);
+      await this.#records.userMessage(prompt.input.query, "prompt", prompt.command_id);
       await this.#loop(1);
     });
   }
@@ -260,29 +257,42 @@ export class TurnRunner {
       const tool_calls = await this.#runStep();
       this.#throwIfEnded();
       if (tool_calls > 0 && step < MAX_STEPS) continue;
-      if (this.#host.hasQueuedPrompt()) continue;
-      this.acceptsSteer = false;
-      break;
+      if (await this.#hasQueuedPrompt()) continue;
+      try {
+        await this.#finishCompleted();
+        return;
+      } catch (error) {
+        // A prompt committed for this Turn after the check: it joins as a steer (DESIGN §10.1).
+        if (!(error instanceof StoreConflictError) || error.kind !== "queued") throw error;
+        this.#messageId = undefined;
+      }
     }
-    this.#throwIfEnded();
-    await this.#finishCompleted();
   }
 
-  /** §A.3: before each model request the whole queue is applied in FIFO order. */
+  async #hasQueuedPrompt(): Promise<boolean> {
+    const commands = await this.#host.context.store.listQueuedCommands(this.#host.session_id);
+    return commands.some((command) => command.kind === "prompt" && command.turn_id === this.turn_id);
+  }
+
+  /**
+   * §A.3: before each model request the session's queued commands (committed by any instance) are
+   * applied in FIFO order, each settled in the commit of its effect; a queued stop stops the Turn.
+   */
   async #checkpoint(): Promise<void> {
     let steered = false;
-    for (const item of this.#host.drainQueue()) {
-      if (item.kind === "config") {
-        await this.#host.applyConfig(item, this.turn_id, this.epoch);
+    const commands = await this.#host.context.store.listQueuedCommands(this.#host.session_id);
+    for (const command of commands) {
+      if (command.kind === "stop") {
+        void this.stop(command.input.reason);
+        this.#throwIfEnded();
+      }
+      if (command.kind === "set") {
+        await this.#host.applyConfig(command, this.turn_id, this.epoch);
         continue;
       }
-      try {
-        await this.#records.userMessage(item.query, "steer");
-      } catch (error) {
-        item.reject(error);
-        throw error;
-      }
-      item.assign(this.handle);
+      // A prompt of a later Turn waits for that Turn (it cannot precede this one's finish).
+      if (command.kind !== "prompt" || command.turn_id !== this.turn_id) continue;
+      await this.#records.userMessage(command.input.query, "steer", command.command_id);
       steered = true;
     }
     if (steered && this.#messageId) {
@@ -435,6 +445,7 @@ export class TurnRunner {
     await this.#records.turnMutation(
       { type: "finish", status: "completed", text: this.#lastText },
       this.#markFinished,
+      { ends_turn: { turn_id: this.turn_id, cancel_queued_prompts: false } },
     );
     this.#settle({ turn_id: this.turn_id, text: this.#lastText, success: true });
   }
@@ -464,9 +475,29 @@ export class TurnRunner {
             : null,
         );
       }
+      // §B.9: the prompts queued for this Turn are cancelled with its finish, and every queued stop
+      // (from any instance) is answered in the same commit.
+      const queued = await this.#host.context.store.listQueuedCommands(this.#host.session_id);
+      const result: StopResult = {
+        stopped: true,
+        turn_id: this.turn_id,
+        cancelled_queued_prompts: queued.filter(
+          (command) => command.kind === "prompt" && command.turn_id === this.turn_id,
+        ).length,
+        reason: "stopped",
+      };
       await this.#records.turnMutation(
         { type: "finish", status: "stopped", error: TURN_STOPPED },
-        this.#markFinished,
+        () => {
+          this.stopResult = result;
+          this.#markFinished();
+        },
+        {
+          settle_commands: queued
+            .filter((command) => command.kind === "stop")
+            .map((command) => ({ command_id: command.command_id, status: "applied", result })),
+          ends_turn: { turn_id: this.turn_id, cancel_queued_prompts: true },
+        },
       );
     } catch (error) {
       this.#host.context.logger?.error(
@@ -487,6 +518,7 @@ export class TurnRunner {
       await this.#records.turnMutation(
         { type: "finish", status: "failed", error: message },
         this.#markFinished,
+        { ends_turn: { turn_id: this.turn_id, cancel_queued_prompts: true } },
       );
     } catch (writeError) {
       this.#host.context.logger?.error(
@@ -501,12 +533,17 @@ export class TurnRunner {
   async #interrupt(): Promise<void> {
     await this.#close("failed", TURN_INTERRUPTED, "runtime_interrupted");
     await this.#records.errorMessage("turn_interrupted", TURN_INTERRUPTED);
-    await this.#records.turnMutation({ type: "finish", status: "failed", error: TURN_INTERRUPTED });
+    await this.#records.turnMutation(
+      { type: "finish", status: "failed", error: TURN_INTERRUPTED },
+      undefined,
+      {
+        ends_turn: { turn_id: this.turn_id, cancel_queued_prompts: true },
+      },
+    );
     this.#settle({ turn_id: this.turn_id, text: "", success: false, error: TURN_INTERRUPTED });
   }
 
   #settle(result: TurnResult): void {
-    this.acceptsSteer = false;
     this.#settled = true;
     // The session is idle for anyone who awaited `finished`.
     this.#host.turnEnded(this);

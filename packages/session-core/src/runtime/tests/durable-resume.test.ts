@@ -60,6 +60,13 @@ async function commitResponseUnseen(harness: RuntimeHarness, session_id: string,
   });
 }
 
+/** Waits until the process holds nothing of any session (its abandoned Turn is gone). */
+async function untilHostless(harness: RuntimeHarness, process_id: string): Promise<void> {
+  while (harness.runtime(process_id).stats().hosts > 0) {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
 function turnFinish(harness: RuntimeHarness, turn_id: string) {
   return harness.waitFor(
     (mutation) => mutation.variant === "turn" && mutation.type === "finish" && mutation.turn_id === turn_id,
@@ -252,7 +259,7 @@ describe("durable resume (DESIGN §3.3)", () => {
       return commit(change);
     };
     await session.respond(approve(interaction_ids[0] ?? ""));
-    expect(await turn.finished).toMatchObject({ success: false });
+    await untilHostless(harness, "A");
     expect(fencedHandOvers).toBe(1);
     expect(effects).toEqual([]);
     expect((await harness.tool(session.id, "call_1")).interactions?.[0]?.resumed_at).toBeUndefined();
@@ -312,7 +319,7 @@ describe("durable resume (DESIGN §3.3)", () => {
   it("a former owner whose lease was taken over never writes again and never runs the side effect", async () => {
     const { harness, session, turn, interaction_ids, effects } = await waitingInA();
     harness.leases.loseLease(session.id);
-    expect(await turn.finished).toMatchObject({ success: false });
+    await untilHostless(harness, "A");
     const b = harness.runtime("B");
     expect(await b.recover()).toEqual({ resumed_session_ids: [session.id] });
     const resumed = await b.openSession(session.id);
@@ -358,11 +365,18 @@ describe("durable resume (DESIGN §3.3)", () => {
     ]);
   });
 
-  it("a prompt in a process that does not run the session's live Turn is refused (the queue is per process)", async () => {
+  it("a prompt in a process that does not run the session's waiting Turn is queued durably and joins it as a steer", async () => {
     const { harness, session, turn, interaction_ids } = await waitingInA();
     const remote = await harness.runtime("B").openSession(session.id);
-    await expect(remote?.prompt({ query: "steer from B" })).rejects.toMatchObject({ code: "invalid_input" });
+    const steer = await remote?.prompt({ query: "steer from B" });
+    expect(steer?.id).toBe(turn.id);
     await session.respond(approve(interaction_ids[0] ?? ""));
     expect(await turn.finished).toMatchObject({ success: true });
+    const users = (await harness.messages(session.id)).filter((message) => message.type === "user");
+    expect(users.map((message) => message.type === "user" && message.input_type)).toEqual([
+      "prompt",
+      "steer",
+    ]);
+    expect(await harness.store.listQueuedCommands(session.id)).toEqual([]);
   });
 });
