@@ -40,6 +40,11 @@ export interface InteractionPortDeps {
    * `interactions[k]` when it exists. Tools' ports count per call; the facade's port always creates.
    */
   countsOrdinals: boolean;
+  /**
+   * Commits the tool `running` (fenced) before an auto-approved side effect starts (DESIGN §10.1).
+   * Absent for the facade's port, which has no tool of its own.
+   */
+  markRunning?(tool_call_id: string): Promise<void>;
 }
 
 function envelopeError(input: Partial<InteractionRequestInput>): string | null {
@@ -195,6 +200,7 @@ export class RuntimeInteractionPort implements InteractionPort {
   async #requestApproval(raw: ApprovalRequestInput): Promise<ApprovalDecision> {
     const input = approvalRequestInputSchema.parse(raw);
     if (this.#deps.approvalMode() === "always-allow" && !(await this.#hasNextExisting(input.tool_call_id))) {
+      await this.#deps.markRunning?.(input.tool_call_id);
       return { approved: true, auto_approved: true };
     }
     const handle = await this.request({
