@@ -1,4 +1,5 @@
 import { createParleyClient, type ParleyClient, type ParleySession, type SessionMutation } from "@parley/sdk";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type ApiProcess,
@@ -204,5 +205,54 @@ describe("session calls on the instance that does not run the Turn", () => {
       await onRestarted.close();
       await restarted.stop();
     }
+  });
+
+  it("sessions waiting for a person hold no advisory lock; an answer still resumes its Turn", async () => {
+    const client = environment.clientFor(alice, environment.api.url);
+    const waiting: {
+      session: ParleySession;
+      feed: MutationRecorder;
+      turn_id: string;
+      interaction_id: string;
+    }[] = [];
+    for (let index = 0; index < 5; index += 1) {
+      const session = await client.sessions.create({ title: `waiting ${index}` });
+      const feed = new MutationRecorder(session, { after_event_id: 0 });
+      recorders.push(feed);
+      const { turn_id } = await session.prompt(`write waiting-${index}.txt: later`);
+      const part = await feed.waitFor(isToolState("waiting-user"));
+      waiting.push({ session, feed, turn_id, interaction_id: interactionIdOf(part) });
+    }
+    const locksOf = async () => {
+      const db = new pg.Client({ connectionString: environment.database.url });
+      await db.connect();
+      try {
+        const { rows } = await db.query<{ held: number }>(
+          `SELECT count(*)::int AS held FROM pg_locks
+            WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+              AND ((classid::bigint << 32) | objid::bigint)
+                  IN (SELECT hashtextextended(id, 0) FROM unnest($1::text[]) AS id)`,
+          [waiting.map((entry) => entry.session.id)],
+        );
+        return rows[0]?.held ?? -1;
+      } finally {
+        await db.end();
+      }
+    };
+    // Parking follows the commit of the last request: wait for it, then nothing is held.
+    while ((await locksOf()) !== 0) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await locksOf()).toBe(0);
+    const [first] = waiting;
+    if (!first) throw new Error("no waiting session");
+    const clientB = createParleyClient({ url: second.url, token: alice.token });
+    clients.push(clientB);
+    await clientB
+      .session(first.session.id)
+      .respond({ interaction_id: first.interaction_id, response: APPROVE });
+    expect(await first.feed.waitFor(isTurnFinish)).toMatchObject({
+      turn_id: first.turn_id,
+      status: "completed",
+    });
+    for (const entry of waiting.slice(1)) expect(await entry.session.interactions()).toHaveLength(1);
   });
 });

@@ -111,7 +111,7 @@ export class RuntimeInteractionPort implements InteractionPort {
       status: "pending",
       request,
     };
-    const result = waiters.wait(interaction_id, owner, this.#handOver(message_id));
+    const result = waiters.wait(interaction_id, owner, this.#handOver(message_id), input.tool_call_id);
     try {
       await writer.updateAssistant(
         message_id,
@@ -146,6 +146,7 @@ export class RuntimeInteractionPort implements InteractionPort {
       existing.interaction_id,
       owner,
       this.#handOver(message_id),
+      input.tool_call_id,
     );
     // Read again after registering: an answer committed in between is seen either here or on the bus.
     const fresh = await this.#existingAt(

@@ -10,6 +10,7 @@ import type { WorkspaceRef } from "../tools/define-agent-tool.js";
 import type { RuntimeContext } from "./runtime-context.js";
 import type { AgentDefinition, TurnHandle } from "./session-facade.js";
 import { SessionWriter } from "./session-writer.js";
+import { planResume } from "./turn/resume-plan.js";
 import { waitForTurnFinish } from "./turn-finish-watch.js";
 import { type TurnHost, TurnRunner } from "./turn-runner.js";
 
@@ -166,6 +167,10 @@ export class SessionHost implements TurnHost {
     return this.#effective;
   }
 
+  get parkWaitingTurns(): boolean {
+    return this.context.park_waiting_turns;
+  }
+
   /**
    * `prompt()` (DESIGN §10.1): the prompt is committed as a command, which assigns its Turn (the
    * active one it joins as a steer, or the new one it starts), and the call returns at once. A
@@ -277,7 +282,11 @@ export class SessionHost implements TurnHost {
       const orphan = open[open.length - 1];
       if (orphan?.type === "assistant") {
         if (stop?.kind === "stop") this.#startStopOfOrphan(lease, orphan, stop.input.reason);
-        else this.#startResumed(lease, orphan, new Set());
+        else if (this.parkWaitingTurns && planResume(orphan).kind === "parked") {
+          // Its queued prompts join it once an answer resumes it (DESIGN §10.1).
+          this.#starting = false;
+          await lease.release();
+        } else this.#startResumed(lease, orphan, new Set());
         return;
       }
       if (stop) {
@@ -428,6 +437,11 @@ export class SessionHost implements TurnHost {
         const turn = this.#startStopOfOrphan(lease, message, options.stop_reason);
         await turn.finished;
         return true;
+      }
+      if (this.parkWaitingTurns && planResume(message, options.resolved_here).kind === "parked") {
+        this.#starting = false;
+        await lease.release();
+        return false;
       }
       this.#startResumed(lease, message, options.resolved_here ?? new Set());
       return true;

@@ -31,6 +31,11 @@ export interface SessionRuntimeOptions {
    * the sweep off, for tests that drive it with `sweepCommands()`).
    */
   command_sweep_ms?: number;
+  /**
+   * DESIGN §10.1 (default true): a Turn whose open tools all wait for a person gives its lease and
+   * host back; the answer's committer resumes it by replay. False keeps it held while it waits.
+   */
+  park_waiting_turns?: boolean;
 }
 
 export interface CreateSessionInput {

@@ -12,6 +12,7 @@ import type {
   SessionRuntimeApi,
   SessionRuntimeOptions,
 } from "./session-runtime-options.js";
+import { planResume } from "./turn/resume-plan.js";
 
 const DEFAULT_DELTA_FLUSH_MS = 50;
 /** How often queued commands are looked for (DESIGN §10.1: they reach their Turn within 2 s). */
@@ -52,6 +53,7 @@ export class SessionRuntime implements SessionRuntimeApi {
       waiters: new InteractionWaiters(),
       delta_flush_ms: options.delta_flush_ms ?? DEFAULT_DELTA_FLUSH_MS,
       closing: this.#closing.signal,
+      park_waiting_turns: options.park_waiting_turns ?? true,
     };
     this.#hosts = new SessionHosts(this.#context);
     this.#unsubscribe = options.bus.subscribe({
@@ -138,7 +140,14 @@ export class SessionRuntime implements SessionRuntimeApi {
     this.#assertRunning();
     const open = await this.#context.store.listOpenAssistantMessages();
     const resumed_session_ids: string[] = [];
-    for (const session_id of new Set(open.map((message) => message.session_id))) {
+    // A parked Turn needs nobody until an answer arrives (DESIGN §10.1): it is left as rows.
+    const needy = open.filter(
+      (message) =>
+        message.type !== "assistant" ||
+        !this.#context.park_waiting_turns ||
+        planResume(message).kind !== "parked",
+    );
+    for (const session_id of new Set(needy.map((message) => message.session_id))) {
       try {
         const record = await this.#context.store.getSession(session_id);
         // DESIGN §10.1: a closed session is never resumed.

@@ -3,7 +3,6 @@ import type { TurnLease } from "../ports/turn-lease.js";
 import type { ApprovalMode } from "../schema/approval-mode.js";
 import type { CancelReason } from "../schema/interaction.js";
 import type { AssistantMessage } from "../schema/messages.js";
-import type { ToolPart } from "../schema/parts.js";
 import type { StopResult, TurnResult } from "../schema/session.js";
 import type { PromptCommand, SetCommand } from "../schema/session-command.js";
 import type { WorkspaceRef } from "../tools/define-agent-tool.js";
@@ -23,13 +22,8 @@ import {
 import { cancelInteraction, pendingInteractionsOf } from "./transitions/interaction-transitions.js";
 import { failTool } from "./transitions/tool-part-transitions.js";
 import type { AssistantTransitionFn } from "./transitions/transition.js";
+import { planResume } from "./turn/resume-plan.js";
 import { TurnRecords } from "./turn-records.js";
-
-/** The tool's latest Interaction was answered `resolved` but never handed over to the tool. */
-function awaitsHandOver(part: ToolPart): boolean {
-  const latest = part.interactions?.at(-1);
-  return latest?.status === "resolved" && latest.resumed_at === undefined;
-}
 
 /** A Turn ends after this many Steps even if the model keeps calling tools. */
 export const MAX_STEPS = 25;
@@ -37,6 +31,8 @@ export const MAX_STEPS = 25;
 export const TURN_STOPPED = "Turn stopped";
 export const TOOL_INTERRUPTED = "Tool interrupted by server restart";
 export const TURN_INTERRUPTED = "Turn interrupted by server restart";
+/** What this process's runner of a parked Turn settles with; the Turn itself goes on elsewhere. */
+export const TURN_PARKED = "Turn waits for a person; it resumes where the answer is committed";
 
 /** What a Turn needs from its session's host in this process. */
 export interface TurnHost {
@@ -46,11 +42,18 @@ export interface TurnHost {
   readonly agent: AgentDefinition;
   readonly workspace: WorkspaceRef | undefined;
   effectiveMode(): ApprovalMode;
+  /** Whether a Turn whose open tools all wait for a person gives the session back (DESIGN §10.1). */
+  readonly parkWaitingTurns: boolean;
   applyConfig(command: SetCommand, turn_id: string, epoch: number): Promise<void>;
   turnEnded(turn: TurnRunner): void;
 }
 
-type Ending = { kind: "stopped"; reason: CancelReason } | { kind: "abandoned" };
+/**
+ * How a Turn ends here: `stopped` (it writes its stopped finish), `abandoned` (lease lost, fenced,
+ * shutdown: no further write) or `parked` (every open tool waits for a person: it gives the session
+ * back without a write, and whoever commits an answer resumes it by replay — DESIGN §10.1).
+ */
+type Ending = { kind: "stopped"; reason: CancelReason } | { kind: "abandoned" } | { kind: "parked" };
 
 /** Raised inside the loop once the Turn was stopped or abandoned; never escapes the runner. */
 class TurnEnded extends Error {}
@@ -93,6 +96,10 @@ export class TurnRunner {
   readonly #records: TurnRecords;
   /** What `stop()` answers, once the Turn finished stopped. */
   stopResult: StopResult | undefined;
+  /** Tool calls of this Turn executing now. */
+  readonly #runningTools = new Set<string>();
+  #parkCheck = false;
+  readonly #unwatch: () => void;
 
   constructor(host: TurnHost, lease: TurnLease, turn_id: string) {
     this.#host = host;
@@ -112,6 +119,7 @@ export class TurnRunner {
     this.#ended = new Promise((resolve) => {
       this.#signalEnded = resolve;
     });
+    this.#unwatch = host.context.waiters.watch(this, () => this.#maybePark());
     if (lease.lost.aborted) queueMicrotask(() => this.abandon());
     else lease.lost.addEventListener("abort", () => this.abandon(), { once: true });
   }
@@ -156,13 +164,13 @@ export class TurnRunner {
     this.#ending = ending;
     this.#abort.abort(new Error(ending.kind === "stopped" ? TURN_STOPPED : "Turn abandoned"));
     this.#signalEnded();
-    if (ending.kind === "abandoned") {
+    if (ending.kind !== "stopped") {
       this.#host.context.waiters.abandon(this);
       this.#settle({
         turn_id: this.turn_id,
         text: "",
         success: false,
-        error: "Turn was taken over by another process",
+        error: ending.kind === "parked" ? TURN_PARKED : "Turn was taken over by another process",
       });
     }
   }
@@ -189,24 +197,20 @@ export class TurnRunner {
     this.#messageId = message.message_id;
     this.#segmentIndex = message.segment_index;
     void this.#guard(async () => {
-      if (message.model_stream === "streaming") {
+      const plan = planResume(message, resolved_here);
+      if (plan.kind === "interrupt") {
         await this.#interrupt();
         return;
       }
-      const rerun: string[] = [];
-      for (const part of message.parts) {
-        if (part.type !== "tool") continue;
-        if (part.state === "running" && !resolved_here.has(part.tool_call_id) && !awaitsHandOver(part)) {
-          await this.#update(message.message_id, (current) =>
-            failTool(current, part.tool_call_id, TOOL_INTERRUPTED),
-          );
-        } else if (part.state === "ready" || part.state === "waiting-user" || part.state === "running") {
-          rerun.push(part.tool_call_id);
-        } else if (part.state === "input-streaming") {
-          await this.#update(message.message_id, (current) =>
-            failTool(current, part.tool_call_id, TOOL_INTERRUPTED),
-          );
-        }
+      const rerun = plan.kind === "resume" ? plan.rerun : [];
+      for (const tool_call_id of plan.kind === "resume" ? plan.fail_interrupted : []) {
+        await this.#update(message.message_id, (current) =>
+          failTool(current, tool_call_id, TOOL_INTERRUPTED),
+        );
+      }
+      if (plan.kind === "parked") {
+        for (const part of message.parts)
+          if (part.type === "tool" && part.state === "waiting-user") rerun.push(part.tool_call_id);
       }
       await this.#executeTools(message.message_id, rerun);
       const steps = message.parts.filter((part) => part.type === "step-start").length;
@@ -230,7 +234,7 @@ export class TurnRunner {
       await body();
     } catch (error) {
       if (error instanceof TurnFencedError) this.abandon();
-      if (this.#ending?.kind === "abandoned") {
+      if (this.#ending?.kind === "abandoned" || this.#ending?.kind === "parked") {
         this.#host.turnEnded(this);
         return;
       }
@@ -398,27 +402,60 @@ export class TurnRunner {
     }
   }
 
+  /**
+   * DESIGN §10.1: when every tool still running in this Step waits for a person, the Turn parks —
+   * it holds no lease, lock or host while it waits. Checked once the writes in flight settled (the
+   * Interactions are committed), so what the Turn leaves behind reads `parked` to `planResume`.
+   */
+  #maybePark(): void {
+    if (!this.#host.parkWaitingTurns || this.#ending || this.#parkCheck) return;
+    this.#parkCheck = true;
+    setTimeout(() => {
+      this.#parkCheck = false;
+      if (this.#ending || this.#runningTools.size === 0) return;
+      const waiting = this.#host.context.waiters.waitingTools(this);
+      for (const tool_call_id of this.#runningTools) if (!waiting.has(tool_call_id)) return;
+      if (!this.#host.writer.isIdle) {
+        this.#maybePark();
+        return;
+      }
+      this.#end({ kind: "parked" });
+    }, 0);
+  }
+
   /** The Step's tools run concurrently; the Turn does not wait for them once it is stopped. */
   async #executeTools(message_id: string, tool_call_ids: string[]): Promise<void> {
     if (tool_call_ids.length === 0) return;
     await this.#raceEnded(
       Promise.all(
         tool_call_ids.map((tool_call_id) =>
-          runToolCall({
-            host: this.#host,
-            owner: this,
-            turn_id: this.turn_id,
-            epoch: this.epoch,
-            message_id,
-            tool_call_id,
-            abort_signal: this.#abort.signal,
-            approvalMode: () => this.#stepMode,
-            hasEnded: () => this.#ending !== undefined,
-            update: (id, transition) => this.#update(id, transition),
-          }),
+          this.#tracked(tool_call_id, () =>
+            runToolCall({
+              host: this.#host,
+              owner: this,
+              turn_id: this.turn_id,
+              epoch: this.epoch,
+              message_id,
+              tool_call_id,
+              abort_signal: this.#abort.signal,
+              approvalMode: () => this.#stepMode,
+              hasEnded: () => this.#ending !== undefined,
+              update: (id, transition) => this.#update(id, transition),
+            }),
+          ),
         ),
       ),
     );
+  }
+
+  async #tracked(tool_call_id: string, run: () => Promise<void>): Promise<void> {
+    this.#runningTools.add(tool_call_id);
+    try {
+      await run();
+    } finally {
+      this.#runningTools.delete(tool_call_id);
+      this.#maybePark();
+    }
   }
 
   async #update(
@@ -545,6 +582,7 @@ export class TurnRunner {
 
   #settle(result: TurnResult): void {
     this.#settled = true;
+    this.#unwatch();
     // The session is idle for anyone who awaited `finished`.
     this.#host.turnEnded(this);
     this.#resolveFinished(result);

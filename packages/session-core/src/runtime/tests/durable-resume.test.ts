@@ -380,3 +380,74 @@ describe("durable resume (DESIGN §3.3)", () => {
     expect(await harness.store.listQueuedCommands(session.id)).toEqual([]);
   });
 });
+
+describe("a waiting Turn is rows (DESIGN §10.1)", () => {
+  async function parkedInA(tool_call_ids = ["call_1"]) {
+    const approval = createApprovalTool();
+    const model = createScriptedModel([
+      tool_call_ids.map((id, index) => ({
+        tool_call: { id, name: "delete_file", input: { path: `file-${index}` } },
+      })),
+      [{ text: "all done" }],
+    ]);
+    const harness = new RuntimeHarness({
+      model,
+      tools: { delete_file: approval.tool },
+      park_waiting_turns: true,
+    });
+    const session = await harness.createSession({ process_id: "A" });
+    const turn = await session.prompt({ query: "delete" });
+    const interaction_ids: string[] = [];
+    for (const id of tool_call_ids) interaction_ids.push(await harness.pendingInteraction(id));
+    await untilHostless(harness, "A");
+    return { harness, session, turn, interaction_ids, effects: approval.effects };
+  }
+
+  it("once every open tool waits for a person, the Turn holds no lease and no host; recovery leaves it alone", async () => {
+    const { harness, session } = await parkedInA();
+    expect(harness.leases.holderOf(session.id)).toBeNull();
+    expect(harness.runtime("A").stats()).toEqual({ hosts: 0 });
+    expect(await harness.runtime("B").recover()).toEqual({ resumed_session_ids: [] });
+    expect(await session.status()).toMatchObject({ state: "running" });
+    expect(await session.interactions()).toHaveLength(1);
+  });
+
+  it("the process that commits the answer resumes the Turn by replay; the side effect runs once", async () => {
+    const { harness, session, turn, interaction_ids, effects } = await parkedInA();
+    const remote = await harness.runtime("B").openSession(session.id);
+    const finished = turnFinish(harness, turn.id);
+    await remote?.respond(approve(interaction_ids[0] ?? ""));
+    expect(await finished).toMatchObject({ status: "completed", text: "all done" });
+    expect(await turn.finished).toMatchObject({ success: true, text: "all done" });
+    expect(effects).toEqual(["file-0"]);
+    expect((await harness.tool(session.id, "call_1")).interactions).toHaveLength(1);
+  });
+
+  it("two waiting tools: each answer resumes the Turn; the first answer's tool runs, the other parks again", async () => {
+    const { harness, session, turn, interaction_ids, effects } = await parkedInA(["call_1", "call_2"]);
+    const finished = turnFinish(harness, turn.id);
+    await session.respond(approve(interaction_ids[0] ?? ""));
+    await harness.waitFor(
+      (mutation) =>
+        mutation.variant === "part" && mutation.part.type === "tool" && mutation.part.state === "completed",
+    );
+    await untilHostless(harness, "A");
+    expect(effects).toEqual(["file-0"]);
+    const remote = await harness.runtime("B").openSession(session.id);
+    await remote?.respond(approve(interaction_ids[1] ?? ""));
+    expect(await finished).toMatchObject({ status: "completed", text: "all done" });
+    expect(effects).toEqual(["file-0", "file-1"]);
+  });
+
+  it("a stop from any process stops a parked Turn", async () => {
+    const { harness, session, turn } = await parkedInA();
+    const remote = await harness.runtime("B").openSession(session.id);
+    expect(await remote?.stop()).toEqual({
+      stopped: true,
+      turn_id: turn.id,
+      cancelled_queued_prompts: 0,
+      reason: "stopped",
+    });
+    expect(await session.interactions()).toEqual([]);
+  });
+});
