@@ -35,6 +35,11 @@ export class InteractionWaiters {
     };
   }
 
+  /** Every Interaction some tool of this process waits for now. */
+  waitingInteractionIds(): string[] {
+    return [...this.#waiters.keys()];
+  }
+
   /** The distinct tool calls of `owner` that wait for an answer now. */
   waitingTools(owner: object): Set<string> {
     const tools = new Set<string>();

@@ -82,6 +82,7 @@ export class SessionRuntime implements SessionRuntimeApi {
     if (this.#sweeping || this.#shutDown) return;
     this.#sweeping = true;
     try {
+      await this.#settleAnsweredWaiters();
       const session_ids = await this.#context.store.listSessionsWithQueuedCommands(SWEEP_BATCH);
       for (const session_id of session_ids) {
         if (this.#shutDown) return;
@@ -163,6 +164,18 @@ export class SessionRuntime implements SessionRuntimeApi {
       }
     }
     return { resumed_session_ids };
+  }
+
+  /**
+   * No lost wake-up (DESIGN §10.1): a tool of a Turn held here waits on the bus for its answer's
+   * `part` mutation; if that notice was lost, the committed answer is read here instead.
+   */
+  async #settleAnsweredWaiters(): Promise<void> {
+    const { store, waiters } = this.#context;
+    for (const interaction_id of waiters.waitingInteractionIds()) {
+      const record = await store.getInteraction(interaction_id);
+      if (record && record.interaction.status !== "pending") waiters.settleFrom(record.interaction);
+    }
   }
 
   async shutdown(): Promise<void> {

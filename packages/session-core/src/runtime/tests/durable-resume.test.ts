@@ -451,3 +451,25 @@ describe("a waiting Turn is rows (DESIGN §10.1)", () => {
     expect(await session.interactions()).toEqual([]);
   });
 });
+
+describe("no lost wake-up (DESIGN §10.1)", () => {
+  it("an answer whose bus notice was lost still reaches the tool of the Turn held by a live process", async () => {
+    const { harness, session, turn, interaction_ids, effects } = await waitingInA();
+    const publish = harness.bus.publish.bind(harness.bus);
+    let dropped = 0;
+    harness.bus.publish = async (events) => {
+      // The answer's notice never arrives (a lost NOTIFY, a dead LISTEN connection).
+      if (events.session_events.some((event) => event.mutation.variant === "part")) {
+        dropped += 1;
+        return;
+      }
+      await publish(events);
+    };
+    const remote = await harness.runtime("B").openSession(session.id);
+    await remote?.respond(approve(interaction_ids[0] ?? ""));
+    harness.bus.publish = publish;
+    expect(dropped).toBe(1);
+    expect(await turn.finished).toMatchObject({ success: true, text: "all done" });
+    expect(effects).toEqual(["file-0"]);
+  });
+});
