@@ -44,9 +44,9 @@ export function isParleyError(error: unknown): error is ParleyError {
  */
 export class StoreConflictError extends Error {
   override readonly name = "StoreConflictError";
-  readonly kind: "revision" | "fenced" | "sequence";
+  readonly kind: "revision" | "fenced" | "sequence" | "queued";
 
-  constructor(kind: "revision" | "fenced" | "sequence", message: string) {
+  constructor(kind: "revision" | "fenced" | "sequence" | "queued", message: string) {
     super(message);
     this.kind = kind;
   }

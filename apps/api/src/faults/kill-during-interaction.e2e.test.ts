@@ -174,4 +174,30 @@ describe("kill -9 of the API during an interaction's life", () => {
       code: "interaction_not_pending",
     });
   });
+
+  it("an always-allow tool killed while `running`: it fails as interrupted, its side effect happened once, the Turn finishes", async () => {
+    const first = await startApi();
+    const { session, received } = await openObservedSession(first.url);
+    await session.set({ security: { approval_mode: "always-allow" } });
+    // The side effect, then a wait long enough for the kill to land while the tool runs.
+    await session.prompt(`run echo side-effect >> ${SIDE_EFFECT_FILE} && sleep 60`);
+    await waitUntil("the tool committed running", () =>
+      received.find((mutation) => isToolState(mutation, "running")),
+    );
+    await waitUntil("the side effect", () =>
+      sideEffectLines(workspaceRoot, session.id, SIDE_EFFECT_FILE).length > 0 ? true : undefined,
+    );
+    expect(await first.kill("SIGKILL")).toEqual({ code: null, signal: "SIGKILL" });
+
+    // DESIGN §10.1: a part found `running` is failed and never executed again.
+    await startApi();
+    const finish = await waitForTurnFinish(session, received);
+    expect(finish).toMatchObject({ status: "completed" });
+    const tools = await readToolParts(database.url, session.id);
+    expect(tools.map((tool) => [tool.tool_name, tool.state, tool.error])).toEqual([
+      ["shell", "failed", "Tool interrupted by server restart"],
+    ]);
+    expect(sideEffectLines(workspaceRoot, session.id, SIDE_EFFECT_FILE)).toEqual(["side-effect"]);
+    expect(await readInteractions(database.url, session.id)).toEqual([]);
+  });
 });

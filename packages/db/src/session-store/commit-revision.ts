@@ -11,6 +11,8 @@ import {
   type UnsequencedMutation,
 } from "@parley/session-core";
 import { Prisma, type PrismaClient } from "@prisma/client";
+import { TRANSACTION_OPTIONS } from "../prisma-client.js";
+import { settleCommandsInCommit } from "./session-commands.js";
 
 /**
  * The admin feed's advisory lock key. A revision that appends feed rows holds it SHARED from before
@@ -204,7 +206,8 @@ function rejection(commit: SessionCommit, messageWritten: Prisma.Sql): Prisma.Sq
                          THEN 'message_exists' ELSE 'sequence' END`;
   return Prisma.sql`CASE
       WHEN NOT EXISTS (SELECT 1 FROM updated) THEN parley_reject_commit(
-        COALESCE('fenced:' || (SELECT lease_epoch FROM sessions WHERE session_id = ${session_id})::text,
+        COALESCE((SELECT CASE WHEN closed_at IS NOT NULL THEN 'closed' ELSE 'fenced:' || lease_epoch::text END
+                    FROM sessions WHERE session_id = ${session_id}),
                  'session_not_found'))
       WHEN NOT ${messageWritten} THEN parley_reject_commit(${messageReason})
       ELSE TRUE END`;
@@ -221,6 +224,9 @@ export function rejectionError(error: unknown, commit: SessionCommit): unknown {
   switch (match[1]) {
     case "session_not_found":
       return new ParleyError("session_not_found", `Session not found: ${session_id}`);
+    case "closed":
+      // A closed session's writes fail in the store (DESIGN §10.1).
+      return new ParleyError("session_closed", `Session is closed: ${session_id}`);
     case "fenced":
       return new StoreConflictError(
         "fenced",
@@ -293,7 +299,7 @@ function revisionStatement(
   return Prisma.sql`
     WITH updated AS (
       UPDATE sessions SET ${Prisma.join(assignments, ", ")}
-       WHERE session_id = ${session_id}
+       WHERE session_id = ${session_id} AND closed_at IS NULL
          AND (${epoch ?? null}::int IS NULL OR lease_epoch = ${epoch ?? null}::int)
       RETURNING last_event_id
     )${written}${logged}${indexed}${feed ?? Prisma.empty}
@@ -311,6 +317,25 @@ export async function commitRevision(
   commit: SessionCommit,
   now: number,
 ): Promise<CommitResult> {
+  if (!commit.settle_commands?.length && !commit.ends_turn) return runRevision(prisma, commit, now);
+  // A revision that settles session commands or ends a Turn must see the commands committed up to
+  // the moment it holds the session row: one statement reads a snapshot taken before it waited for
+  // that lock, and would miss a prompt queued meanwhile (DESIGN §10.1). So: lock the row first,
+  // then the revision statement, then the command checks, each under a fresh snapshot.
+  return prisma.$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT 1 FROM sessions WHERE session_id = ${commit.session_id} FOR UPDATE`;
+    const result = await runRevision(tx, commit, now);
+    await settleCommandsInCommit(tx, commit);
+    return result;
+  }, TRANSACTION_OPTIONS);
+}
+
+/** The revision statement on the pool (autocommit) or inside a transaction. */
+async function runRevision(
+  client: Pick<Prisma.TransactionClient, "$queryRaw">,
+  commit: SessionCommit,
+  now: number,
+): Promise<CommitResult> {
   const { mutation } = commit;
   const mutationJson = mutation ? JSON.stringify(mutation) : null;
   const eventsJson = commit.interaction_events?.length ? JSON.stringify(commit.interaction_events) : null;
@@ -318,7 +343,7 @@ export async function commitRevision(
   const statement = revisionStatement(commit, mutationJson, mutation?.created_at ?? 0, events, now);
   let rows: { last_event_id: number | null; feed_ids: bigint[] | null }[];
   try {
-    rows = await prisma.$queryRaw(statement);
+    rows = await client.$queryRaw(statement);
   } catch (error) {
     throw rejectionError(error, commit);
   }

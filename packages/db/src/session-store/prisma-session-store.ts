@@ -1,11 +1,14 @@
 import type {
   Clock,
   CommitResult,
+  EnqueueCommandInput,
+  EnqueueCommandResult,
   InteractionEvent,
   InteractionPage,
   InteractionQuery,
   InteractionRecord,
   MessagePage,
+  SessionCommand,
   SessionCommit,
   SessionEvent,
   SessionMessage,
@@ -15,6 +18,7 @@ import type {
 } from "@parley/session-core";
 import { systemClock } from "@parley/session-core";
 import { Prisma, type PrismaClient } from "@prisma/client";
+import { TRANSACTION_OPTIONS } from "../prisma-client.js";
 import type { CommitObserver } from "./commit-observer.js";
 import { assertWellFormed, commitRevision } from "./commit-revision.js";
 import { INTERACTION_PAGE_ORDER, interactionPageSql, interactionPosition } from "./interaction-page.js";
@@ -32,6 +36,7 @@ import {
   toSessionEvent,
   toSessionRecord,
 } from "./row-mapping.js";
+import { COMMAND_COLUMNS, enqueueCommand, toSessionCommand } from "./session-commands.js";
 
 const SESSION_COLUMNS =
   Prisma.raw(`session_id, owner_id, agent_id, title, workspace_id, created_at, updated_at,
@@ -176,6 +181,38 @@ export class PrismaSessionStore implements SessionStore {
        WHERE session_id = ${session_id} AND event_id > ${after_event_id}::int
        ORDER BY event_id LIMIT ${limit}::int`;
     return rows.map(toSessionEvent);
+  }
+
+  enqueueCommand(input: EnqueueCommandInput): Promise<EnqueueCommandResult> {
+    return enqueueCommand(this.#prisma, input, TRANSACTION_OPTIONS);
+  }
+
+  async getCommand(session_id: string, command_id: string): Promise<SessionCommand | null> {
+    const rows = await this.#prisma.$queryRaw<Parameters<typeof toSessionCommand>[0][]>`
+      SELECT ${COMMAND_COLUMNS} FROM session_commands
+       WHERE session_id = ${session_id} AND command_id = ${command_id}`;
+    return rows[0] ? toSessionCommand(rows[0]) : null;
+  }
+
+  async listQueuedCommands(session_id: string): Promise<SessionCommand[]> {
+    const rows = await this.#prisma.$queryRaw<Parameters<typeof toSessionCommand>[0][]>`
+      SELECT ${COMMAND_COLUMNS} FROM session_commands
+       WHERE session_id = ${session_id} AND status = 'queued' ORDER BY position`;
+    return rows.map(toSessionCommand);
+  }
+
+  async listSessionsWithQueuedCommands(limit: number): Promise<string[]> {
+    const rows = await this.#prisma.$queryRaw<{ session_id: string }[]>`
+      SELECT c.session_id FROM session_commands c JOIN sessions s USING (session_id)
+       WHERE c.status = 'queued' AND c.kind <> 'set' AND s.closed_at IS NULL
+       GROUP BY c.session_id ORDER BY min(c.position) LIMIT ${limit}::int`;
+    return rows.map((row) => row.session_id);
+  }
+
+  async getActiveTurnId(session_id: string): Promise<string | null> {
+    const rows = await this.#prisma.$queryRaw<{ active_turn_id: string | null }[]>`
+      SELECT active_turn_id FROM sessions WHERE session_id = ${session_id}`;
+    return rows[0]?.active_turn_id ?? null;
   }
 
   /**

@@ -41,6 +41,7 @@ describe("createTestDatabase", () => {
       "interaction_events",
       "interactions",
       "messages",
+      "session_commands",
       "session_events",
       "sessions",
       "turn_leases",

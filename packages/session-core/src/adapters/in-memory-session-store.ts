@@ -1,6 +1,8 @@
-import { StoreConflictError } from "../errors.js";
+import { ParleyError, StoreConflictError } from "../errors.js";
 import type {
   CommitResult,
+  EnqueueCommandInput,
+  EnqueueCommandResult,
   InteractionEvent,
   InteractionPage,
   InteractionQuery,
@@ -14,6 +16,7 @@ import type {
 import type { SessionMessage } from "../schema/messages.js";
 import type { SessionMutation } from "../schema/mutation.js";
 import type { SessionRecord } from "../schema/session.js";
+import type { SessionCommand } from "../schema/session-command.js";
 import {
   compareInteractionPositions,
   compareNumberTuples,
@@ -52,6 +55,9 @@ interface SessionState {
   /** Ids of the interactions of this session (the records live in the global index). */
   interaction_ids: Set<string>;
   events: SessionEvent[];
+  /** Every command of the session, in commit order. */
+  commands: SessionCommand[];
+  active_turn_id: string | null;
 }
 
 interface FailureRule {
@@ -86,6 +92,8 @@ export class InMemorySessionStore implements SessionStore, LeaseEpochSink {
       last_sequence: 0,
       interaction_ids: new Set(),
       events: [],
+      commands: [],
+      active_turn_id: null,
     });
   }
 
@@ -222,6 +230,72 @@ export class InMemorySessionStore implements SessionStore, LeaseEpochSink {
     );
   }
 
+  async enqueueCommand(input: EnqueueCommandInput): Promise<EnqueueCommandResult> {
+    const state = this.#sessions.get(input.session_id);
+    if (!state) throw new ParleyError("session_not_found", `Session not found: ${input.session_id}`);
+    if (state.record.closed_at !== null) {
+      throw new ParleyError("session_closed", `Session is closed: ${input.session_id}`);
+    }
+    const { command } = input;
+    const request_id = command.kind === "prompt" ? (command.request_id ?? null) : null;
+    if (request_id !== null) {
+      const earlier = state.commands.find((candidate) => candidate.request_id === request_id);
+      if (earlier) return { command: structuredClone(earlier), created: false };
+    }
+    let turn_id: string | null = null;
+    if (command.kind === "prompt") {
+      turn_id = state.active_turn_id ?? input.new_turn_id ?? null;
+      if (turn_id === null)
+        throw new Error(`A prompt of an idle session needs new_turn_id: ${input.session_id}`);
+      state.active_turn_id = turn_id;
+    }
+    const base = {
+      session_id: input.session_id,
+      command_id: input.command_id,
+      request_id,
+      turn_id,
+      status: "queued" as const,
+      created_at: input.created_at,
+    };
+    const stored: SessionCommand =
+      command.kind === "stop"
+        ? { ...base, kind: "stop", input: command.input, result: null }
+        : command.kind === "set"
+          ? { ...base, kind: "set", input: command.input }
+          : { ...base, kind: "prompt", input: command.input };
+    state.commands.push(structuredClone(stored));
+    if (input.session_patch) state.record = { ...state.record, ...structuredClone(input.session_patch) };
+    return { command: structuredClone(stored), created: true };
+  }
+
+  async getCommand(session_id: string, command_id: string): Promise<SessionCommand | null> {
+    const command = this.#sessions
+      .get(session_id)
+      ?.commands.find((candidate) => candidate.command_id === command_id);
+    return command ? structuredClone(command) : null;
+  }
+
+  async listQueuedCommands(session_id: string): Promise<SessionCommand[]> {
+    const commands = this.#sessions.get(session_id)?.commands ?? [];
+    return structuredClone(commands.filter((command) => command.status === "queued"));
+  }
+
+  async listSessionsWithQueuedCommands(limit: number): Promise<string[]> {
+    const oldest: { session_id: string; created_at: number }[] = [];
+    for (const [session_id, state] of this.#sessions) {
+      if (state.record.closed_at !== null) continue;
+      // A `set` waits for the next prompt: it alone needs no driver.
+      const first = state.commands.find((command) => command.status === "queued" && command.kind !== "set");
+      if (first) oldest.push({ session_id, created_at: first.created_at });
+    }
+    oldest.sort((left, right) => left.created_at - right.created_at);
+    return oldest.slice(0, limit).map((entry) => entry.session_id);
+  }
+
+  async getActiveTurnId(session_id: string): Promise<string | null> {
+    return this.#sessions.get(session_id)?.active_turn_id ?? null;
+  }
+
   async setLeaseEpoch(session_id: string, epoch: number): Promise<void> {
     this.#epochs.set(session_id, epoch);
   }
@@ -282,6 +356,9 @@ export class InMemorySessionStore implements SessionStore, LeaseEpochSink {
   /** Every rule of the port, checked before anything is written. */
   #checkCommit(state: SessionState, commit: SessionCommit): void {
     const { session_id } = commit;
+    if (state.record.closed_at !== null) {
+      throw new ParleyError("session_closed", `Session is closed: ${session_id}`);
+    }
     if (commit.epoch !== undefined && commit.epoch !== this.leaseEpoch(session_id)) {
       throw new StoreConflictError(
         "fenced",
@@ -346,6 +423,26 @@ export class InMemorySessionStore implements SessionStore, LeaseEpochSink {
         );
       }
     }
+    for (const settlement of commit.settle_commands ?? []) {
+      const command = state.commands.find((candidate) => candidate.command_id === settlement.command_id);
+      if (command?.status !== "queued") {
+        throw new StoreConflictError("revision", `Command is not queued: ${settlement.command_id}`);
+      }
+    }
+    const ends = commit.ends_turn;
+    if (ends && !ends.cancel_queued_prompts) {
+      const settled = new Set((commit.settle_commands ?? []).map((settlement) => settlement.command_id));
+      const waiting = state.commands.some(
+        (command) =>
+          command.status === "queued" &&
+          command.kind === "prompt" &&
+          command.turn_id === ends.turn_id &&
+          !settled.has(command.command_id),
+      );
+      if (waiting) {
+        throw new StoreConflictError("queued", `A prompt for Turn ${ends.turn_id} is still queued`);
+      }
+    }
   }
 
   /** Writes a checked commit; nothing here can fail, which makes the commit all-or-nothing. */
@@ -362,6 +459,26 @@ export class InMemorySessionStore implements SessionStore, LeaseEpochSink {
     }
     if (commit.session_patch) {
       state.record = { ...state.record, ...commit.session_patch };
+    }
+    for (const settlement of commit.settle_commands ?? []) {
+      const index = state.commands.findIndex((candidate) => candidate.command_id === settlement.command_id);
+      const command = state.commands[index];
+      if (!command) continue;
+      state.commands[index] =
+        command.kind === "stop"
+          ? { ...command, status: settlement.status, result: settlement.result ?? null }
+          : { ...command, status: settlement.status };
+    }
+    const ends = commit.ends_turn;
+    if (ends) {
+      if (ends.cancel_queued_prompts) {
+        state.commands = state.commands.map((command) =>
+          command.status === "queued" && command.kind === "prompt" && command.turn_id === ends.turn_id
+            ? { ...command, status: "cancelled" }
+            : command,
+        );
+      }
+      if (state.active_turn_id === ends.turn_id) state.active_turn_id = null;
     }
     let event: SessionEvent | undefined;
     if (commit.mutation) {

@@ -2,6 +2,7 @@ import type { Interaction } from "../schema/interaction.js";
 import type { SessionMessage } from "../schema/messages.js";
 import type { SessionMutation, UnsequencedMutation } from "../schema/mutation.js";
 import type { SessionRecord } from "../schema/session.js";
+import type { CommandSettlement, NewSessionCommand, SessionCommand } from "../schema/session-command.js";
 
 /** A committed mutation, as the replay log (`session_events`) holds it. */
 export interface SessionEvent {
@@ -65,6 +66,40 @@ export interface SessionCommit {
   mutation?: UnsequencedMutation;
   /** Admin feed entries for the interactions this revision changes. */
   interaction_events?: Omit<InteractionEvent, "event_id">[];
+  /**
+   * Queued commands this revision applies or cancels (DESIGN §10.1), settled in the same
+   * transaction as their effect. A command that is no longer queued fails the commit with
+   * `StoreConflictError("revision")`.
+   */
+  settle_commands?: CommandSettlement[];
+  /**
+   * This revision finishes Turn `turn_id`: the session's active Turn is cleared, so the next prompt
+   * starts a new Turn. Without `cancel_queued_prompts` the commit fails with
+   * `StoreConflictError("queued")` while a prompt queued for that Turn is not applied yet (it joins
+   * the Turn as a steer instead); with it, those prompts are cancelled in the same transaction.
+   */
+  ends_turn?: { turn_id: string; cancel_queued_prompts: boolean };
+}
+
+/** `enqueueCommand`'s input. */
+export interface EnqueueCommandInput {
+  session_id: string;
+  command_id: string;
+  command: NewSessionCommand;
+  created_at: number;
+  /**
+   * `prompt`: the id of the Turn the prompt starts when the session has no active Turn; otherwise
+   * the prompt joins the active Turn (a steer) and gets its id.
+   */
+  new_turn_id?: string;
+  /** Committed in the same transaction (`set`: the configured value). */
+  session_patch?: SessionCommit["session_patch"];
+}
+
+export interface EnqueueCommandResult {
+  command: SessionCommand;
+  /** False when a prompt with the same `request_id` was committed before (its command is returned). */
+  created: boolean;
 }
 
 export interface CommitResult {
@@ -132,4 +167,22 @@ export interface SessionStore {
   listEvents(session_id: string, after_event_id: number, limit: number): Promise<SessionEvent[]>;
   /** Global admin feed after `after_event_id`, ascending. */
   listInteractionEvents(after_event_id: number, limit: number): Promise<InteractionEvent[]>;
+
+  /**
+   * Commits a session command (DESIGN §10.1) with the session row locked, so that it is ordered
+   * against every commit of the session (a Turn's `finish` included). A closed session refuses it
+   * (`ParleyError("session_closed")`). A `prompt` whose `request_id` the session has seen returns
+   * the earlier command (`created: false`) and writes nothing.
+   */
+  enqueueCommand(input: EnqueueCommandInput): Promise<EnqueueCommandResult>;
+  getCommand(session_id: string, command_id: string): Promise<SessionCommand | null>;
+  /** The session's queued commands, in the order they were committed. */
+  listQueuedCommands(session_id: string): Promise<SessionCommand[]>;
+  /**
+   * Sessions (not closed) with a queued `prompt` or `stop` — the commands that need a driver (a
+   * `set` waits for the next prompt) — oldest command first, at most `limit`.
+   */
+  listSessionsWithQueuedCommands(limit: number): Promise<string[]>;
+  /** The Turn a prompt committed now would join (running or waiting), or null when idle. */
+  getActiveTurnId(session_id: string): Promise<string | null>;
 }

@@ -49,6 +49,9 @@ export class RuntimeIds {
   configAction(session_id: string, now: number): string {
     return `session-config:${session_id}:${now}:${this.source.next()}`;
   }
+  command(): string {
+    return `command:${this.source.next()}`;
+  }
   mutation(): string {
     return `mutation:${this.source.next()}`;
   }

@@ -40,6 +40,11 @@ export interface InteractionPortDeps {
    * `interactions[k]` when it exists. Tools' ports count per call; the facade's port always creates.
    */
   countsOrdinals: boolean;
+  /**
+   * Commits the tool `running` (fenced) before an auto-approved side effect starts (DESIGN §10.1).
+   * Absent for the facade's port, which has no tool of its own.
+   */
+  markRunning?(tool_call_id: string): Promise<void>;
 }
 
 function envelopeError(input: Partial<InteractionRequestInput>): string | null {
@@ -106,7 +111,7 @@ export class RuntimeInteractionPort implements InteractionPort {
       status: "pending",
       request,
     };
-    const result = waiters.wait(interaction_id, owner, this.#handOver(message_id));
+    const result = waiters.wait(interaction_id, owner, this.#handOver(message_id), input.tool_call_id);
     try {
       await writer.updateAssistant(
         message_id,
@@ -141,6 +146,7 @@ export class RuntimeInteractionPort implements InteractionPort {
       existing.interaction_id,
       owner,
       this.#handOver(message_id),
+      input.tool_call_id,
     );
     // Read again after registering: an answer committed in between is seen either here or on the bus.
     const fresh = await this.#existingAt(
@@ -195,6 +201,7 @@ export class RuntimeInteractionPort implements InteractionPort {
   async #requestApproval(raw: ApprovalRequestInput): Promise<ApprovalDecision> {
     const input = approvalRequestInputSchema.parse(raw);
     if (this.#deps.approvalMode() === "always-allow" && !(await this.#hasNextExisting(input.tool_call_id))) {
+      await this.#deps.markRunning?.(input.tool_call_id);
       return { approved: true, auto_approved: true };
     }
     const handle = await this.request({

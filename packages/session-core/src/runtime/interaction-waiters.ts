@@ -4,6 +4,7 @@ import { interactionResultOf } from "./transitions/interaction-transitions.js";
 
 interface Waiter {
   owner: object;
+  tool_call_id: string | undefined;
   settle(result: InteractionResult, interaction: Interaction): void;
 }
 
@@ -23,12 +24,42 @@ export type HandOver = (interaction: Interaction) => Promise<void>;
  */
 export class InteractionWaiters {
   readonly #waiters = new Map<string, Waiter>();
+  /** Told when one of its tools starts waiting (a Turn decides whether it can park). */
+  readonly #watchers = new Map<object, () => void>();
+
+  /** `onWait` runs each time a waiter of `owner` is registered, until the returned function is called. */
+  watch(owner: object, onWait: () => void): () => void {
+    this.#watchers.set(owner, onWait);
+    return () => {
+      if (this.#watchers.get(owner) === onWait) this.#watchers.delete(owner);
+    };
+  }
+
+  /** Every Interaction some tool of this process waits for now. */
+  waitingInteractionIds(): string[] {
+    return [...this.#waiters.keys()];
+  }
+
+  /** The distinct tool calls of `owner` that wait for an answer now. */
+  waitingTools(owner: object): Set<string> {
+    const tools = new Set<string>();
+    for (const waiter of this.#waiters.values()) {
+      if (waiter.owner === owner && waiter.tool_call_id !== undefined) tools.add(waiter.tool_call_id);
+    }
+    return tools;
+  }
 
   /** Registers before the Interaction is committed or read, so no terminal event can slip past. */
-  wait(interaction_id: string, owner: object, handOver?: HandOver): Promise<InteractionResult> {
-    return new Promise((resolve, reject) => {
+  wait(
+    interaction_id: string,
+    owner: object,
+    handOver?: HandOver,
+    tool_call_id?: string,
+  ): Promise<InteractionResult> {
+    const registered = new Promise<InteractionResult>((resolve, reject) => {
       this.#waiters.set(interaction_id, {
         owner,
+        tool_call_id,
         settle: (result, interaction) => {
           this.#waiters.delete(interaction_id);
           if (!handOver || result.status !== "resolved" || interaction.resumed_at !== undefined) {
@@ -39,6 +70,8 @@ export class InteractionWaiters {
         },
       });
     });
+    this.#watchers.get(owner)?.();
+    return registered;
   }
 
   /** Settles from a stored copy of the Interaction, if it is terminal. */

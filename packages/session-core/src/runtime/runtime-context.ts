@@ -7,7 +7,6 @@ import type { SessionRecord } from "../schema/session.js";
 import type { WorkspaceRef } from "../tools/define-agent-tool.js";
 import type { RuntimeIds } from "./ids.js";
 import type { InteractionWaiters } from "./interaction-waiters.js";
-import type { PromptRequests } from "./prompt-requests.js";
 import type { AgentDefinition } from "./session-facade.js";
 import type { RuntimeLogger } from "./session-runtime-options.js";
 
@@ -22,8 +21,11 @@ export interface RuntimeContext {
   ids: RuntimeIds;
   logger: RuntimeLogger | undefined;
   waiters: InteractionWaiters;
-  prompt_requests: PromptRequests;
   delta_flush_ms: number;
+  /** DESIGN §10.1: a Turn whose open tools all wait for a person holds nothing while it waits. */
+  park_waiting_turns: boolean;
+  /** Aborted when the runtime shuts down. */
+  closing: AbortSignal;
 }
 
 const PAGE = 500;

@@ -27,12 +27,18 @@ export class RuntimeHarness {
   readonly #runtimes = new Map<string, SessionRuntime>();
   #agent: AgentDefinition;
   readonly #deltaFlushMs: number;
+  readonly #parkWaitingTurns: boolean;
 
   constructor(options: {
     model: LanguageModelV3;
     tools?: Record<string, AnyAgentTool>;
     system?: string;
     delta_flush_ms?: number;
+    /**
+     * DESIGN §10.1 parking (off by default here: most runtime tests observe a waiting Turn held by
+     * its process; the parking tests turn it on).
+     */
+    park_waiting_turns?: boolean;
   }) {
     this.#agent = {
       agent_id: HARNESS_AGENT_ID,
@@ -41,6 +47,7 @@ export class RuntimeHarness {
       ...(options.system ? { system: options.system } : {}),
     };
     this.#deltaFlushMs = options.delta_flush_ms ?? 5;
+    this.#parkWaitingTurns = options.park_waiting_turns ?? false;
     this.bus.subscribe({ onSessionEvent: (event) => this.events.push(event) });
   }
 
@@ -58,6 +65,7 @@ export class RuntimeHarness {
         leases: this.leases.forProcess(process_id),
         agents: { get: (agent_id) => (agent_id === HARNESS_AGENT_ID ? this.#agent : undefined) },
         delta_flush_ms: this.#deltaFlushMs,
+        park_waiting_turns: this.#parkWaitingTurns,
       });
       this.#runtimes.set(process_id, runtime);
     }

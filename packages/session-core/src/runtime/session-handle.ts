@@ -186,7 +186,7 @@ export class SessionHandle implements Session {
     if (record.approval_mode === approval_mode) return { queued: false };
     await this.#hosts.use(
       this.id,
-      (host) => host.configure({ kind: "config", approval_mode, persist_action, publish_mutation }),
+      (host) => host.configure({ input: { security: { approval_mode } }, persist_action, publish_mutation }),
       record,
     );
     return { queued: true };

@@ -5,19 +5,32 @@ import type { CancelReason } from "../schema/interaction.js";
 import type { ActionMessage, AssistantMessage } from "../schema/messages.js";
 import type { UnsequencedMutation } from "../schema/mutation.js";
 import type { SessionRecord, StopResult } from "../schema/session.js";
+import type { PromptCommand, SessionCommand, SetCommand } from "../schema/session-command.js";
 import type { WorkspaceRef } from "../tools/define-agent-tool.js";
 import type { RuntimeContext } from "./runtime-context.js";
 import type { AgentDefinition, TurnHandle } from "./session-facade.js";
-import { type ConfigCommand, type QueueItem, SessionQueue } from "./session-queue.js";
 import { SessionWriter } from "./session-writer.js";
+import { planResume } from "./turn/resume-plan.js";
+import { waitForTurnFinish } from "./turn-finish-watch.js";
 import { type TurnHost, TurnRunner } from "./turn-runner.js";
 
 export const PROMPT_CANCELLED = "Prompt cancelled because session was stopped";
 export const CONFIG_ACTION_TITLE = "Session configuration updated";
 
+/** How often `stop()` reads its command again while another instance applies it. */
+const STOP_POLL_MS = 50;
+
+const IDLE: StopResult = { stopped: false, cancelled_queued_prompts: 0, reason: "idle" };
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
 /**
- * This process's side of one session: its write chain, its FIFO queue, and the Turn it runs (at most
- * one, and only while holding the session's lease). Shared by every facade of the session here.
+ * This process's side of one session: its write chain and the Turn it runs (at most one, and only
+ * while holding the session's lease). The session's commands (`prompt`, `set`, `stop`) are rows
+ * (DESIGN §10.1): any instance commits them, and the instance that runs the Turn applies them at its
+ * checkpoints; nothing of a session's queue lives here. Shared by every facade of the session here.
  */
 export class SessionHost implements TurnHost {
   readonly session_id: string;
@@ -25,7 +38,6 @@ export class SessionHost implements TurnHost {
   readonly context: RuntimeContext;
   readonly agent: AgentDefinition;
   readonly workspace: WorkspaceRef | undefined;
-  readonly #queue = new SessionQueue();
   readonly #onIdle: (host: SessionHost) => void;
   #effective: ApprovalMode;
   #turn: TurnRunner | undefined;
@@ -78,9 +90,9 @@ export class SessionHost implements TurnHost {
 
   /**
    * Whether the host holds nothing live, so that dropping it loses nothing: no Turn running,
-   * starting or being resumed here (hence no lease or waiter of a Turn), no queued prompt or config
-   * command, no write in flight, no lease release or Turn start in flight, and no operation of this
-   * process using it (a facade call, or a facade Interaction awaiting its answer).
+   * starting or being resumed here (hence no lease or waiter of a Turn), no write in flight, no lease
+   * release or Turn start in flight, and no operation of this process using it. Queued commands are
+   * rows, so they never keep a host.
    */
   get isIdle(): boolean {
     return (
@@ -88,7 +100,6 @@ export class SessionHost implements TurnHost {
       this.#background === 0 &&
       this.#turn === undefined &&
       !this.#starting &&
-      this.#queue.isEmpty() &&
       this.writer.isIdle
     );
   }
@@ -122,13 +133,14 @@ export class SessionHost implements TurnHost {
 
   /**
    * Before a Turn starts or resumes here: the effective mode is the stored one. A configured mode
-   * that differs from it with no command queued in this process is a change whose queue died with
-   * its process (D.5: restored sessions run with effective = configured); it is applied silently.
+   * that differs from it with no `set` command queued is a change whose command was lost (D.5:
+   * restored sessions run with effective = configured); it is applied silently.
    */
-  async #refreshEffective(): Promise<void> {
+  async #refreshEffective(commands: SessionCommand[]): Promise<void> {
     const record = await this.context.store.getSession(this.session_id);
     if (!record) return;
-    if (record.approval_mode !== record.effective_approval_mode && !this.#queue.hasConfig()) {
+    const hasSet = commands.some((command) => command.kind === "set");
+    if (record.approval_mode !== record.effective_approval_mode && !hasSet) {
       await this.writer.commitSessionChange({
         session_patch: { effective_approval_mode: record.approval_mode },
       });
@@ -155,38 +167,76 @@ export class SessionHost implements TurnHost {
     return this.#effective;
   }
 
-  drainQueue(): QueueItem[] {
-    return this.#queue.drain();
-  }
-
-  hasQueuedPrompt(): boolean {
-    return this.#queue.hasPrompt();
+  get parkWaitingTurns(): boolean {
+    return this.context.park_waiting_turns;
   }
 
   /**
-   * Queues a prompt; resolves once it belongs to a Turn (§B.8). A retried prompt with the same
-   * `request_id` gets the first one's handle instead of a second Turn (in this process).
+   * `prompt()` (DESIGN §10.1): the prompt is committed as a command, which assigns its Turn (the
+   * active one it joins as a steer, or the new one it starts), and the call returns at once. A
+   * retried `request_id` returns the first call's Turn and adds nothing; the same id with another
+   * query is `invalid_input`.
    */
-  enqueuePrompt(query: string, request_id?: string): Promise<TurnHandle> {
-    if (request_id !== undefined) {
-      const requests = this.context.prompt_requests;
-      const earlier = requests.get(this.session_id, request_id);
-      if (earlier) return earlier;
-      const assigned = this.enqueuePrompt(query);
-      requests.remember(this.session_id, request_id, assigned);
-      assigned.catch(() => requests.forget(this.session_id, request_id, assigned));
-      return assigned;
-    }
-    if (this.#shutDown) return Promise.reject(new Error("SessionRuntime was shut down"));
-    const assigned = new Promise<TurnHandle>((resolve, reject) => {
-      this.#queue.push({ kind: "prompt", query, assign: resolve, reject });
+  async enqueuePrompt(query: string, request_id?: string): Promise<TurnHandle> {
+    if (this.#shutDown) throw new Error("SessionRuntime was shut down");
+    const { store, ids, clock } = this.context;
+    const now = clock.now();
+    const { command, created } = await store.enqueueCommand({
+      session_id: this.session_id,
+      command_id: ids.command(),
+      command: { kind: "prompt", input: { query }, ...(request_id === undefined ? {} : { request_id }) },
+      created_at: now,
+      new_turn_id: ids.turn(this.session_id, now),
     });
-    if (!this.#turn) this.#startNextTurnInBackground();
-    return assigned;
+    if (command.kind !== "prompt" || command.turn_id === null) {
+      throw new Error(`Command ${command.command_id} is not a prompt`);
+    }
+    if (!created && command.input.query !== query) {
+      throw new ParleyError(
+        "invalid_input",
+        `session.prompt request_id ${request_id ?? ""} was already used with a different query`,
+      );
+    }
+    this.kick();
+    return this.turnHandle(command.turn_id);
   }
 
-  enqueueConfig(command: ConfigCommand): void {
-    this.#queue.push(command);
+  /** A handle whose `finished` follows the Turn's committed finish (read only when asked for). */
+  turnHandle(turn_id: string): TurnHandle {
+    const { store, bus } = this.context;
+    const session_id = this.session_id;
+    const { closing } = this.context;
+    let finished: TurnHandle["finished"] | undefined;
+    return {
+      id: turn_id,
+      get finished() {
+        finished ??= waitForTurnFinish({ store, bus, session_id, turn_id, closing });
+        return finished;
+      },
+    };
+  }
+
+  /**
+   * Queued commands need a driver: a Turn running here reads them at its next checkpoint (a `stop`
+   * at once); otherwise this process tries to take the session's lease and drive it. When another
+   * live process holds the lease, that process applies them.
+   */
+  kick(): void {
+    const turn = this.#turn;
+    if (turn) {
+      this.#inBackground(this.applyQueuedStop(), "applying a queued stop failed");
+      return;
+    }
+    if (!this.#closed && !this.#shutDown) this.#startNextTurnInBackground();
+  }
+
+  /** A `stop` queued for the Turn running here (by any instance) stops it. */
+  async applyQueuedStop(): Promise<void> {
+    const turn = this.#turn;
+    if (!turn) return;
+    const commands = await this.context.store.listQueuedCommands(this.session_id);
+    const stop = commands.find((command) => command.kind === "stop");
+    if (stop?.kind === "stop" && this.#turn === turn) await turn.stop(stop.input.reason);
   }
 
   #startNextTurnInBackground(): void {
@@ -194,55 +244,113 @@ export class SessionHost implements TurnHost {
   }
 
   async #startNextTurn(): Promise<void> {
-    if (this.#turn || this.#starting || this.#shutDown || !this.#queue.hasPrompt()) return;
+    if (this.#turn || this.#starting || this.#shutDown) return;
     this.#starting = true;
     let lease: TurnLease | null = null;
     try {
+      const queued = await this.context.store.listQueuedCommands(this.session_id);
+      if (!queued.some((command) => command.kind !== "set")) {
+        this.#starting = false;
+        return;
+      }
       lease = await this.context.leases.acquire(this.session_id);
     } catch (error) {
       this.#starting = false;
-      this.#rejectQueuedPrompts(error);
-      return;
+      throw error;
     }
+    // Another live process drives the session; it applies the commands.
     if (!lease) {
       this.#starting = false;
-      this.#rejectQueuedPrompts(
-        new ParleyError("invalid_input", `Session ${this.session_id} has a Turn running in another process`),
-      );
       return;
     }
+    await this.#drive(lease);
+  }
+
+  /**
+   * With the session's lease: an open Turn whose owner is gone is resumed (or stopped, when a stop
+   * is queued); else a queued stop cancels the queued prompts; else the first queued prompt starts
+   * its Turn, after the `set` commands ahead of it. Nothing to do gives the lease back.
+   */
+  async #drive(lease: TurnLease): Promise<void> {
+    this.#starting = true;
     try {
-      await this.#refreshEffective();
-      const open = await this.context.store.listOpenAssistantMessages(this.session_id);
+      const { store } = this.context;
+      const commands = await store.listQueuedCommands(this.session_id);
+      await this.#refreshEffective(commands);
+      const stop = commands.find((command) => command.kind === "stop");
+      const open = await store.listOpenAssistantMessages(this.session_id);
       const orphan = open[open.length - 1];
       if (orphan?.type === "assistant") {
-        // A Turn whose owner died: resume it; the queued prompt joins it as a steer at its next checkpoint.
-        this.#startResumed(lease, orphan, new Set());
+        if (stop?.kind === "stop") this.#startStopOfOrphan(lease, orphan, stop.input.reason);
+        else if (this.parkWaitingTurns && planResume(orphan).kind === "parked") {
+          // Its queued prompts join it once an answer resumes it (DESIGN §10.1).
+          this.#starting = false;
+          await lease.release();
+        } else this.#startResumed(lease, orphan, new Set());
         return;
       }
-      const next = this.#queue.takeNextPrompt();
-      if (!next) {
+      if (stop) {
+        await this.#cancelQueuedTurn(lease, commands);
         this.#starting = false;
         await lease.release();
         return;
       }
-      const turn = new TurnRunner(
-        this,
-        lease,
-        this.context.ids.turn(this.session_id, this.context.clock.now()),
-      );
+      const index = commands.findIndex((command) => command.kind === "prompt");
+      const prompt = commands[index];
+      if (prompt?.kind !== "prompt" || prompt.turn_id === null) {
+        this.#starting = false;
+        await lease.release();
+        return;
+      }
+      const configs = commands
+        .slice(0, index)
+        .filter((command): command is SetCommand => command.kind === "set");
+      const turn = new TurnRunner(this, lease, prompt.turn_id);
       this.#turn = turn;
       this.#starting = false;
-      turn.runNew(next.prompt, next.configs);
+      turn.runNew(prompt as PromptCommand, configs);
     } catch (error) {
       this.#starting = false;
       await lease.release();
-      this.#rejectQueuedPrompts(error);
+      throw error;
     }
   }
 
-  #rejectQueuedPrompts(error: unknown): void {
-    for (const prompt of this.#queue.removePrompts()) prompt.reject(error);
+  /**
+   * §B.9 step 1 for a session with no open Turn: the prompts queued for a Turn that never started
+   * are cancelled — the Turn starts and fails at once (a `turn` start/finish pair) — and every
+   * queued `stop` is answered, in the finish's commit.
+   */
+  async #cancelQueuedTurn(lease: TurnLease, commands: SessionCommand[]): Promise<void> {
+    const prompts = commands.filter((command) => command.kind === "prompt");
+    const stops = commands.filter((command) => command.kind === "stop");
+    const turn_id = prompts[0]?.turn_id ?? null;
+    const result: StopResult = { ...IDLE, cancelled_queued_prompts: prompts.length };
+    const settle_commands = stops.map((command) => ({
+      command_id: command.command_id,
+      status: "applied" as const,
+      result,
+    }));
+    const { clock } = this.context;
+    if (turn_id === null) {
+      await this.writer.commitSessionChange({ epoch: lease.epoch, settle_commands });
+      return;
+    }
+    const turnMutation = (type: "start" | "finish"): UnsequencedMutation => ({
+      ...this.writer.newMutationBase(clock.now()),
+      variant: "turn",
+      turn_id,
+      type,
+      status: type === "start" ? "running" : "failed",
+      ...(type === "finish" ? { error: PROMPT_CANCELLED } : {}),
+    });
+    await this.writer.commitSessionChange({ epoch: lease.epoch, mutation: turnMutation("start") });
+    await this.writer.commitSessionChange({
+      epoch: lease.epoch,
+      mutation: turnMutation("finish"),
+      settle_commands,
+      ends_turn: { turn_id, cancel_queued_prompts: true },
+    });
   }
 
   /** Resumes the Turn of `message` while holding `lease` (DESIGN §3.3). */
@@ -266,10 +374,18 @@ export class SessionHost implements TurnHost {
     turn.runResumed(message, resolved_here);
   }
 
+  #startStopOfOrphan(lease: TurnLease, message: AssistantMessage, reason: CancelReason): TurnRunner {
+    const turn = new TurnRunner(this, lease, message.turn_id ?? "");
+    this.#turn = turn;
+    this.#starting = false;
+    turn.runStopOfOrphan(message, reason);
+    return turn;
+  }
+
   /**
    * Takes the session's lease for a Turn this process is about to resume (a `respond` found no live
-   * owner). While claimed, prompts arriving here wait in the queue for that Turn instead of racing
-   * for the lease. Null when another live process owns the session.
+   * owner). While claimed, prompts arriving here are committed and wait for that Turn. Null when
+   * another live process owns the session.
    */
   async claim(): Promise<TurnLease | null> {
     if (this.#turn || this.#starting || this.#shutDown) return null;
@@ -291,7 +407,8 @@ export class SessionHost implements TurnHost {
 
   /**
    * Resumes an open Turn no live process owns, or, with `stop_reason`, closes it stopped. Returns
-   * false when there was nothing to resume or another process holds the lease.
+   * false when there was nothing to resume or another process holds the lease. A lease it took (or
+   * was given) and cannot use is released.
    */
   async takeOver(
     options: { lease?: TurnLease; resolved_here?: ReadonlySet<string>; stop_reason?: CancelReason } = {},
@@ -306,25 +423,35 @@ export class SessionHost implements TurnHost {
       this.#starting = false;
       return false;
     }
-    const open = await this.context.store.listOpenAssistantMessages(this.session_id);
-    const message = open[open.length - 1];
-    if (message?.type !== "assistant") {
-      this.#starting = false;
-      await lease.release();
-      if (!this.#closed) this.#startNextTurnInBackground();
-      return false;
-    }
-    await this.#refreshEffective();
-    if (options.stop_reason) {
-      const turn = new TurnRunner(this, lease, message.turn_id ?? "");
-      this.#turn = turn;
-      this.#starting = false;
-      turn.runStopOfOrphan(message, options.stop_reason);
-      await turn.finished;
+    try {
+      const open = await this.context.store.listOpenAssistantMessages(this.session_id);
+      const message = open[open.length - 1];
+      if (message?.type !== "assistant") {
+        this.#starting = false;
+        await lease.release();
+        if (!this.#closed) this.#startNextTurnInBackground();
+        return false;
+      }
+      await this.#refreshEffective(await this.context.store.listQueuedCommands(this.session_id));
+      if (options.stop_reason) {
+        const turn = this.#startStopOfOrphan(lease, message, options.stop_reason);
+        await turn.finished;
+        return true;
+      }
+      if (this.parkWaitingTurns && planResume(message, options.resolved_here).kind === "parked") {
+        this.#starting = false;
+        await lease.release();
+        return false;
+      }
+      this.#startResumed(lease, message, options.resolved_here ?? new Set());
       return true;
+    } catch (error) {
+      if (this.#turn === undefined) {
+        this.#starting = false;
+        await lease.release();
+      }
+      throw error;
     }
-    this.#startResumed(lease, message, options.resolved_here ?? new Set());
-    return true;
   }
 
   turnEnded(turn: TurnRunner): void {
@@ -335,17 +462,27 @@ export class SessionHost implements TurnHost {
     if (!this.#closed && !this.#shutDown) this.#startNextTurnInBackground();
   }
 
-  /** At a checkpoint: the effective mode changes, then (per options) its Action is persisted (§D.4). */
-  async applyConfig(command: ConfigCommand, turn_id: string, epoch: number): Promise<void> {
+  /**
+   * At a checkpoint: the `set` command's effective change, committed with the command settled,
+   * then (per its options) its Action is persisted (§D.4).
+   */
+  async applyConfig(command: SetCommand, turn_id: string, epoch: number): Promise<void> {
     const { clock, ids, logger } = this.context;
-    this.#effective = command.approval_mode;
+    const approval_mode = command.input.input.security?.approval_mode;
+    const settle_commands = [{ command_id: command.command_id, status: "applied" as const }];
+    if (approval_mode === undefined) {
+      await this.writer.commitSessionChange({ epoch, settle_commands });
+      return;
+    }
+    this.#effective = approval_mode;
     const now = clock.now();
     await this.writer.commitSessionChange({
       epoch,
-      session_patch: { effective_approval_mode: command.approval_mode, updated_at: now },
-      ...(command.publish_mutation ? { mutation: await this.#configMutation(now) } : {}),
+      session_patch: { effective_approval_mode: approval_mode, updated_at: now },
+      settle_commands,
+      ...(command.input.publish_mutation ? { mutation: await this.#configMutation(now) } : {}),
     });
-    if (!command.persist_action) return;
+    if (!command.input.persist_action) return;
     try {
       await this.writer.appendMessage(
         (sequence, at): ActionMessage => ({
@@ -356,13 +493,13 @@ export class SessionHost implements TurnHost {
           action_type: "session_config",
           status: "completed",
           title: CONFIG_ACTION_TITLE,
-          description: `security.approval_mode: ${command.approval_mode}`,
+          description: `security.approval_mode: ${approval_mode}`,
           sequence,
           revision: 1,
           created_at: at,
           updated_at: at,
         }),
-        { epoch, publish: command.publish_mutation },
+        { epoch, publish: command.input.publish_mutation },
       );
     } catch (error) {
       // §D.3: the configuration stays effective when its Action cannot be persisted.
@@ -384,72 +521,78 @@ export class SessionHost implements TurnHost {
     };
   }
 
-  /** `set()`: the configured mode is persisted at once; the change is queued to the next checkpoint. */
-  async configure(command: ConfigCommand): Promise<void> {
-    const now = this.context.clock.now();
-    await this.writer.commitSessionChange({
-      session_patch: { approval_mode: command.approval_mode, updated_at: now },
-      ...(command.publish_mutation
-        ? {
-            mutation: {
-              ...this.writer.newMutationBase(now),
-              variant: "session",
-              type: "config",
-              approval_mode: command.approval_mode,
-              effective_approval_mode: this.#effective,
-            },
-          }
-        : {}),
+  /**
+   * `set()`: the configured mode and the command that applies it at the next checkpoint are
+   * committed together (DESIGN §10.1), whichever instance runs the Turn.
+   */
+  async configure(input: SetCommand["input"]): Promise<void> {
+    const { store, ids, clock } = this.context;
+    const now = clock.now();
+    const approval_mode = input.input.security?.approval_mode;
+    await store.enqueueCommand({
+      session_id: this.session_id,
+      command_id: ids.command(),
+      command: { kind: "set", input },
+      created_at: now,
+      session_patch: { ...(approval_mode === undefined ? {} : { approval_mode }), updated_at: now },
     });
-    this.enqueueConfig(command);
+    if (!input.publish_mutation || approval_mode === undefined) return;
+    const record = await store.getSession(this.session_id);
+    await this.writer.commitSessionChange({
+      mutation: {
+        ...this.writer.newMutationBase(now),
+        variant: "session",
+        type: "config",
+        approval_mode,
+        effective_approval_mode: record?.effective_approval_mode ?? this.#effective,
+      },
+    });
   }
 
-  /** §B.9. */
+  /**
+   * §B.9, from any instance (DESIGN §10.1): the stop is committed as a command, then applied by
+   * whoever drives the session — the Turn running here, this process when it can take the lease
+   * (no live owner), or the owning process — and the call returns the result committed with it.
+   */
   async stop(reason: CancelReason = "turn_stopped"): Promise<StopResult> {
-    const cancelled = await this.#cancelQueuedPrompts();
-    const turn = this.#turn;
-    if (turn) {
-      await turn.stop(reason);
-      return { stopped: true, turn_id: turn.turn_id, cancelled_queued_prompts: cancelled, reason: "stopped" };
+    const { store, ids, clock } = this.context;
+    if (!this.ownsTurn && (await this.#isIdleEverywhere())) return IDLE;
+    const { command } = await store.enqueueCommand({
+      session_id: this.session_id,
+      command_id: ids.command(),
+      command: { kind: "stop", input: { reason: reason === "session_disposed" ? reason : "turn_stopped" } },
+      created_at: clock.now(),
+    });
+    for (;;) {
+      const turn = this.#turn;
+      if (turn) {
+        await turn.stop(reason);
+      } else if (!this.#starting && !this.#shutDown) {
+        const lease = await this.context.leases.acquire(this.session_id).catch(() => null);
+        if (lease) await this.#driveStop(lease);
+      }
+      const stored = await store.getCommand(this.session_id, command.command_id);
+      if (stored?.kind === "stop" && stored.status !== "queued") return stored.result ?? IDLE;
+      if (!stored) return IDLE;
+      await delay(STOP_POLL_MS);
     }
-    const open = await this.context.store.listOpenAssistantMessages(this.session_id);
-    const orphan = open[open.length - 1];
-    if (orphan && (await this.takeOver({ stop_reason: reason }))) {
-      return {
-        stopped: true,
-        ...(orphan.turn_id === undefined ? {} : { turn_id: orphan.turn_id }),
-        cancelled_queued_prompts: cancelled,
-        reason: "stopped",
-      };
-    }
-    return { stopped: false, cancelled_queued_prompts: cancelled, reason: "idle" };
   }
 
-  /** Each cancelled prompt gets a synthetic Turn that starts and fails at once (§B.9 step 1). */
-  async #cancelQueuedPrompts(): Promise<number> {
-    const prompts = this.#queue.removePrompts();
-    const { clock, ids } = this.context;
-    for (const prompt of prompts) {
-      const turn_id = ids.cancelledTurn(this.session_id, clock.now());
-      const turnMutation = (type: "start" | "finish"): UnsequencedMutation => ({
-        ...this.writer.newMutationBase(clock.now()),
-        variant: "turn",
-        turn_id,
-        type,
-        status: type === "start" ? "running" : "failed",
-        ...(type === "finish" ? { error: PROMPT_CANCELLED } : {}),
-      });
-      try {
-        await this.writer.commitSessionChange({ mutation: turnMutation("start") });
-        await this.writer.commitSessionChange({ mutation: turnMutation("finish") });
-      } finally {
-        prompt.assign({
-          id: turn_id,
-          finished: Promise.resolve({ turn_id, text: "", success: false, error: PROMPT_CANCELLED }),
-        });
-      }
-    }
-    return prompts.length;
+  /** No Turn is active (running, waiting or about to start) in any process: nothing to stop. */
+  async #isIdleEverywhere(): Promise<boolean> {
+    const { store } = this.context;
+    const [active, open] = await Promise.all([
+      store.getActiveTurnId(this.session_id),
+      store.listOpenAssistantMessages(this.session_id),
+    ]);
+    return active === null && open.length === 0;
+  }
+
+  /** `#drive` for a stop: waits for a stopped orphan Turn to finish. */
+  async #driveStop(lease: TurnLease): Promise<void> {
+    await this.#drive(lease);
+    const turn = this.#turn;
+    if (turn) await turn.finished;
   }
 
   /** DESIGN §3.7: stop the Turn (pending → `session_disposed`), then mark the session closed. */

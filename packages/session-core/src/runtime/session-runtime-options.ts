@@ -26,6 +26,16 @@ export interface SessionRuntimeOptions {
   logger?: RuntimeLogger;
   /** How long text/reasoning deltas are coalesced into one revision, in ms (default 50). */
   delta_flush_ms?: number;
+  /**
+   * How often this runtime looks for queued session commands to drive, in ms (default 250; 0 turns
+   * the sweep off, for tests that drive it with `sweepCommands()`).
+   */
+  command_sweep_ms?: number;
+  /**
+   * DESIGN §10.1 (default true): a Turn whose open tools all wait for a person gives its lease and
+   * host back; the answer's committer resumes it by replay. False keeps it held while it waits.
+   */
+  park_waiting_turns?: boolean;
 }
 
 export interface CreateSessionInput {

@@ -3,7 +3,6 @@ import { systemClock } from "../ports/clock.js";
 import type { SessionRecord } from "../schema/session.js";
 import { createRandomIdSource, RuntimeIds } from "./ids.js";
 import { InteractionWaiters } from "./interaction-waiters.js";
-import { PromptRequests } from "./prompt-requests.js";
 import type { RuntimeContext } from "./runtime-context.js";
 import type { Session } from "./session-facade.js";
 import { SessionHandle } from "./session-handle.js";
@@ -13,8 +12,12 @@ import type {
   SessionRuntimeApi,
   SessionRuntimeOptions,
 } from "./session-runtime-options.js";
+import { planResume } from "./turn/resume-plan.js";
 
 const DEFAULT_DELTA_FLUSH_MS = 50;
+/** How often queued commands are looked for (DESIGN §10.1: they reach their Turn within 2 s). */
+const DEFAULT_COMMAND_SWEEP_MS = 250;
+const SWEEP_BATCH = 1_000;
 const DEFAULT_TITLE = "New session";
 
 /** What the runtime holds in memory now (for tests and metrics). */
@@ -32,6 +35,9 @@ export class SessionRuntime implements SessionRuntimeApi {
   readonly #context: RuntimeContext;
   readonly #hosts: SessionHosts;
   readonly #unsubscribe: () => void;
+  readonly #closing = new AbortController();
+  readonly #sweepTimer: ReturnType<typeof setInterval> | undefined;
+  #sweeping = false;
   #shutDown = false;
 
   constructor(options: SessionRuntimeOptions) {
@@ -45,8 +51,9 @@ export class SessionRuntime implements SessionRuntimeApi {
       ids: new RuntimeIds(options.ids ?? createRandomIdSource()),
       logger: options.logger,
       waiters: new InteractionWaiters(),
-      prompt_requests: new PromptRequests(),
       delta_flush_ms: options.delta_flush_ms ?? DEFAULT_DELTA_FLUSH_MS,
+      closing: this.#closing.signal,
+      park_waiting_turns: options.park_waiting_turns ?? true,
     };
     this.#hosts = new SessionHosts(this.#context);
     this.#unsubscribe = options.bus.subscribe({
@@ -58,6 +65,43 @@ export class SessionRuntime implements SessionRuntimeApi {
         }
       },
     });
+    const sweep_ms = options.command_sweep_ms ?? DEFAULT_COMMAND_SWEEP_MS;
+    if (sweep_ms > 0) {
+      this.#sweepTimer = setInterval(() => void this.sweepCommands(), sweep_ms);
+      (this.#sweepTimer as { unref?: () => void }).unref?.();
+    }
+  }
+
+  /**
+   * The wake-up of commands (DESIGN §10.1) and its safety net: every session with a queued `prompt`
+   * or `stop` gets a driver — a Turn running here applies a queued stop at once (prompts at its next
+   * checkpoint); a session no live process drives is taken by this process (its lease decides).
+   * Another instance's commit therefore reaches the Turn without any notification.
+   */
+  async sweepCommands(): Promise<void> {
+    if (this.#sweeping || this.#shutDown) return;
+    this.#sweeping = true;
+    try {
+      await this.#settleAnsweredWaiters();
+      const session_ids = await this.#context.store.listSessionsWithQueuedCommands(SWEEP_BATCH);
+      for (const session_id of session_ids) {
+        if (this.#shutDown) return;
+        const held = this.#hosts.peek(session_id);
+        if (held?.ownsTurn) {
+          held.kick();
+          continue;
+        }
+        try {
+          await this.#hosts.use(session_id, async (host) => host.kick());
+        } catch (error) {
+          this.#context.logger?.warn({ session_id, err: error }, "driving queued commands failed");
+        }
+      }
+    } catch (error) {
+      this.#context.logger?.warn({ err: error }, "sweeping queued commands failed");
+    } finally {
+      this.#sweeping = false;
+    }
   }
 
   async createSession(input: CreateSessionInput): Promise<Session> {
@@ -97,10 +141,18 @@ export class SessionRuntime implements SessionRuntimeApi {
     this.#assertRunning();
     const open = await this.#context.store.listOpenAssistantMessages();
     const resumed_session_ids: string[] = [];
-    for (const session_id of new Set(open.map((message) => message.session_id))) {
+    // A parked Turn needs nobody until an answer arrives (DESIGN §10.1): it is left as rows.
+    const needy = open.filter(
+      (message) =>
+        message.type !== "assistant" ||
+        !this.#context.park_waiting_turns ||
+        planResume(message).kind !== "parked",
+    );
+    for (const session_id of new Set(needy.map((message) => message.session_id))) {
       try {
         const record = await this.#context.store.getSession(session_id);
-        if (!record) continue;
+        // DESIGN §10.1: a closed session is never resumed.
+        if (!record || record.closed_at !== null) continue;
         const resumed = await this.#hosts.use(
           session_id,
           async (host) => !host.ownsTurn && (await host.takeOver()),
@@ -114,9 +166,23 @@ export class SessionRuntime implements SessionRuntimeApi {
     return { resumed_session_ids };
   }
 
+  /**
+   * No lost wake-up (DESIGN §10.1): a tool of a Turn held here waits on the bus for its answer's
+   * `part` mutation; if that notice was lost, the committed answer is read here instead.
+   */
+  async #settleAnsweredWaiters(): Promise<void> {
+    const { store, waiters } = this.#context;
+    for (const interaction_id of waiters.waitingInteractionIds()) {
+      const record = await store.getInteraction(interaction_id);
+      if (record && record.interaction.status !== "pending") waiters.settleFrom(record.interaction);
+    }
+  }
+
   async shutdown(): Promise<void> {
     if (this.#shutDown) return;
     this.#shutDown = true;
+    if (this.#sweepTimer !== undefined) clearInterval(this.#sweepTimer);
+    this.#closing.abort();
     this.#unsubscribe();
     await this.#hosts.shutdown();
   }

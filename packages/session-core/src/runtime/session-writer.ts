@@ -142,7 +142,7 @@ export class SessionWriter {
    */
   appendMessage<M extends SessionMessage>(
     build: (sequence: number, now: number) => M,
-    options: { epoch?: number; publish?: boolean } = {},
+    options: { epoch?: number; publish?: boolean; settle_commands?: SessionCommit["settle_commands"] } = {},
   ): Promise<M> {
     return this.serial(async () => {
       for (let attempt = 0; ; attempt += 1) {
@@ -154,6 +154,7 @@ export class SessionWriter {
             {
               session_id: this.session_id,
               ...(options.epoch === undefined ? {} : { epoch: options.epoch }),
+              ...(options.settle_commands === undefined ? {} : { settle_commands: options.settle_commands }),
               message: { snapshot: message, expected_revision: 0 },
               ...(options.publish === false ? {} : { mutation: this.#messageMutation(message, now) }),
             },
@@ -179,7 +180,7 @@ export class SessionWriter {
 
   /** A commit without a message: a `turn`/`session` mutation and/or a session patch. */
   commitSessionChange(
-    change: Pick<SessionCommit, "epoch" | "mutation" | "session_patch">,
+    change: Pick<SessionCommit, "epoch" | "mutation" | "session_patch" | "settle_commands" | "ends_turn">,
     onCommitted: () => void = () => undefined,
   ): Promise<CommitResult> {
     return this.serial(async () => {

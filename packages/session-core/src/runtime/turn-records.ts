@@ -1,3 +1,4 @@
+import type { SessionCommit } from "../ports/session-store.js";
 import type { ErrorMessage, UserMessage } from "../schema/messages.js";
 import type { TurnMutation } from "../schema/mutation.js";
 import type { RuntimeIds } from "./ids.js";
@@ -29,7 +30,8 @@ export class TurnRecords {
     this.#epoch = options.epoch;
   }
 
-  async userMessage(query: string, input_type: "prompt" | "steer"): Promise<void> {
+  /** `command_id`: the queued prompt this message applies, settled in the same commit. */
+  async userMessage(query: string, input_type: "prompt" | "steer", command_id?: string): Promise<void> {
     const session_id = this.#writer.session_id;
     await this.#writer.appendMessage(
       (sequence, now): UserMessage => ({
@@ -44,7 +46,10 @@ export class TurnRecords {
         updated_at: now,
         parts: [{ part_id: this.#ids.part("user-text"), type: "text", text: query, state: "done" }],
       }),
-      { epoch: this.#epoch },
+      {
+        epoch: this.#epoch,
+        ...(command_id === undefined ? {} : { settle_commands: [{ command_id, status: "applied" }] }),
+      },
     );
   }
 
@@ -74,11 +79,13 @@ export class TurnRecords {
   async turnMutation(
     fields: Pick<TurnMutation, "type" | "status" | "text" | "error">,
     onCommitted?: () => void,
+    commands: Pick<SessionCommit, "settle_commands" | "ends_turn"> = {},
   ): Promise<void> {
     const defined = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
     await this.#writer.commitSessionChange(
       {
         epoch: this.#epoch,
+        ...commands,
         mutation: {
           ...this.#writer.newMutationBase(this.#now()),
           variant: "turn",

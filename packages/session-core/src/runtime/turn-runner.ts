@@ -1,14 +1,14 @@
+import { StoreConflictError } from "../errors.js";
 import type { TurnLease } from "../ports/turn-lease.js";
 import type { ApprovalMode } from "../schema/approval-mode.js";
 import type { CancelReason } from "../schema/interaction.js";
 import type { AssistantMessage } from "../schema/messages.js";
-import type { ToolPart } from "../schema/parts.js";
-import type { TurnResult } from "../schema/session.js";
+import type { StopResult, TurnResult } from "../schema/session.js";
+import type { PromptCommand, SetCommand } from "../schema/session-command.js";
 import type { WorkspaceRef } from "../tools/define-agent-tool.js";
 import { buildModelPrompt, toModelTools } from "./prompt-builder.js";
 import { loadAllMessages, type RuntimeContext } from "./runtime-context.js";
 import type { AgentDefinition, TurnHandle } from "./session-facade.js";
-import type { ConfigCommand, QueuedPrompt, QueueItem } from "./session-queue.js";
 import { type SessionWriter, TurnFencedError } from "./session-writer.js";
 import { errorText, StepStreamConsumer } from "./step-stream-consumer.js";
 import { runToolCall } from "./tool-execution.js";
@@ -22,13 +22,8 @@ import {
 import { cancelInteraction, pendingInteractionsOf } from "./transitions/interaction-transitions.js";
 import { failTool } from "./transitions/tool-part-transitions.js";
 import type { AssistantTransitionFn } from "./transitions/transition.js";
+import { planResume } from "./turn/resume-plan.js";
 import { TurnRecords } from "./turn-records.js";
-
-/** The tool's latest Interaction was answered `resolved` but never handed over to the tool. */
-function awaitsHandOver(part: ToolPart): boolean {
-  const latest = part.interactions?.at(-1);
-  return latest?.status === "resolved" && latest.resumed_at === undefined;
-}
 
 /** A Turn ends after this many Steps even if the model keeps calling tools. */
 export const MAX_STEPS = 25;
@@ -36,6 +31,8 @@ export const MAX_STEPS = 25;
 export const TURN_STOPPED = "Turn stopped";
 export const TOOL_INTERRUPTED = "Tool interrupted by server restart";
 export const TURN_INTERRUPTED = "Turn interrupted by server restart";
+/** What this process's runner of a parked Turn settles with; the Turn itself goes on elsewhere. */
+export const TURN_PARKED = "Turn waits for a person; it resumes where the answer is committed";
 
 /** What a Turn needs from its session's host in this process. */
 export interface TurnHost {
@@ -45,13 +42,18 @@ export interface TurnHost {
   readonly agent: AgentDefinition;
   readonly workspace: WorkspaceRef | undefined;
   effectiveMode(): ApprovalMode;
-  drainQueue(): QueueItem[];
-  hasQueuedPrompt(): boolean;
-  applyConfig(command: ConfigCommand, turn_id: string, epoch: number): Promise<void>;
+  /** Whether a Turn whose open tools all wait for a person gives the session back (DESIGN §10.1). */
+  readonly parkWaitingTurns: boolean;
+  applyConfig(command: SetCommand, turn_id: string, epoch: number): Promise<void>;
   turnEnded(turn: TurnRunner): void;
 }
 
-type Ending = { kind: "stopped"; reason: CancelReason } | { kind: "abandoned" };
+/**
+ * How a Turn ends here: `stopped` (it writes its stopped finish), `abandoned` (lease lost, fenced,
+ * shutdown: no further write) or `parked` (every open tool waits for a person: it gives the session
+ * back without a write, and whoever commits an answer resumes it by replay — DESIGN §10.1).
+ */
+type Ending = { kind: "stopped"; reason: CancelReason } | { kind: "abandoned" } | { kind: "parked" };
 
 /** Raised inside the loop once the Turn was stopped or abandoned; never escapes the runner. */
 class TurnEnded extends Error {}
@@ -92,8 +94,12 @@ export class TurnRunner {
   /** The current Step's stream consumer, whose buffered text a stop still persists. */
   #consumer: StepStreamConsumer | undefined;
   readonly #records: TurnRecords;
-  /** False once the Turn decided it has no further Step: later prompts start the next Turn. */
-  acceptsSteer = true;
+  /** What `stop()` answers, once the Turn finished stopped. */
+  stopResult: StopResult | undefined;
+  /** Tool calls of this Turn executing now. */
+  readonly #runningTools = new Set<string>();
+  #parkCheck = false;
+  readonly #unwatch: () => void;
 
   constructor(host: TurnHost, lease: TurnLease, turn_id: string) {
     this.#host = host;
@@ -113,6 +119,7 @@ export class TurnRunner {
     this.#ended = new Promise((resolve) => {
       this.#signalEnded = resolve;
     });
+    this.#unwatch = host.context.waiters.watch(this, () => this.#maybePark());
     if (lease.lost.aborted) queueMicrotask(() => this.abandon());
     else lease.lost.addEventListener("abort", () => this.abandon(), { once: true });
   }
@@ -155,27 +162,25 @@ export class TurnRunner {
   #end(ending: Ending): void {
     if (this.#ending) return;
     this.#ending = ending;
-    this.acceptsSteer = false;
     this.#abort.abort(new Error(ending.kind === "stopped" ? TURN_STOPPED : "Turn abandoned"));
     this.#signalEnded();
-    if (ending.kind === "abandoned") {
+    if (ending.kind !== "stopped") {
       this.#host.context.waiters.abandon(this);
       this.#settle({
         turn_id: this.turn_id,
         text: "",
         success: false,
-        error: "Turn was taken over by another process",
+        error: ending.kind === "parked" ? TURN_PARKED : "Turn was taken over by another process",
       });
     }
   }
 
-  /** A new Turn: its leading config commands, its prompt, then Steps. */
-  runNew(prompt: QueuedPrompt, configs: ConfigCommand[]): void {
+  /** A new Turn: the `set` commands queued ahead of its prompt, its prompt, then Steps. */
+  runNew(prompt: PromptCommand, configs: SetCommand[]): void {
     void this.#guard(async () => {
       await this.#records.turnMutation({ type: "start", status: "running" });
       for (const command of configs) await this.#host.applyConfig(command, this.turn_id, this.epoch);
-      await this.#records.userMessage(prompt.query, "prompt");
-      prompt.assign(this.handle);
+      await this.#records.userMessage(prompt.input.query, "prompt", prompt.command_id);
       await this.#loop(1);
     });
   }
@@ -192,24 +197,20 @@ export class TurnRunner {
     this.#messageId = message.message_id;
     this.#segmentIndex = message.segment_index;
     void this.#guard(async () => {
-      if (message.model_stream === "streaming") {
+      const plan = planResume(message, resolved_here);
+      if (plan.kind === "interrupt") {
         await this.#interrupt();
         return;
       }
-      const rerun: string[] = [];
-      for (const part of message.parts) {
-        if (part.type !== "tool") continue;
-        if (part.state === "running" && !resolved_here.has(part.tool_call_id) && !awaitsHandOver(part)) {
-          await this.#update(message.message_id, (current) =>
-            failTool(current, part.tool_call_id, TOOL_INTERRUPTED),
-          );
-        } else if (part.state === "ready" || part.state === "waiting-user" || part.state === "running") {
-          rerun.push(part.tool_call_id);
-        } else if (part.state === "input-streaming") {
-          await this.#update(message.message_id, (current) =>
-            failTool(current, part.tool_call_id, TOOL_INTERRUPTED),
-          );
-        }
+      const rerun = plan.kind === "resume" ? plan.rerun : [];
+      for (const tool_call_id of plan.kind === "resume" ? plan.fail_interrupted : []) {
+        await this.#update(message.message_id, (current) =>
+          failTool(current, tool_call_id, TOOL_INTERRUPTED),
+        );
+      }
+      if (plan.kind === "parked") {
+        for (const part of message.parts)
+          if (part.type === "tool" && part.state === "waiting-user") rerun.push(part.tool_call_id);
       }
       await this.#executeTools(message.message_id, rerun);
       const steps = message.parts.filter((part) => part.type === "step-start").length;
@@ -233,7 +234,7 @@ export class TurnRunner {
       await body();
     } catch (error) {
       if (error instanceof TurnFencedError) this.abandon();
-      if (this.#ending?.kind === "abandoned") {
+      if (this.#ending?.kind === "abandoned" || this.#ending?.kind === "parked") {
         this.#host.turnEnded(this);
         return;
       }
@@ -260,29 +261,42 @@ export class TurnRunner {
       const tool_calls = await this.#runStep();
       this.#throwIfEnded();
       if (tool_calls > 0 && step < MAX_STEPS) continue;
-      if (this.#host.hasQueuedPrompt()) continue;
-      this.acceptsSteer = false;
-      break;
+      if (await this.#hasQueuedPrompt()) continue;
+      try {
+        await this.#finishCompleted();
+        return;
+      } catch (error) {
+        // A prompt committed for this Turn after the check: it joins as a steer (DESIGN §10.1).
+        if (!(error instanceof StoreConflictError) || error.kind !== "queued") throw error;
+        this.#messageId = undefined;
+      }
     }
-    this.#throwIfEnded();
-    await this.#finishCompleted();
   }
 
-  /** §A.3: before each model request the whole queue is applied in FIFO order. */
+  async #hasQueuedPrompt(): Promise<boolean> {
+    const commands = await this.#host.context.store.listQueuedCommands(this.#host.session_id);
+    return commands.some((command) => command.kind === "prompt" && command.turn_id === this.turn_id);
+  }
+
+  /**
+   * §A.3: before each model request the session's queued commands (committed by any instance) are
+   * applied in FIFO order, each settled in the commit of its effect; a queued stop stops the Turn.
+   */
   async #checkpoint(): Promise<void> {
     let steered = false;
-    for (const item of this.#host.drainQueue()) {
-      if (item.kind === "config") {
-        await this.#host.applyConfig(item, this.turn_id, this.epoch);
+    const commands = await this.#host.context.store.listQueuedCommands(this.#host.session_id);
+    for (const command of commands) {
+      if (command.kind === "stop") {
+        void this.stop(command.input.reason);
+        this.#throwIfEnded();
+      }
+      if (command.kind === "set") {
+        await this.#host.applyConfig(command, this.turn_id, this.epoch);
         continue;
       }
-      try {
-        await this.#records.userMessage(item.query, "steer");
-      } catch (error) {
-        item.reject(error);
-        throw error;
-      }
-      item.assign(this.handle);
+      // A prompt of a later Turn waits for that Turn (it cannot precede this one's finish).
+      if (command.kind !== "prompt" || command.turn_id !== this.turn_id) continue;
+      await this.#records.userMessage(command.input.query, "steer", command.command_id);
       steered = true;
     }
     if (steered && this.#messageId) {
@@ -388,27 +402,60 @@ export class TurnRunner {
     }
   }
 
+  /**
+   * DESIGN §10.1: when every tool still running in this Step waits for a person, the Turn parks —
+   * it holds no lease, lock or host while it waits. Checked once the writes in flight settled (the
+   * Interactions are committed), so what the Turn leaves behind reads `parked` to `planResume`.
+   */
+  #maybePark(): void {
+    if (!this.#host.parkWaitingTurns || this.#ending || this.#parkCheck) return;
+    this.#parkCheck = true;
+    setTimeout(() => {
+      this.#parkCheck = false;
+      if (this.#ending || this.#runningTools.size === 0) return;
+      const waiting = this.#host.context.waiters.waitingTools(this);
+      for (const tool_call_id of this.#runningTools) if (!waiting.has(tool_call_id)) return;
+      if (!this.#host.writer.isIdle) {
+        this.#maybePark();
+        return;
+      }
+      this.#end({ kind: "parked" });
+    }, 0);
+  }
+
   /** The Step's tools run concurrently; the Turn does not wait for them once it is stopped. */
   async #executeTools(message_id: string, tool_call_ids: string[]): Promise<void> {
     if (tool_call_ids.length === 0) return;
     await this.#raceEnded(
       Promise.all(
         tool_call_ids.map((tool_call_id) =>
-          runToolCall({
-            host: this.#host,
-            owner: this,
-            turn_id: this.turn_id,
-            epoch: this.epoch,
-            message_id,
-            tool_call_id,
-            abort_signal: this.#abort.signal,
-            approvalMode: () => this.#stepMode,
-            hasEnded: () => this.#ending !== undefined,
-            update: (id, transition) => this.#update(id, transition),
-          }),
+          this.#tracked(tool_call_id, () =>
+            runToolCall({
+              host: this.#host,
+              owner: this,
+              turn_id: this.turn_id,
+              epoch: this.epoch,
+              message_id,
+              tool_call_id,
+              abort_signal: this.#abort.signal,
+              approvalMode: () => this.#stepMode,
+              hasEnded: () => this.#ending !== undefined,
+              update: (id, transition) => this.#update(id, transition),
+            }),
+          ),
         ),
       ),
     );
+  }
+
+  async #tracked(tool_call_id: string, run: () => Promise<void>): Promise<void> {
+    this.#runningTools.add(tool_call_id);
+    try {
+      await run();
+    } finally {
+      this.#runningTools.delete(tool_call_id);
+      this.#maybePark();
+    }
   }
 
   async #update(
@@ -435,6 +482,7 @@ export class TurnRunner {
     await this.#records.turnMutation(
       { type: "finish", status: "completed", text: this.#lastText },
       this.#markFinished,
+      { ends_turn: { turn_id: this.turn_id, cancel_queued_prompts: false } },
     );
     this.#settle({ turn_id: this.turn_id, text: this.#lastText, success: true });
   }
@@ -464,9 +512,29 @@ export class TurnRunner {
             : null,
         );
       }
+      // §B.9: the prompts queued for this Turn are cancelled with its finish, and every queued stop
+      // (from any instance) is answered in the same commit.
+      const queued = await this.#host.context.store.listQueuedCommands(this.#host.session_id);
+      const result: StopResult = {
+        stopped: true,
+        turn_id: this.turn_id,
+        cancelled_queued_prompts: queued.filter(
+          (command) => command.kind === "prompt" && command.turn_id === this.turn_id,
+        ).length,
+        reason: "stopped",
+      };
       await this.#records.turnMutation(
         { type: "finish", status: "stopped", error: TURN_STOPPED },
-        this.#markFinished,
+        () => {
+          this.stopResult = result;
+          this.#markFinished();
+        },
+        {
+          settle_commands: queued
+            .filter((command) => command.kind === "stop")
+            .map((command) => ({ command_id: command.command_id, status: "applied", result })),
+          ends_turn: { turn_id: this.turn_id, cancel_queued_prompts: true },
+        },
       );
     } catch (error) {
       this.#host.context.logger?.error(
@@ -487,6 +555,7 @@ export class TurnRunner {
       await this.#records.turnMutation(
         { type: "finish", status: "failed", error: message },
         this.#markFinished,
+        { ends_turn: { turn_id: this.turn_id, cancel_queued_prompts: true } },
       );
     } catch (writeError) {
       this.#host.context.logger?.error(
@@ -501,13 +570,19 @@ export class TurnRunner {
   async #interrupt(): Promise<void> {
     await this.#close("failed", TURN_INTERRUPTED, "runtime_interrupted");
     await this.#records.errorMessage("turn_interrupted", TURN_INTERRUPTED);
-    await this.#records.turnMutation({ type: "finish", status: "failed", error: TURN_INTERRUPTED });
+    await this.#records.turnMutation(
+      { type: "finish", status: "failed", error: TURN_INTERRUPTED },
+      undefined,
+      {
+        ends_turn: { turn_id: this.turn_id, cancel_queued_prompts: true },
+      },
+    );
     this.#settle({ turn_id: this.turn_id, text: "", success: false, error: TURN_INTERRUPTED });
   }
 
   #settle(result: TurnResult): void {
-    this.acceptsSteer = false;
     this.#settled = true;
+    this.#unwatch();
     // The session is idle for anyone who awaited `finished`.
     this.#host.turnEnded(this);
     this.#resolveFinished(result);

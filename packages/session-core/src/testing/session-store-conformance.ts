@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe } from "vitest";
 import type { SessionStore } from "../ports/session-store.js";
+import { describeCommandConformance } from "./conformance/command-cases.js";
 import { describeCommitConformance } from "./conformance/commit-cases.js";
 import type { ConformanceContext } from "./conformance/context.js";
 import { describeEventConformance } from "./conformance/event-cases.js";
@@ -62,6 +63,7 @@ export function runSessionStoreConformance(name: string, factory: SessionStoreCo
       subject = undefined;
     });
 
+    describeCommandConformance(context);
     describeSessionConformance(context);
     describeCommitConformance(context);
     describeEventConformance(context);

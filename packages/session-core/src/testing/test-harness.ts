@@ -22,6 +22,8 @@ export const TEST_AGENT_ID = "agent:test";
 export const TEST_OWNER_ID = "user:owner";
 
 export interface TestHarnessOptions {
+  /** DESIGN §10.1 parking of Turns that wait for a person (default false in the harness). */
+  park_waiting_turns?: boolean;
   /** The scripted model's steps (ignored when `model` is given). Default: no step. */
   steps?: ScriptedStep[] | ((call: ScriptedCall) => ScriptItem[]);
   model?: ScriptedModel;
@@ -119,6 +121,7 @@ export function createTestHarness(options: TestHarnessOptions = {}): TestHarness
         ? { resolveWorkspace: () => structuredClone(options.workspace) as WorkspaceRef }
         : {}),
       ...(options.delta_flush_ms === undefined ? {} : { delta_flush_ms: options.delta_flush_ms }),
+      park_waiting_turns: options.park_waiting_turns ?? false,
     });
     const process: SimulatedProcess = {
       process_id,

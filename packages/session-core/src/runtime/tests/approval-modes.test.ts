@@ -228,7 +228,7 @@ describe("approval modes, status and set", () => {
     expect(await actions(harness, session.id)).toHaveLength(1);
   });
 
-  it("G63: a change whose queue died with its process becomes effective at the next Turn (D.5), without an Action", async () => {
+  it("G63: a change queued by a process that died is still applied at the next Turn, with its Action (DESIGN §10.1)", async () => {
     const approval = createApprovalTool();
     const model = createScriptedModel([
       [{ tool_call: { id: "call_1", name: "delete_file", input: { path: "a" } } }],
@@ -247,7 +247,9 @@ describe("approval modes, status and set", () => {
       approval_mode: "always-allow",
       effective_approval_mode: "always-allow",
     });
-    expect(await actions(harness, session.id)).toEqual([]);
+    expect(await actions(harness, session.id)).toMatchObject([
+      { description: "security.approval_mode: always-allow" },
+    ]);
   });
 
   it("opening a session for reads writes nothing, and every process reports the stored modes", async () => {

@@ -60,6 +60,13 @@ async function commitResponseUnseen(harness: RuntimeHarness, session_id: string,
   });
 }
 
+/** Waits until the process holds nothing of any session (its abandoned Turn is gone). */
+async function untilHostless(harness: RuntimeHarness, process_id: string): Promise<void> {
+  while (harness.runtime(process_id).stats().hosts > 0) {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
 function turnFinish(harness: RuntimeHarness, turn_id: string) {
   return harness.waitFor(
     (mutation) => mutation.variant === "turn" && mutation.type === "finish" && mutation.turn_id === turn_id,
@@ -252,7 +259,7 @@ describe("durable resume (DESIGN §3.3)", () => {
       return commit(change);
     };
     await session.respond(approve(interaction_ids[0] ?? ""));
-    expect(await turn.finished).toMatchObject({ success: false });
+    await untilHostless(harness, "A");
     expect(fencedHandOvers).toBe(1);
     expect(effects).toEqual([]);
     expect((await harness.tool(session.id, "call_1")).interactions?.[0]?.resumed_at).toBeUndefined();
@@ -312,7 +319,7 @@ describe("durable resume (DESIGN §3.3)", () => {
   it("a former owner whose lease was taken over never writes again and never runs the side effect", async () => {
     const { harness, session, turn, interaction_ids, effects } = await waitingInA();
     harness.leases.loseLease(session.id);
-    expect(await turn.finished).toMatchObject({ success: false });
+    await untilHostless(harness, "A");
     const b = harness.runtime("B");
     expect(await b.recover()).toEqual({ resumed_session_ids: [session.id] });
     const resumed = await b.openSession(session.id);
@@ -358,11 +365,111 @@ describe("durable resume (DESIGN §3.3)", () => {
     ]);
   });
 
-  it("a prompt in a process that does not run the session's live Turn is refused (the queue is per process)", async () => {
+  it("a prompt in a process that does not run the session's waiting Turn is queued durably and joins it as a steer", async () => {
     const { harness, session, turn, interaction_ids } = await waitingInA();
     const remote = await harness.runtime("B").openSession(session.id);
-    await expect(remote?.prompt({ query: "steer from B" })).rejects.toMatchObject({ code: "invalid_input" });
+    const steer = await remote?.prompt({ query: "steer from B" });
+    expect(steer?.id).toBe(turn.id);
     await session.respond(approve(interaction_ids[0] ?? ""));
     expect(await turn.finished).toMatchObject({ success: true });
+    const users = (await harness.messages(session.id)).filter((message) => message.type === "user");
+    expect(users.map((message) => message.type === "user" && message.input_type)).toEqual([
+      "prompt",
+      "steer",
+    ]);
+    expect(await harness.store.listQueuedCommands(session.id)).toEqual([]);
+  });
+});
+
+describe("a waiting Turn is rows (DESIGN §10.1)", () => {
+  async function parkedInA(tool_call_ids = ["call_1"]) {
+    const approval = createApprovalTool();
+    const model = createScriptedModel([
+      tool_call_ids.map((id, index) => ({
+        tool_call: { id, name: "delete_file", input: { path: `file-${index}` } },
+      })),
+      [{ text: "all done" }],
+    ]);
+    const harness = new RuntimeHarness({
+      model,
+      tools: { delete_file: approval.tool },
+      park_waiting_turns: true,
+    });
+    const session = await harness.createSession({ process_id: "A" });
+    const turn = await session.prompt({ query: "delete" });
+    const interaction_ids: string[] = [];
+    for (const id of tool_call_ids) interaction_ids.push(await harness.pendingInteraction(id));
+    await untilHostless(harness, "A");
+    return { harness, session, turn, interaction_ids, effects: approval.effects };
+  }
+
+  it("once every open tool waits for a person, the Turn holds no lease and no host; recovery leaves it alone", async () => {
+    const { harness, session } = await parkedInA();
+    expect(harness.leases.holderOf(session.id)).toBeNull();
+    expect(harness.runtime("A").stats()).toEqual({ hosts: 0 });
+    expect(await harness.runtime("B").recover()).toEqual({ resumed_session_ids: [] });
+    expect(await session.status()).toMatchObject({ state: "running" });
+    expect(await session.interactions()).toHaveLength(1);
+  });
+
+  it("the process that commits the answer resumes the Turn by replay; the side effect runs once", async () => {
+    const { harness, session, turn, interaction_ids, effects } = await parkedInA();
+    const remote = await harness.runtime("B").openSession(session.id);
+    const finished = turnFinish(harness, turn.id);
+    await remote?.respond(approve(interaction_ids[0] ?? ""));
+    expect(await finished).toMatchObject({ status: "completed", text: "all done" });
+    expect(await turn.finished).toMatchObject({ success: true, text: "all done" });
+    expect(effects).toEqual(["file-0"]);
+    expect((await harness.tool(session.id, "call_1")).interactions).toHaveLength(1);
+  });
+
+  it("two waiting tools: each answer resumes the Turn; the first answer's tool runs, the other parks again", async () => {
+    const { harness, session, turn, interaction_ids, effects } = await parkedInA(["call_1", "call_2"]);
+    const finished = turnFinish(harness, turn.id);
+    await session.respond(approve(interaction_ids[0] ?? ""));
+    await harness.waitFor(
+      (mutation) =>
+        mutation.variant === "part" && mutation.part.type === "tool" && mutation.part.state === "completed",
+    );
+    await untilHostless(harness, "A");
+    expect(effects).toEqual(["file-0"]);
+    const remote = await harness.runtime("B").openSession(session.id);
+    await remote?.respond(approve(interaction_ids[1] ?? ""));
+    expect(await finished).toMatchObject({ status: "completed", text: "all done" });
+    expect(effects).toEqual(["file-0", "file-1"]);
+  });
+
+  it("a stop from any process stops a parked Turn", async () => {
+    const { harness, session, turn } = await parkedInA();
+    const remote = await harness.runtime("B").openSession(session.id);
+    expect(await remote?.stop()).toEqual({
+      stopped: true,
+      turn_id: turn.id,
+      cancelled_queued_prompts: 0,
+      reason: "stopped",
+    });
+    expect(await session.interactions()).toEqual([]);
+  });
+});
+
+describe("no lost wake-up (DESIGN §10.1)", () => {
+  it("an answer whose bus notice was lost still reaches the tool of the Turn held by a live process", async () => {
+    const { harness, session, turn, interaction_ids, effects } = await waitingInA();
+    const publish = harness.bus.publish.bind(harness.bus);
+    let dropped = 0;
+    harness.bus.publish = async (events) => {
+      // The answer's notice never arrives (a lost NOTIFY, a dead LISTEN connection).
+      if (events.session_events.some((event) => event.mutation.variant === "part")) {
+        dropped += 1;
+        return;
+      }
+      await publish(events);
+    };
+    const remote = await harness.runtime("B").openSession(session.id);
+    await remote?.respond(approve(interaction_ids[0] ?? ""));
+    harness.bus.publish = publish;
+    expect(dropped).toBe(1);
+    expect(await turn.finished).toMatchObject({ success: true, text: "all done" });
+    expect(effects).toEqual(["file-0"]);
   });
 });

@@ -3,7 +3,6 @@ import { ParleyError } from "../../errors.js";
 import type { SessionMutation } from "../../schema/mutation.js";
 import { createScriptedModel } from "../../testing/scripted-model.js";
 import { RuntimeHarness } from "../runtime-harness.js";
-import { SessionQueue } from "../session-queue.js";
 import { createApprovalTool } from "./tools.js";
 
 function label(mutation: SessionMutation): string {
@@ -20,37 +19,6 @@ function label(mutation: SessionMutation): string {
 }
 
 describe("queue, steer, ordering and sync", () => {
-  it("G67: the queue drains in FIFO order; taking a prompt takes the commands before it; stop keeps commands", () => {
-    const queue = new SessionQueue();
-    const prompt = (query: string) => ({
-      kind: "prompt" as const,
-      query,
-      assign: () => undefined,
-      reject: () => undefined,
-    });
-    const config = (mode: "ask" | "always-allow") => ({
-      kind: "config" as const,
-      approval_mode: mode,
-      persist_action: true,
-      publish_mutation: true,
-    });
-    queue.push(config("always-allow"));
-    queue.push(prompt("first"));
-    queue.push(config("ask"));
-    const next = queue.takeNextPrompt();
-    expect(next?.configs.map((item) => item.approval_mode)).toEqual(["always-allow"]);
-    expect(next?.prompt.query).toBe("first");
-    queue.push(prompt("second"));
-    queue.push(config("always-allow"));
-    queue.push(prompt("third"));
-    expect(queue.removePrompts().map((item) => item.query)).toEqual(["second", "third"]);
-    expect(queue.drain().map((item) => (item.kind === "config" ? item.approval_mode : item.query))).toEqual([
-      "ask",
-      "always-allow",
-    ]);
-    expect(queue.drain()).toEqual([]);
-  });
-
   it("G69: text, a tool with an approval, then text keep their order; the tool's states are published on one part", async () => {
     const approval = createApprovalTool();
     const model = createScriptedModel([

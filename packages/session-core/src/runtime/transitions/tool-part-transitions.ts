@@ -97,6 +97,21 @@ export function settleToolCall(
   return { message: next, mutation: { variant: "part", part_id: settled.part_id } };
 }
 
+/**
+ * DESIGN §10.1: a tool about to start its side effect without a person's answer (`always-allow`) is
+ * committed `running` first, so a crash from here on fails it as interrupted instead of running it
+ * again. Only a `ready` tool moves; any other state is left as it is.
+ */
+export function startTool(message: AssistantMessage, tool_call_id: string): AssistantTransition | null {
+  const index = findToolIndex(message, tool_call_id);
+  const part = message.parts[index];
+  if (part?.type !== "tool" || part.state !== "ready" || message.status !== "streaming") return null;
+  return {
+    message: replacePart(message, index, { ...part, state: "running" }),
+    mutation: { variant: "part", part_id: part.part_id },
+  };
+}
+
 /** A tool output; ignored when the tool already ended (e.g. it failed because its Interaction was denied). */
 export function completeTool(
   message: AssistantMessage,
