@@ -7,5 +7,6 @@ export {
 } from "@parley/session-core";
 export { createParleyClient, type ParleyClient, type ParleyClientOptions } from "./client.js";
 export { toParleyError } from "./parley-error.js";
-export type { ParleySession } from "./session-handle.js";
+export type { ParleySession, RunOptions } from "./session-handle.js";
+export type { InteractionHandler, TurnOutcome, WaitForTurnOptions } from "./turn-waiter.js";
 export type * from "./types.js";
