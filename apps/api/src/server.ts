@@ -6,6 +6,7 @@ import { applyWSSHandler } from "@trpc/server/adapters/ws";
 import { WebSocketServer } from "ws";
 import { readBearerToken } from "./auth/bearer-token.js";
 import { isInternalError } from "./errors.js";
+import { openApiJson } from "./openapi/openapi-json.js";
 import { appRouter } from "./router.js";
 import type { ApiServices } from "./services.js";
 import type { ApiContext } from "./trpc.js";
@@ -99,6 +100,10 @@ export async function startApiServer(options: StartApiServerOptions): Promise<Ap
       response
         .writeHead(healthy ? 200 : 503, { "content-type": "application/json" })
         .end(JSON.stringify({ ok: healthy }));
+      return;
+    }
+    if (path === "/openapi.json" && request.method === "GET") {
+      response.writeHead(200, { "content-type": "application/json" }).end(openApiJson());
       return;
     }
     if (path === TRPC_PATH || path.startsWith(`${TRPC_PATH}/`)) {

@@ -3,7 +3,7 @@ import type {
   InteractionResponse,
   SessionMutation,
   TurnMutation,
-} from "@parley/session-core";
+} from "@parley/session-core/wire";
 import { toParleyError } from "./parley-error.js";
 import type { SubscribeOptions } from "./types.js";
 
