@@ -35,7 +35,8 @@ test("a custom interaction is answered through the form rendered from its respon
   await expect(tool).toHaveAttribute("data-state", "completed");
   await expect(
     page.getByText(
-      'request_form finished: {"environment":"production","replicas":3,"notify":true,"checks":["tests","smoke"]}',
+      // the answer as the tool returned it (keys in Postgres jsonb order)
+      'request_form finished: {"checks":["tests","smoke"],"notify":true,"replicas":3,"environment":"production"}',
     ),
   ).toBeVisible();
 });
