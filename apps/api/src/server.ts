@@ -13,6 +13,7 @@ import type { OpenConnection } from "./auth/open-connections.js";
 import { isInternalError, toTRPCError } from "./errors.js";
 import { type ApiLimits, DEFAULT_API_LIMITS } from "./limits/api-limits.js";
 import type { ApiMetrics } from "./metrics/api-metrics.js";
+import { openApiJson } from "./openapi/openapi-json.js";
 import { appRouter } from "./router.js";
 import type { ApiServices } from "./services.js";
 import type { ApiContext } from "./trpc.js";
@@ -228,6 +229,10 @@ export async function startApiServer(options: StartApiServerOptions): Promise<Ap
         logger.error({ err: error }, "collecting metrics failed");
         response.writeHead(500, { "content-type": "text/plain" }).end("metrics unavailable\n");
       }
+      return;
+    }
+    if (path === "/openapi.json" && request.method === "GET") {
+      response.writeHead(200, { "content-type": "application/json" }).end(openApiJson());
       return;
     }
     if (path === TRPC_PATH || path.startsWith(`${TRPC_PATH}/`)) {

@@ -11,18 +11,25 @@ import {
 } from "@parley/api/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-const EXAMPLE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../examples/approve-pending.mjs");
+const EXAMPLES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../examples");
+const EXAMPLE = path.join(EXAMPLES, "approve-pending.mjs");
 
 /** Runs the example as a user would, resolving `@parley/sdk` from its sources (no build needed). */
 function runExample(
   env: Record<string, string>,
+  script = EXAMPLE,
+  args: string[] = [],
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--conditions=parley-source", "--import", "tsx", EXAMPLE], {
-      cwd: REPO_ROOT,
-      env: { ...process.env, ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      ["--conditions=parley-source", "--import", "tsx", script, ...args],
+      {
+        cwd: REPO_ROOT,
+        env: { ...process.env, ...env },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
@@ -64,5 +71,27 @@ describe("the README's plain Node script (packages/sdk/examples/approve-pending.
     expect(await feed.waitFor(isTurnFinish)).toMatchObject({ status: "completed" });
     expect(await session.interactions()).toEqual([]);
     feed.stop();
+  });
+
+  it("run-with-policy.mjs approves a write under tmp/ and denies a delete outside it, printing each Turn's result", async () => {
+    const frank = await environment.createMember("frank");
+    const env = { PARLEY_URL: environment.api.url, PARLEY_TOKEN: frank.token };
+    const script = path.join(EXAMPLES, "run-with-policy.mjs");
+
+    const write = await runExample(env, script, ["write tmp/notes.txt: hello"]);
+    expect(write.stderr).toBe("");
+    expect(write.code).toBe(0);
+    expect(write.stdout.trim().split("\n")).toEqual([
+      "policy: approve write_file tmp/notes.txt",
+      "turn completed: Done: I wrote 5 bytes to tmp/notes.txt (a new file).",
+    ]);
+
+    const remove = await runExample(env, script, ["delete notes.txt"]);
+    expect(remove.stderr).toBe("");
+    expect(remove.code).toBe(0);
+    expect(remove.stdout.trim().split("\n")).toEqual([
+      "policy: deny delete_file (notes.txt is outside tmp/)",
+      "turn completed: You denied the approval, so I did not delete notes.txt. Nothing was changed.",
+    ]);
   });
 });

@@ -4,8 +4,9 @@ export {
   type ParleyCode,
   ParleyError,
   SESSION_APPROVAL_RESPONSE_SCHEMA,
-} from "@parley/session-core";
+} from "@parley/session-core/wire";
 export { createParleyClient, type ParleyClient, type ParleyClientOptions } from "./client.js";
 export { toParleyError } from "./parley-error.js";
-export type { ParleySession } from "./session-handle.js";
+export type { ParleySession, RunOptions } from "./session-handle.js";
+export type { InteractionHandler, TurnOutcome, WaitForTurnOptions } from "./turn-waiter.js";
 export type * from "./types.js";

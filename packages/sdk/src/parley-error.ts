@@ -1,4 +1,4 @@
-import { isParleyCode, ParleyError } from "@parley/session-core";
+import { isParleyCode, ParleyError } from "@parley/session-core/wire";
 import { TRPCClientError } from "@trpc/client";
 
 /**

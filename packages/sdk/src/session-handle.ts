@@ -2,6 +2,12 @@ import type { AppRouter } from "@parley/api";
 import type { TRPCClient } from "@trpc/client";
 import { withParleyErrors } from "./parley-error.js";
 import { startTrackedSubscription } from "./subscription.js";
+import {
+  type InteractionHandler,
+  type TurnOutcome,
+  type WaitForTurnOptions,
+  waitForTurn,
+} from "./turn-waiter.js";
 import type {
   InteractionRequest,
   InteractionResult,
@@ -32,8 +38,16 @@ export interface ParleySession {
   ): () => void;
   /** Resolves once the prompt is persisted and assigned to a Turn. */
   prompt(input: PromptInput): Promise<PromptResult>;
+  /**
+   * Sends the prompt and resolves when its Turn finishes (DESIGN.md §10.3). `onInteraction` is
+   * called for each Interaction the Turn raises; the response it returns is sent with `respond`.
+   * Survives reconnects; rejects with a `ParleyError` if the prompt or an answer is refused.
+   */
+  run(query: string, options?: RunOptions): Promise<TurnOutcome>;
+  /** Like `run` for a Turn already started: resolves at once if it finished earlier. */
+  waitForTurn(turn_id: string, options?: WaitForTurnOptions): Promise<TurnOutcome>;
   stop(): Promise<StopResult>;
-  close(): Promise<void>;
+  close(): Promise<{ closed: true }>;
   /** Answers a pending interaction; the server records the caller as `responded_by`. */
   respond(input: RespondInput): Promise<InteractionResult>;
   /** The bare requests of the pending interactions, in occurrence order. */
@@ -44,9 +58,15 @@ export interface ParleySession {
   info(): Promise<SessionInfo>;
 }
 
+export interface RunOptions {
+  /** Makes the prompt idempotent: a retry with the same id joins the same Turn. */
+  request_id?: string;
+  onInteraction?: InteractionHandler;
+}
+
 export function createSessionHandle(trpc: TRPCClient<AppRouter>, session_id: string): ParleySession {
   const target = { session_id };
-  return {
+  const handle: ParleySession = {
     id: session_id,
     subscribe(listener, options) {
       return startTrackedSubscription<SessionMutation>({
@@ -67,7 +87,17 @@ export function createSessionHandle(trpc: TRPCClient<AppRouter>, session_id: str
         trpc.session.prompt.mutate({ ...target, ...(typeof input === "string" ? { query: input } : input) }),
       ),
     stop: () => withParleyErrors(() => trpc.session.stop.mutate(target)),
-    close: () => withParleyErrors(async () => void (await trpc.session.close.mutate(target))),
+    async run(query, options = {}) {
+      const { turn_id } = await handle.prompt(
+        options.request_id === undefined ? { query } : { query, request_id: options.request_id },
+      );
+      return handle.waitForTurn(
+        turn_id,
+        options.onInteraction === undefined ? {} : { onInteraction: options.onInteraction },
+      );
+    },
+    waitForTurn: (turn_id, options) => waitForTurn(handle, turn_id, options),
+    close: () => withParleyErrors(() => trpc.session.close.mutate(target)),
     respond: (input) => withParleyErrors(() => trpc.session.respond.mutate({ ...target, ...input })),
     interactions: () => withParleyErrors(() => trpc.session.interactions.query(target)),
     status: () => withParleyErrors(() => trpc.session.status.query(target)),
@@ -78,4 +108,5 @@ export function createSessionHandle(trpc: TRPCClient<AppRouter>, session_id: str
     messages: (query) => withParleyErrors(() => trpc.session.messages.query({ ...target, ...query })),
     info: () => withParleyErrors(() => trpc.session.get.query(target)),
   };
+  return handle;
 }

@@ -1,4 +1,4 @@
-import { ParleyError } from "@parley/session-core";
+import { ParleyError } from "@parley/session-core/wire";
 import type { Unsubscribable } from "@trpc/server/observable";
 import { toParleyError } from "./parley-error.js";
 import type { SubscribeOptions } from "./types.js";

@@ -1,8 +1,4 @@
-import type { AppRouter } from "@parley/api";
-import type { inferRouterInputs, inferRouterOutputs } from "@trpc/server";
-
-type RouterInputs = inferRouterInputs<AppRouter>;
-type RouterOutputs = inferRouterOutputs<AppRouter>;
+import type { ApprovalMode, Interaction, InteractionStatus, SessionInfo } from "@parley/session-core/wire";
 
 export type {
   ApprovalMode,
@@ -26,25 +22,85 @@ export type {
   StopResult,
   ToolPart,
   TurnMutation,
-} from "@parley/session-core";
+} from "@parley/session-core/wire";
+
+/*
+ * The procedures' inputs and outputs, written out so the published package's types stand alone
+ * (no router type from the private API package). `wire-types.check.ts` fails the typecheck if any
+ * of them drifts from the router's.
+ */
 
 /** `session.create` input: `{ title?, approval_mode?, workspace_id? }`. */
-export type CreateSessionInput = NonNullable<RouterInputs["session"]["create"]>;
-export type SessionListQuery = NonNullable<RouterInputs["session"]["list"]>;
-export type SessionListPage = RouterOutputs["session"]["list"];
+export type CreateSessionInput =
+  | {
+      title?: string | undefined;
+      approval_mode?: ApprovalMode | undefined;
+      workspace_id?: string | null | undefined;
+    }
+  | undefined;
+export type SessionListQuery = { cursor?: string | null | undefined; limit?: number | undefined } | undefined;
+export interface SessionListPage {
+  items: SessionInfo[];
+  next_cursor: string | null;
+}
 export type MessagesQuery = { before_sequence?: number; limit?: number };
 export type PromptInput = string | { query: string; request_id?: string };
-export type PromptResult = RouterOutputs["session"]["prompt"];
-export type AdminInteractionsQuery = NonNullable<RouterInputs["admin"]["interactions"]>;
-export type AdminInteractionsPage = RouterOutputs["admin"]["interactions"];
-export type AdminInboxItem = AdminInteractionsPage["items"][number];
-export type AdminInteractionEvent = import("@parley/api").AdminInteractionEvent;
-export type CreateUserInput = RouterInputs["admin"]["users"]["create"];
-export type CreatedUser = RouterOutputs["admin"]["users"]["create"];
-export type RevokeUserInput = RouterInputs["admin"]["users"]["revoke"];
-export type RevokedTokens = RouterOutputs["admin"]["users"]["revoke"];
-export type WhoAmI = RouterOutputs["auth"]["whoami"];
-export type WorkspaceList = RouterOutputs["workspace"]["list"];
+export interface PromptResult {
+  turn_id: string;
+}
+export type AdminInteractionsQuery =
+  | {
+      status?: InteractionStatus | undefined;
+      type?: string | undefined;
+      tool_name?: string | undefined;
+      session_id?: string | undefined;
+      cursor?: string | null | undefined;
+      limit?: number | undefined;
+    }
+  | undefined;
+export interface AdminInboxItem {
+  interaction: Interaction;
+  session_id: string;
+  session_title: string;
+  owner_id: string;
+  owner_name: string | null;
+  tool_name: string;
+  tool_call_id: string;
+  created_at: number;
+}
+export interface AdminInteractionsPage {
+  items: AdminInboxItem[];
+  next_cursor: string | null;
+}
+export interface AdminInteractionEvent {
+  event_id: number;
+  kind: "created" | "resolved" | "denied" | "cancelled" | "failed";
+  session_id: string;
+  interaction: Interaction;
+}
+export type UserRole = "member" | "admin";
+export interface CreateUserInput {
+  name: string;
+  role?: UserRole | undefined;
+}
+export interface CreatedUser {
+  user_id: string;
+  token: string;
+}
+export interface RevokeUserInput {
+  name: string;
+}
+export interface RevokedTokens {
+  revoked: number;
+}
+export interface WhoAmI {
+  user_id: string;
+  name: string;
+  role: UserRole;
+}
+export interface WorkspaceList {
+  items: { workspace_id: string }[];
+}
 
 export interface SubscribeOptions {
   /**

@@ -23,7 +23,7 @@ export * from "./schema/mutation.js";
 export * from "./schema/parts.js";
 export * from "./schema/question.js";
 export * from "./schema/session.js";
-export * from "./schema/storable-json.js";
 export * from "./schema/session-command.js";
+export * from "./schema/storable-json.js";
 export { ASK_QUESTION_DESCRIPTION, AskQuestionsTool } from "./tools/ask-question-tool.js";
 export * from "./tools/define-agent-tool.js";

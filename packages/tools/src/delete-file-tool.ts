@@ -3,7 +3,12 @@ import path from "node:path";
 import { define_agent_tool } from "@parley/session-core";
 import { z } from "zod";
 import { openConfinedDirectory, pathInDirectory } from "./confined-open.js";
-import { DENIED_RESULT, requestToolApproval } from "./request-tool-approval.js";
+import {
+  DENIED_RESULT,
+  explanationInputSchema,
+  requestToolApproval,
+  withoutExplanation,
+} from "./request-tool-approval.js";
 import {
   confinePath,
   errorCode,
@@ -14,6 +19,7 @@ import {
 
 export const deleteFileInputSchema = z.strictObject({
   path: z.string().min(1).describe("File path relative to the workspace root"),
+  explanation: explanationInputSchema,
 });
 export type DeleteFileInput = z.infer<typeof deleteFileInputSchema>;
 
@@ -28,7 +34,13 @@ export const deleteFileTool = define_agent_tool({
   async execute(input, context): Promise<DeleteFileResult> {
     const root = await realWorkspaceRoot(requireWorkspace(context));
     await assertMayDelete(root, input.path);
-    const decision = await requestToolApproval(context, input, DELETE_FILE_DESCRIPTION);
+    const { validated, model_explanation } = withoutExplanation(input);
+    const decision = await requestToolApproval(
+      context,
+      validated,
+      DELETE_FILE_DESCRIPTION,
+      model_explanation,
+    );
     if (!decision.approved) return DENIED_RESULT;
     // A Turn stopped or taken over while the approval was pending must not act any more.
     context.abort_signal.throwIfAborted();

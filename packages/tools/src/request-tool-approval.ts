@@ -1,4 +1,24 @@
 import type { ApprovalDecision, JsonValue, ToolCallContext } from "@parley/session-core";
+import { z } from "zod";
+
+/**
+ * The optional `explanation` input of the gated tools (like a Bash tool's `description`): the
+ * model says why it makes this call. It reaches the approval as `payload.model_explanation`, shown
+ * as the model's claim, never as a verified fact or a security signal (reference §A.8.3).
+ */
+export const explanationInputSchema = z
+  .string()
+  .max(1_000)
+  .optional()
+  .describe("One sentence for the user on why you make this call; shown with the approval request");
+
+/** Splits the model's explanation off the input it explains. */
+export function withoutExplanation<T extends { explanation?: string | undefined }>(
+  input: T,
+): { validated: Omit<T, "explanation">; model_explanation: string | undefined } {
+  const { explanation, ...validated } = input;
+  return { validated, model_explanation: explanation };
+}
 
 /**
  * Asks the session's approval port whether a tool may do its side effect (`operation: "tool"` with
@@ -9,12 +29,18 @@ export function requestToolApproval(
   context: ToolCallContext,
   validated_input: JsonValue,
   tool_description: string,
+  model_explanation?: string,
 ): Promise<ApprovalDecision> {
   return context.interactions.approval.request({
     turn_id: context.turn_id,
     tool_call_id: context.tool_call_id,
     tool_name: context.tool_name,
-    payload: { operation: "tool", validated_input, tool_description },
+    payload: {
+      operation: "tool",
+      validated_input,
+      tool_description,
+      ...(model_explanation === undefined ? {} : { model_explanation }),
+    },
   });
 }
 

@@ -1,7 +1,7 @@
 import { stat } from "node:fs/promises";
 import { define_agent_tool } from "@parley/session-core";
 import { z } from "zod";
-import { DENIED_RESULT } from "./request-tool-approval.js";
+import { DENIED_RESULT, explanationInputSchema } from "./request-tool-approval.js";
 import { runShellCommand, type ShellRunResult } from "./run-shell-command.js";
 import { DEFAULT_SHELL_SANDBOX, type ShellSandbox } from "./shell-sandbox.js";
 import { confinePath, realWorkspaceRoot, requireWorkspace, WorkspacePathError } from "./workspace-path.js";
@@ -25,6 +25,7 @@ export const shellInputSchema = z.strictObject({
     .max(SHELL_MAX_TIMEOUT_MS)
     .optional()
     .describe(`Kill the command after this many milliseconds (default ${SHELL_DEFAULT_TIMEOUT_MS})`),
+  explanation: explanationInputSchema,
 });
 export type ShellInput = z.infer<typeof shellInputSchema>;
 
@@ -52,7 +53,12 @@ export function createShellTool(options: { sandbox?: ShellSandbox } = {}) {
         tool_call_id: context.tool_call_id,
         tool_name: context.tool_name,
         source_type: "shell",
-        payload: { operation: "exec", command: input.command, cwd: cwd.relative },
+        payload: {
+          operation: "exec",
+          command: input.command,
+          cwd: cwd.relative,
+          ...(input.explanation === undefined ? {} : { model_explanation: input.explanation }),
+        },
       });
       if (!decision.approved) return DENIED_RESULT;
       // Resolved again: the workspace may have changed while the approval was pending.

@@ -2,7 +2,12 @@ import { stat } from "node:fs/promises";
 import { define_agent_tool } from "@parley/session-core";
 import { z } from "zod";
 import { openConfinedFile } from "./confined-open.js";
-import { DENIED_RESULT, requestToolApproval } from "./request-tool-approval.js";
+import {
+  DENIED_RESULT,
+  explanationInputSchema,
+  requestToolApproval,
+  withoutExplanation,
+} from "./request-tool-approval.js";
 import { confinePath, realWorkspaceRoot, requireWorkspace, WorkspacePathError } from "./workspace-path.js";
 
 /** Largest content accepted, in characters (the schema rejects more before any approval). */
@@ -11,6 +16,7 @@ export const WRITE_FILE_MAX_CHARS = 1024 * 1024;
 export const writeFileInputSchema = z.strictObject({
   path: z.string().min(1).describe("File path relative to the workspace root"),
   content: z.string().max(WRITE_FILE_MAX_CHARS).describe("The complete new content of the file (UTF-8)"),
+  explanation: explanationInputSchema,
 });
 export type WriteFileInput = z.infer<typeof writeFileInputSchema>;
 
@@ -27,7 +33,8 @@ export const writeFileTool = define_agent_tool({
   async execute(input, context): Promise<WriteFileResult> {
     const root = await realWorkspaceRoot(requireWorkspace(context));
     await assertWritable(root, input.path);
-    const decision = await requestToolApproval(context, input, WRITE_FILE_DESCRIPTION);
+    const { validated, model_explanation } = withoutExplanation(input);
+    const decision = await requestToolApproval(context, validated, WRITE_FILE_DESCRIPTION, model_explanation);
     if (!decision.approved) return DENIED_RESULT;
     // A Turn stopped or taken over while the approval was pending must not act any more.
     context.abort_signal.throwIfAborted();

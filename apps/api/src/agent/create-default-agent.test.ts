@@ -3,9 +3,10 @@ import { deleteFileTool, listFilesTool, readFileTool, shellTool, writeFileTool }
 import { describe, expect, it } from "vitest";
 import { createDemoModel } from "../models/demo-model.js";
 import { createDefaultAgent } from "./create-default-agent.js";
+import { RequestFormTool } from "./request-form-tool.js";
 
 describe("createDefaultAgent", () => {
-  it("is the 'default' agent with the five workspace tools and ask_question", () => {
+  it("is the 'default' agent with the five workspace tools, ask_question and request_form", () => {
     const model = createDemoModel();
     const agent = createDefaultAgent({ model });
     expect(agent.agent_id).toBe("default");
@@ -17,6 +18,7 @@ describe("createDefaultAgent", () => {
       delete_file: deleteFileTool,
       shell: shellTool,
       ask_question: AskQuestionsTool,
+      request_form: RequestFormTool,
     });
   });
 

@@ -2,12 +2,13 @@ import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { type AgentDefinition, AskQuestionsTool } from "@parley/session-core";
 import { createWorkspaceTools, type ShellSandbox } from "@parley/tools";
 import { DEFAULT_SYSTEM_PROMPT } from "./default-system-prompt.js";
+import { RequestFormTool } from "./request-form-tool.js";
 
 export const DEFAULT_AGENT_ID = "default";
 
 /**
  * The agent the API serves (DESIGN.md §6): the five workspace tools plus `ask_question`, which the
- * note requires to be registered explicitly.
+ * note requires to be registered explicitly, and `request_form` (a custom interaction type).
  */
 export function createDefaultAgent(options: {
   model: LanguageModelV3;
@@ -23,6 +24,7 @@ export function createDefaultAgent(options: {
         ? createWorkspaceTools()
         : createWorkspaceTools({ shell: options.shell })),
       ask_question: AskQuestionsTool,
+      request_form: RequestFormTool,
     },
   };
 }

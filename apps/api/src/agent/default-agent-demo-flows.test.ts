@@ -44,6 +44,7 @@ describe("the demo model drives the default agent through the real runtime", () 
         operation: "tool",
         validated_input: { path: "notes.txt" },
         tool_description: DELETE_FILE_DESCRIPTION,
+        model_explanation: "You asked me to delete notes.txt.",
       },
     });
     expect(await exists(path.join(harness.root, "notes.txt"))).toBe(true);
@@ -164,7 +165,12 @@ describe("the demo model drives the default agent through the real runtime", () 
     expect(request).toMatchObject({
       type: "approval",
       source: { type: "shell", tool_name: "shell", tool_call_id: "call_demo_1" },
-      payload: { operation: "exec", command: "echo hello > hello.txt && cat hello.txt", cwd: "." },
+      payload: {
+        operation: "exec",
+        command: "echo hello > hello.txt && cat hello.txt",
+        cwd: ".",
+        model_explanation: "You asked me to run this command.",
+      },
     });
     expect(await exists(path.join(harness.root, "hello.txt"))).toBe(false);
     await session.respond({ interaction_id: request.interaction_id, response: approvalResponse("approved") });

@@ -21,7 +21,7 @@ export function parseDemoIntent(message: string): DemoIntent {
     return {
       kind: "tool",
       tool_name: "write_file",
-      input: { path, content: write[2] },
+      input: { path, content: write[2], explanation: `You asked me to write ${path}.` },
       preface: `I'll write ${path}. Writing a file needs your approval.`,
     };
   }
@@ -32,7 +32,7 @@ export function parseDemoIntent(message: string): DemoIntent {
     return {
       kind: "tool",
       tool_name: "delete_file",
-      input: { path },
+      input: { path, explanation: `You asked me to delete ${path}.` },
       preface: `I'll delete ${path}. Deleting a file needs your approval.`,
     };
   }
@@ -43,7 +43,7 @@ export function parseDemoIntent(message: string): DemoIntent {
     return {
       kind: "tool",
       tool_name: "shell",
-      input: { command },
+      input: { command, explanation: "You asked me to run this command." },
       preface: `I'll run \`${command}\` in the workspace. Shell commands need your approval unless the session allows them.`,
     };
   }
@@ -63,6 +63,16 @@ export function parseDemoIntent(message: string): DemoIntent {
   if (read?.[1] !== undefined) {
     const path = read[1];
     return { kind: "tool", tool_name: "read_file", input: { path }, preface: `Let me read ${path}.` };
+  }
+
+  const form = /^(?:fill\s+in|show\s+me)\s+(?:the\s+|a\s+)?(?:deploy(?:ment)?\s+)?form[.!]?$/i.exec(text);
+  if (form !== null) {
+    return {
+      kind: "tool",
+      tool_name: "request_form",
+      input: DEPLOY_FORM,
+      preface: "Please fill in this form; its answer is checked against its schema.",
+    };
   }
 
   const ask = /^ask\s+me\b\s*([\s\S]*)$/i.exec(text);
@@ -130,6 +140,31 @@ export function questionsAbout(topic: string): { [key: string]: JsonValue } {
     ],
   };
 }
+
+/**
+ * The demo's custom interaction ("fill in the form"): a `request_form` call whose JSON Schema uses
+ * every field type the web form renders.
+ */
+export const DEPLOY_FORM: { [key: string]: JsonValue } = {
+  title: "Deployment settings",
+  response_schema: {
+    type: "object",
+    required: ["environment", "replicas"],
+    additionalProperties: false,
+    properties: {
+      environment: { type: "string", title: "Environment", enum: ["staging", "production"] },
+      replicas: { type: "integer", title: "Replicas", minimum: 1, maximum: 10 },
+      notify: { type: "boolean", title: "Notify the team" },
+      checks: {
+        type: "array",
+        title: "Checks",
+        items: { type: "string", enum: ["tests", "migrations", "smoke"] },
+        uniqueItems: true,
+      },
+      note: { type: "string", title: "Note", maxLength: 200 },
+    },
+  },
+};
 
 function stripCodeQuotes(command: string): string {
   const quoted = /^`([^`]+)`$/.exec(command);

@@ -65,15 +65,23 @@ function afterToolResult(
 
 describe("parseDemoIntent", () => {
   it.each([
-    ["delete notes.txt", "delete_file", { path: "notes.txt" }],
+    [
+      "delete notes.txt",
+      "delete_file",
+      { path: "notes.txt", explanation: "You asked me to delete notes.txt." },
+    ],
     ["Please delete the file notes.txt.", "delete_file", { path: "notes.txt" }],
-    ["write todo.md: buy milk", "write_file", { path: "todo.md", content: "buy milk" }],
+    [
+      "write todo.md: buy milk",
+      "write_file",
+      { path: "todo.md", content: "buy milk", explanation: "You asked me to write todo.md." },
+    ],
     [
       "create file a/b.txt:line one\nline two",
       "write_file",
       { path: "a/b.txt", content: "line one\nline two" },
     ],
-    ["run ls -la", "shell", { command: "ls -la" }],
+    ["run ls -la", "shell", { command: "ls -la", explanation: "You asked me to run this command." }],
     ["run `echo hi`", "shell", { command: "echo hi" }],
     ["read notes.txt", "read_file", { path: "notes.txt" }],
     ["list files", "list_files", {}],
@@ -150,9 +158,9 @@ describe("demo model stream", () => {
       type: "tool-call",
       toolCallId: "call_demo_1",
       toolName: "delete_file",
-      input: '{"path":"notes.txt"}',
+      input: '{"path":"notes.txt","explanation":"You asked me to delete notes.txt."}',
     });
-    expect(deltas.join("")).toBe('{"path":"notes.txt"}');
+    expect(deltas.join("")).toBe('{"path":"notes.txt","explanation":"You asked me to delete notes.txt."}');
     expect(parts.at(-1)).toMatchObject({
       type: "finish",
       finishReason: { unified: "tool-calls", raw: "tool_calls" },
@@ -181,7 +189,7 @@ describe("demo model stream", () => {
     expect(parts.find((part) => part.type === "tool-call")).toMatchObject({
       toolCallId: "call_demo_2",
       toolName: "shell",
-      input: '{"command":"ls -la"}',
+      input: '{"command":"ls -la","explanation":"You asked me to run this command."}',
     });
   });
 
@@ -209,7 +217,7 @@ describe("demo model stream", () => {
         type: "tool-call",
         toolCallId: "call_demo_1",
         toolName: "write_file",
-        input: '{"path":"a.txt","content":"hi"}',
+        input: '{"path":"a.txt","content":"hi","explanation":"You asked me to write a.txt."}',
       },
     ]);
     expect(result.finishReason).toEqual({ unified: "tool-calls", raw: "tool_calls" });

@@ -3,9 +3,10 @@
 import type { Interaction, ToolPart } from "@parley/session-core";
 import clsx from "clsx";
 import { CheckCircle2, Clock, HelpCircle, ShieldQuestion, XCircle } from "lucide-react";
-import { describeOutcome, formatJson } from "@/lib/interaction-view";
+import { describeOutcome } from "@/lib/interaction-view";
 import { ApprovalBody } from "./approval-body";
 import { QuestionForm } from "./question-form";
+import { SchemaForm } from "./schema-form";
 import type { RespondHandler } from "./use-respond";
 
 export interface InteractionCardProps {
@@ -49,17 +50,7 @@ export function InteractionCard({ interaction, tool, onRespond, nameOf, context 
       ) : interaction.interaction_type === "question" ? (
         <QuestionForm interaction={interaction} onRespond={onRespond} outcome={outcome} />
       ) : (
-        <div>
-          {outcome ? (
-            <p className="interaction-outcome" data-testid="interaction-outcome">
-              {outcome}
-            </p>
-          ) : null}
-          <p className="muted">
-            This kind of request ({interaction.interaction_type}) can't be answered from the web app.
-          </p>
-          <pre className="code-block">{formatJson(interaction.request.payload)}</pre>
-        </div>
+        <SchemaForm interaction={interaction} onRespond={onRespond} outcome={outcome} />
       )}
     </section>
   );

@@ -2,6 +2,7 @@ import { ParleyError } from "../errors.js";
 import type { Interaction, InteractionResponse } from "../schema/interaction.js";
 import type { JsonValue } from "../schema/json.js";
 import { type Question, questionPayloadSchema } from "../schema/question.js";
+import { assertMatchesResponseSchema } from "./response-schema-validation.js";
 
 /** DESIGN §9 limits on answers. */
 const MAX_ANSWER_LENGTH = 10_000;
@@ -33,6 +34,11 @@ export function assertRespondable(interaction: Interaction, response: Interactio
   if (interaction.request.type === "approval") assertApprovalResponse(response);
   if (interaction.request.type === "question" && response.outcome === "resolved") {
     assertQuestionAnswers(interaction, response.payload);
+  }
+  const schema = interaction.request.response_schema;
+  const custom = interaction.request.type !== "approval" && interaction.request.type !== "question";
+  if (custom && schema !== undefined && response.outcome === "resolved") {
+    assertMatchesResponseSchema(schema, response.payload);
   }
 }
 

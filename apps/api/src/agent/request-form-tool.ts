@@ -1,0 +1,43 @@
+import { type AgentTool, define_agent_tool, type JsonValue, jsonValueSchema } from "@parley/session-core";
+import { z } from "zod";
+
+/** The Interaction type of a form: a custom type (the note's generic `interactions.request`). */
+export const FORM_INTERACTION_TYPE = "parley:form";
+
+const requestFormInputSchema = z.strictObject({
+  title: z.string().min(1).max(200),
+  description: z.string().max(2_000).optional(),
+  /** JSON Schema of the answer; clients render a form from it and `respond` enforces it. */
+  response_schema: z.record(z.string(), jsonValueSchema),
+});
+
+/**
+ * Asks the user to fill in a form described by a JSON Schema, through the generic
+ * `interactions.request` with a `response_schema` (DESIGN.md §10.4), and returns the answer. The
+ * web app and the inbox render the form from the schema alone: a new form needs no web change.
+ */
+export const RequestFormTool: AgentTool<
+  z.infer<typeof requestFormInputSchema>,
+  JsonValue
+> = define_agent_tool({
+  description:
+    "Ask the user to fill in a structured form. `response_schema` is a JSON Schema object whose properties are the fields (string, number, integer, boolean, enum, array of enum). Returns the filled-in values.",
+  input_schema: requestFormInputSchema,
+  async execute(input, context) {
+    const handle = await context.interactions.request({
+      type: FORM_INTERACTION_TYPE,
+      turn_id: context.turn_id,
+      tool_call_id: context.tool_call_id,
+      tool_name: context.tool_name,
+      title: input.title,
+      ...(input.description === undefined ? {} : { description: input.description }),
+      payload: {},
+      response_schema: input.response_schema,
+    });
+    const result = await handle.result;
+    if (result.status === "resolved") return result.response.payload;
+    if (result.status === "cancelled") throw new Error(`The form was cancelled: ${result.reason}`);
+    if (result.status === "denied") throw new Error("Interaction denied");
+    throw new Error(result.error);
+  },
+});

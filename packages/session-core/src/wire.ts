@@ -1,0 +1,15 @@
+/**
+ * The public wire vocabulary alone (schemas and errors, zod only): what a client needs, without the
+ * runtime. `@parley/sdk` bundles this entry into its published package.
+ */
+export * from "./errors.js";
+export type { MessagePage } from "./ports/session-store.js";
+export * from "./schema/approval.js";
+export * from "./schema/approval-mode.js";
+export * from "./schema/interaction.js";
+export * from "./schema/json.js";
+export * from "./schema/messages.js";
+export * from "./schema/mutation.js";
+export * from "./schema/parts.js";
+export * from "./schema/question.js";
+export * from "./schema/session.js";
