@@ -43,6 +43,8 @@ export type CreateUserInput = RouterInputs["admin"]["users"]["create"];
 export type CreatedUser = RouterOutputs["admin"]["users"]["create"];
 export type WhoAmI = RouterOutputs["auth"]["whoami"];
 export type WorkspaceList = RouterOutputs["workspace"]["list"];
+export type UserNamesInput = RouterInputs["users"]["names"];
+export type UserNames = RouterOutputs["users"]["names"];
 
 export interface SubscribeOptions {
   /**

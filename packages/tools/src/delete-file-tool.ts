@@ -2,8 +2,15 @@ import { lstat, stat, unlink } from "node:fs/promises";
 import path from "node:path";
 import { define_agent_tool } from "@parley/session-core";
 import { z } from "zod";
+import { describeApprovalTarget } from "./approval-target.js";
 import { DENIED_RESULT, requestToolApproval } from "./request-tool-approval.js";
-import { confinePath, realWorkspaceRoot, requireWorkspace, WorkspacePathError } from "./workspace-path.js";
+import {
+  type ConfinedPath,
+  confinePath,
+  realWorkspaceRoot,
+  requireWorkspace,
+  WorkspacePathError,
+} from "./workspace-path.js";
 
 export const deleteFileInputSchema = z.strictObject({
   path: z.string().min(1).describe("File path relative to the workspace root"),
@@ -20,8 +27,13 @@ export const deleteFileTool = define_agent_tool({
   input_schema: deleteFileInputSchema,
   async execute(input, context): Promise<DeleteFileResult> {
     const root = await realWorkspaceRoot(requireWorkspace(context));
-    await assertMayDelete(root, input.path);
-    const decision = await requestToolApproval(context, input, DELETE_FILE_DESCRIPTION);
+    const before = await assertMayDelete(root, input.path);
+    const decision = await requestToolApproval(
+      context,
+      input,
+      DELETE_FILE_DESCRIPTION,
+      await describeApprovalTarget(before, { withContent: false }),
+    );
     if (!decision.approved) return DENIED_RESULT;
     // A Turn stopped or taken over while the approval was pending must not act any more.
     context.abort_signal.throwIfAborted();
@@ -37,11 +49,12 @@ export const deleteFileTool = define_agent_tool({
  * file is not refused yet: whether it exists is decided when the side effect happens (it may appear
  * or vanish while the approval waits), and the tool then fails with "File not found".
  */
-async function assertMayDelete(root: string, requested: string): Promise<void> {
+async function assertMayDelete(root: string, requested: string): Promise<ConfinedPath> {
   const target = await confinePath(root, requested);
   if (target.relative === "." || (target.exists && !(await stat(target.real)).isFile())) {
     throw new WorkspacePathError(`Not a file: ${target.relative}`);
   }
+  return target;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { ApprovalDecision, JsonValue, ToolCallContext } from "@parley/session-core";
+import type { ApprovalDecision, ApprovalTarget, JsonValue, ToolCallContext } from "@parley/session-core";
 
 /**
  * Asks the session's approval port whether a tool may do its side effect (`operation: "tool"` with
@@ -9,12 +9,19 @@ export function requestToolApproval(
   context: ToolCallContext,
   validated_input: JsonValue,
   tool_description: string,
+  /** The file the call would change, as it is now (for the approval card's effect and diff). */
+  target?: ApprovalTarget,
 ): Promise<ApprovalDecision> {
   return context.interactions.approval.request({
     turn_id: context.turn_id,
     tool_call_id: context.tool_call_id,
     tool_name: context.tool_name,
-    payload: { operation: "tool", validated_input, tool_description },
+    payload: {
+      operation: "tool",
+      validated_input,
+      tool_description,
+      ...(target === undefined ? {} : { target }),
+    },
   });
 }
 

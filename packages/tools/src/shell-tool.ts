@@ -1,5 +1,5 @@
 import { stat } from "node:fs/promises";
-import { define_agent_tool } from "@parley/session-core";
+import { define_agent_tool, type ToolCallContext } from "@parley/session-core";
 import { z } from "zod";
 import { DENIED_RESULT } from "./request-tool-approval.js";
 import { runShellCommand, type ShellRunResult } from "./run-shell-command.js";
@@ -48,7 +48,12 @@ export const shellTool = define_agent_tool({
       tool_call_id: context.tool_call_id,
       tool_name: context.tool_name,
       source_type: "shell",
-      payload: { operation: "exec", command: input.command, cwd: cwd.relative },
+      payload: {
+        operation: "exec",
+        command: input.command,
+        cwd: cwd.relative,
+        workspace: { name: workspaceName(context), cwd: cwd.real },
+      },
     });
     if (!decision.approved) return DENIED_RESULT;
     // Resolved again: the workspace may have changed while the approval was pending.
@@ -63,6 +68,11 @@ export const shellTool = define_agent_tool({
     });
   },
 });
+
+/** The workspace as a person knows it: the operator's id, or the session's own folder. */
+function workspaceName(context: ToolCallContext): string {
+  return context.workspace?.workspace_id ?? "session workspace";
+}
 
 async function assertDirectory(root: string, requested: string) {
   const target = await confinePath(root, requested);

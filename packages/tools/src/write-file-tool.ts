@@ -3,6 +3,7 @@ import { mkdir, open, stat } from "node:fs/promises";
 import path from "node:path";
 import { define_agent_tool } from "@parley/session-core";
 import { z } from "zod";
+import { describeApprovalTarget } from "./approval-target.js";
 import { DENIED_RESULT, requestToolApproval } from "./request-tool-approval.js";
 import {
   confinePath,
@@ -33,8 +34,13 @@ export const writeFileTool = define_agent_tool({
   input_schema: writeFileInputSchema,
   async execute(input, context): Promise<WriteFileResult> {
     const root = await realWorkspaceRoot(requireWorkspace(context));
-    await assertWritable(root, input.path);
-    const decision = await requestToolApproval(context, input, WRITE_FILE_DESCRIPTION);
+    const before = await assertWritable(root, input.path);
+    const decision = await requestToolApproval(
+      context,
+      input,
+      WRITE_FILE_DESCRIPTION,
+      await describeApprovalTarget(before, { withContent: true }),
+    );
     if (!decision.approved) return DENIED_RESULT;
     // A Turn stopped or taken over while the approval was pending must not act any more.
     context.abort_signal.throwIfAborted();

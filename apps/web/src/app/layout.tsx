@@ -4,6 +4,7 @@ import type { Metadata, Viewport } from "next";
 import { connection } from "next/server";
 import type { ReactNode } from "react";
 import { AppProviders } from "@/components/app-providers";
+import { THEME_BOOT_SCRIPT } from "@/components/theme";
 import { readRuntimeConfig } from "@/lib/runtime-config";
 import "../styles/base.css";
 import "../styles/controls.css";
@@ -13,6 +14,8 @@ import "../styles/timeline.css";
 import "../styles/cards.css";
 import "../styles/composer-inbox.css";
 import "../styles/small-screens.css";
+import "../styles/markdown.css";
+import "../styles/dark.css";
 
 export const metadata: Metadata = {
   title: "Parley",
@@ -26,8 +29,15 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   await connection();
   const config = readRuntimeConfig();
   return (
-    <html lang="en" className={`${GeistSans.variable} ${GeistMono.variable}`}>
+    <html lang="en" className={`${GeistSans.variable} ${GeistMono.variable}`} suppressHydrationWarning>
+      <head>
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: a constant script, so the stored theme applies before paint */}
+        <script dangerouslySetInnerHTML={{ __html: THEME_BOOT_SCRIPT }} />
+      </head>
       <body>
+        <a className="skip-link" href="#main">
+          Skip to content
+        </a>
         <AppProviders config={config}>{children}</AppProviders>
       </body>
     </html>

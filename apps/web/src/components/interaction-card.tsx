@@ -2,7 +2,7 @@
 
 import type { Interaction, ToolPart } from "@parley/session-core";
 import clsx from "clsx";
-import { CheckCircle2, Clock, HelpCircle, ShieldQuestion, XCircle } from "lucide-react";
+import { Ban, CheckCircle2, Clock, HelpCircle, MinusCircle, ShieldQuestion, XCircle } from "lucide-react";
 import { describeOutcome, formatJson } from "@/lib/interaction-view";
 import { ApprovalBody } from "./approval-body";
 import { QuestionForm } from "./question-form";
@@ -10,7 +10,7 @@ import type { RespondHandler } from "./use-respond";
 
 export interface InteractionCardProps {
   interaction: Interaction;
-  /** The owning tool call, when the card is shown inside its session. */
+  /** The owning tool call, when the card is shown inside its session (its header names the tool). */
   tool?: ToolPart;
   onRespond: RespondHandler;
   nameOf: (user_id: string) => string;
@@ -18,25 +18,75 @@ export interface InteractionCardProps {
   context?: React.ReactNode;
 }
 
-/** An Interaction card keyed by `interaction_id`; terminal statuses disable every control. */
+function cardTitle(interaction: Interaction, insideTool: boolean): string {
+  if (interaction.interaction_type !== "approval")
+    return interaction.request.title ?? "The agent has a question";
+  const tool_name = interaction.request.source.tool_name ?? "tool call";
+  // Inside its tool card the tool is already named in the header: say what is asked, once.
+  return insideTool ? "Approval needed" : `Approve ${tool_name}?`;
+}
+
+/**
+ * An Interaction card keyed by `interaction_id`. Pending: the full request with its controls.
+ * Answered, denied or cancelled: one line saying how it ended, expandable to the full request.
+ * The card itself is focusable, so focus can move to a new request and stay there after an answer.
+ */
 export function InteractionCard({ interaction, tool, onRespond, nameOf, context }: InteractionCardProps) {
   const outcome = interaction.status === "pending" ? null : describeOutcome(interaction, nameOf);
   const isApproval = interaction.interaction_type === "approval";
-  const title = isApproval
-    ? `Approve ${interaction.request.source.tool_name ?? tool?.tool_name ?? "tool call"}?`
-    : (interaction.request.title ?? "The agent has a question");
+  const title = cardTitle(interaction, tool !== undefined);
+  const body = isApproval ? (
+    <ApprovalBody interaction={interaction} onRespond={onRespond} outcome={outcome} />
+  ) : interaction.interaction_type === "question" ? (
+    <QuestionForm interaction={interaction} onRespond={onRespond} outcome={outcome} />
+  ) : (
+    <div>
+      {outcome ? (
+        <p className="interaction-outcome" data-testid="interaction-outcome">
+          {outcome}
+        </p>
+      ) : null}
+      <p className="muted">
+        This kind of request ({interaction.interaction_type}) can't be answered from the web app.
+      </p>
+      <pre className="code-block">{formatJson(interaction.request.payload)}</pre>
+    </div>
+  );
+  const shared = {
+    className: clsx(
+      "interaction-card",
+      `status-${interaction.status}`,
+      isApproval ? "approval" : "question",
+      outcome && "answered",
+    ),
+    "data-testid": "interaction-card",
+    "data-interaction-id": interaction.interaction_id,
+    "data-interaction-type": interaction.interaction_type,
+    "data-status": interaction.status,
+    tabIndex: -1,
+  };
+  if (outcome) {
+    return (
+      <section {...shared} aria-label={`${title}: ${outcome}`}>
+        <details className="answered-details">
+          <summary className="answered-summary">
+            <StatusPill interaction={interaction} />
+            <span className="answered-title">{title}</span>
+            <span className="muted small answered-outcome" data-testid="interaction-outcome-line">
+              {outcome}
+            </span>
+          </summary>
+          {context}
+          {interaction.request.description ? (
+            <p className="muted">{interaction.request.description}</p>
+          ) : null}
+          {body}
+        </details>
+      </section>
+    );
+  }
   return (
-    <section
-      className={clsx(
-        "interaction-card",
-        `status-${interaction.status}`,
-        isApproval ? "approval" : "question",
-      )}
-      data-testid="interaction-card"
-      data-interaction-id={interaction.interaction_id}
-      data-status={interaction.status}
-      aria-label={title}
-    >
+    <section {...shared} aria-label={title}>
       <header className="interaction-head">
         {isApproval ? <ShieldQuestion size={16} aria-hidden /> : <HelpCircle size={16} aria-hidden />}
         <h3 className="interaction-title">{title}</h3>
@@ -44,27 +94,12 @@ export function InteractionCard({ interaction, tool, onRespond, nameOf, context 
       </header>
       {context}
       {interaction.request.description ? <p className="muted">{interaction.request.description}</p> : null}
-      {isApproval ? (
-        <ApprovalBody interaction={interaction} onRespond={onRespond} outcome={outcome} />
-      ) : interaction.interaction_type === "question" ? (
-        <QuestionForm interaction={interaction} onRespond={onRespond} outcome={outcome} />
-      ) : (
-        <div>
-          {outcome ? (
-            <p className="interaction-outcome" data-testid="interaction-outcome">
-              {outcome}
-            </p>
-          ) : null}
-          <p className="muted">
-            This kind of request ({interaction.interaction_type}) can't be answered from the web app.
-          </p>
-          <pre className="code-block">{formatJson(interaction.request.payload)}</pre>
-        </div>
-      )}
+      {body}
     </section>
   );
 }
 
+/** Human decisions read as decisions (neutral), not as failures. */
 function StatusPill({ interaction }: { interaction: Interaction }) {
   const text: Record<Interaction["status"], string> = {
     pending: "Pending",
@@ -74,7 +109,15 @@ function StatusPill({ interaction }: { interaction: Interaction }) {
     failed: "Failed",
   };
   const Icon =
-    interaction.status === "pending" ? Clock : interaction.status === "resolved" ? CheckCircle2 : XCircle;
+    interaction.status === "pending"
+      ? Clock
+      : interaction.status === "resolved"
+        ? CheckCircle2
+        : interaction.status === "denied"
+          ? Ban
+          : interaction.status === "cancelled"
+            ? MinusCircle
+            : XCircle;
   return (
     <span className={clsx("status-pill", `status-${interaction.status}`)} data-testid="interaction-status">
       <Icon size={13} aria-hidden />
