@@ -51,7 +51,10 @@ export const approvalDecisionValueSchema = z.enum(["approved", "denied"]);
 
 export const approvalResponsePayloadSchema = z.object({
   decision: approvalDecisionValueSchema,
+  /** Shown to the model with the denied result (reference §A.8.3). */
   reason: z.string().optional(),
+  /** Parley: `session` allows this tool for the rest of the session (later calls run unasked). */
+  scope: z.enum(["once", "session"]).optional(),
 });
 export type ApprovalResponsePayload = z.infer<typeof approvalResponsePayloadSchema>;
 
