@@ -1,7 +1,7 @@
 "use client";
 
 import type { ApprovalPayload, Interaction, JsonValue } from "@parley/session-core";
-import { Check, FilePlus2, FileX2, FolderOpen, X } from "lucide-react";
+import { Check, CheckCheck, FilePlus2, FileX2, FolderOpen, X } from "lucide-react";
 import { type FormEvent, useId, useRef, useState } from "react";
 import {
   buildApprovalResponse,
@@ -218,6 +218,19 @@ export function ApprovalBody({ interaction, onRespond, outcome }: InteractionBod
             <Check size={16} aria-hidden />
             <span>Approve</span>
           </button>
+          {interaction.request.source.tool_name ? (
+            <button
+              type="button"
+              className="button icon-text"
+              disabled={disabled}
+              data-action="approve-session"
+              title={`Later ${interaction.request.source.tool_name} calls in this session run without asking`}
+              onClick={() => void submit(buildApprovalResponse("approved", { allow_tool_for_session: true }))}
+            >
+              <CheckCheck size={16} aria-hidden />
+              <span>Allow {interaction.request.source.tool_name} for this session</span>
+            </button>
+          ) : null}
           {denying ? null : (
             <button
               type="button"

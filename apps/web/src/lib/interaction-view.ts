@@ -128,7 +128,10 @@ export function describeOutcome(interaction: Interaction, nameOf: (user_id: stri
     case "pending":
       return "Waiting for an answer";
     case "resolved":
-      return interaction.interaction_type === "approval" ? `Approved${by}` : `Answered${by}`;
+      if (interaction.interaction_type !== "approval") return `Answered${by}`;
+      return isRecord(interaction.response?.payload) && interaction.response.payload.scope === "session"
+        ? `Approved for this session${by}`
+        : `Approved${by}`;
     case "denied":
       return interaction.interaction_type === "approval" ? `Denied${by}` : `Declined${by}`;
     case "cancelled":
