@@ -20,7 +20,7 @@ export function AppHeader({ current }: { current: "sessions" | "inbox" }) {
   return (
     <>
       <header className="app-header">
-        <Link href="/" className="brand" aria-label="Parley home">
+        <Link href="/" className="brand">
           <span className="brand-mark" aria-hidden>
             P
           </span>

@@ -132,7 +132,7 @@ function Effect({ interaction, payload }: { interaction: Interaction; payload: A
 }
 
 /** The call's effect, the model's explanation, and Approve / Deny (with a reason the agent sees). */
-export function ApprovalBody({ interaction, onRespond, outcome }: InteractionBodyProps) {
+export function ApprovalBody({ interaction, onRespond, outcome, expanded }: InteractionBodyProps) {
   const payload = readApprovalPayload(interaction.request.payload);
   const { submit, busy, sent, error, locked } = useRespond(interaction, onRespond);
   const { online } = useConnection();
@@ -154,6 +154,12 @@ export function ApprovalBody({ interaction, onRespond, outcome }: InteractionBod
     void submit(buildApprovalResponse("denied", { reason }));
   }
 
+  const errorLine = error ? (
+    <p className="field-error" role="alert" data-testid="interaction-error">
+      {errorText(error)}
+    </p>
+  ) : null;
+  if (!expanded) return errorLine;
   return (
     <div className="approval-body">
       <Effect interaction={interaction} payload={payload} />
@@ -253,11 +259,7 @@ export function ApprovalBody({ interaction, onRespond, outcome }: InteractionBod
           {outcome}
         </p>
       ) : null}
-      {error ? (
-        <p className="field-error" role="alert" data-testid="interaction-error">
-          {errorText(error)}
-        </p>
-      ) : null}
+      {errorLine}
     </div>
   );
 }

@@ -49,6 +49,7 @@ export function Composer({
         <textarea
           id={id}
           ref={inputRef}
+          data-composer
           rows={1}
           value={text}
           disabled={disabled}

@@ -2,7 +2,18 @@
 
 import type { Interaction, ToolPart } from "@parley/session-core";
 import clsx from "clsx";
-import { Ban, CheckCircle2, Clock, HelpCircle, MinusCircle, ShieldQuestion, XCircle } from "lucide-react";
+import {
+  Ban,
+  CheckCircle2,
+  ChevronDown,
+  ChevronRight,
+  Clock,
+  HelpCircle,
+  MinusCircle,
+  ShieldQuestion,
+  XCircle,
+} from "lucide-react";
+import { useId, useState } from "react";
 import { describeOutcome, formatJson } from "@/lib/interaction-view";
 import { ApprovalBody } from "./approval-body";
 import { QuestionForm } from "./question-form";
@@ -35,11 +46,16 @@ export function InteractionCard({ interaction, tool, onRespond, nameOf, context 
   const outcome = interaction.status === "pending" ? null : describeOutcome(interaction, nameOf);
   const isApproval = interaction.interaction_type === "approval";
   const title = cardTitle(interaction, tool !== undefined);
+  const [expanded, setExpanded] = useState(false);
+  const bodyId = useId();
+  const open = outcome === null || expanded;
+  // The body stays at one place in the tree whether the card is pending or answered, so its state
+  // (e.g. "someone else answered first") survives the change; folded, it shows only such an error.
   const body = isApproval ? (
-    <ApprovalBody interaction={interaction} onRespond={onRespond} outcome={outcome} />
+    <ApprovalBody interaction={interaction} onRespond={onRespond} outcome={outcome} expanded={open} />
   ) : interaction.interaction_type === "question" ? (
-    <QuestionForm interaction={interaction} onRespond={onRespond} outcome={outcome} />
-  ) : (
+    <QuestionForm interaction={interaction} onRespond={onRespond} outcome={outcome} expanded={open} />
+  ) : open ? (
     <div>
       {outcome ? (
         <p className="interaction-outcome" data-testid="interaction-outcome">
@@ -51,50 +67,51 @@ export function InteractionCard({ interaction, tool, onRespond, nameOf, context 
       </p>
       <pre className="code-block">{formatJson(interaction.request.payload)}</pre>
     </div>
-  );
-  const shared = {
-    className: clsx(
-      "interaction-card",
-      `status-${interaction.status}`,
-      isApproval ? "approval" : "question",
-      outcome && "answered",
-    ),
-    "data-testid": "interaction-card",
-    "data-interaction-id": interaction.interaction_id,
-    "data-interaction-type": interaction.interaction_type,
-    "data-status": interaction.status,
-    tabIndex: -1,
-  };
-  if (outcome) {
-    return (
-      <section {...shared} aria-label={`${title}: ${outcome}`}>
-        <details className="answered-details">
-          <summary className="answered-summary">
-            <StatusPill interaction={interaction} />
-            <span className="answered-title">{title}</span>
-            <span className="muted small answered-outcome" data-testid="interaction-outcome-line">
-              {outcome}
-            </span>
-          </summary>
-          {context}
-          {interaction.request.description ? (
-            <p className="muted">{interaction.request.description}</p>
-          ) : null}
-          {body}
-        </details>
-      </section>
-    );
-  }
+  ) : null;
   return (
-    <section {...shared} aria-label={title}>
-      <header className="interaction-head">
-        {isApproval ? <ShieldQuestion size={16} aria-hidden /> : <HelpCircle size={16} aria-hidden />}
-        <h3 className="interaction-title">{title}</h3>
-        <StatusPill interaction={interaction} />
-      </header>
-      {context}
-      {interaction.request.description ? <p className="muted">{interaction.request.description}</p> : null}
-      {body}
+    <section
+      className={clsx(
+        "interaction-card",
+        `status-${interaction.status}`,
+        isApproval ? "approval" : "question",
+        outcome && "answered",
+      )}
+      data-testid="interaction-card"
+      data-interaction-id={interaction.interaction_id}
+      data-interaction-type={interaction.interaction_type}
+      data-status={interaction.status}
+      tabIndex={-1}
+      aria-label={outcome ? `${title}: ${outcome}` : title}
+    >
+      {outcome ? (
+        <button
+          type="button"
+          className="answered-summary"
+          aria-expanded={expanded}
+          aria-controls={bodyId}
+          onClick={() => setExpanded(!expanded)}
+        >
+          {expanded ? <ChevronDown size={14} aria-hidden /> : <ChevronRight size={14} aria-hidden />}
+          <StatusPill interaction={interaction} />
+          <span className="answered-title">{title}</span>
+          <span className="muted small answered-outcome" data-testid="interaction-outcome-line">
+            {outcome}
+          </span>
+        </button>
+      ) : (
+        <header className="interaction-head">
+          {isApproval ? <ShieldQuestion size={16} aria-hidden /> : <HelpCircle size={16} aria-hidden />}
+          <h3 className="interaction-title">{title}</h3>
+          <StatusPill interaction={interaction} />
+        </header>
+      )}
+      <div id={bodyId} className="interaction-body">
+        {open ? context : null}
+        {open && interaction.request.description ? (
+          <p className="muted">{interaction.request.description}</p>
+        ) : null}
+        {body}
+      </div>
     </section>
   );
 }

@@ -60,7 +60,8 @@ export function KeyboardShortcuts() {
           break;
         }
         case "c":
-          focusComposerOrMain();
+          // After this key's default is cancelled, or the "c" itself would land in the box.
+          window.setTimeout(focusComposerOrMain, 0);
           handled = true;
           break;
       }

@@ -39,7 +39,7 @@ export function CopyButton({ text, label = "Copy" }: { text: string; label?: str
 }
 
 function CodeBlock({ children, ...rest }: ComponentProps<"pre">) {
-  const text = textOf(children).replace(/\n$/, "");
+  const text = textOf(children).replace(/\n+$/, "");
   const child = Array.isArray(children) ? children[0] : children;
   const language = isValidElement<{ className?: string }>(child)
     ? /language-(\S+)/.exec(child.props.className ?? "")?.[1]

@@ -44,7 +44,7 @@ function noteFromResponse(interaction: Interaction): string {
   return typeof note === "string" ? note : "";
 }
 
-export function QuestionForm({ interaction, onRespond, outcome }: InteractionBodyProps) {
+export function QuestionForm({ interaction, onRespond, outcome, expanded }: InteractionBodyProps) {
   const questions = readQuestions(interaction.request.payload);
   const [draft, setDraft] = useState<AnswerDraft>({});
   const [note, setNote] = useState("");
@@ -62,6 +62,13 @@ export function QuestionForm({ interaction, onRespond, outcome }: InteractionBod
     );
   }
 
+  if (!expanded) {
+    return error ? (
+      <p className="field-error" role="alert" data-testid="interaction-error">
+        {errorText(error)}
+      </p>
+    ) : null;
+  }
   const shown = interaction.status === "pending" ? draft : draftFromResponse(interaction);
   const answered = questions.filter((question) => isQuestionAnswered(question, shown)).length;
   const complete = isDraftComplete(questions, shown);

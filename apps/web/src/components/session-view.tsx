@@ -131,9 +131,11 @@ export function SessionView({
   const enqueue = useCallback(
     (text: string) => {
       const item = { local_id: newId(), request_id: newId(), text };
-      dispatchOutbox({ type: "add", item, hold: pendingCount > 0 || !online });
+      const hold = pendingCount > 0 || !online;
+      dispatchOutbox({ type: "add", item, hold });
+      if (!hold) send({ ...item, status: "sending" });
     },
-    [pendingCount, online],
+    [pendingCount, online, send],
   );
 
   const respond = useCallback(

@@ -23,7 +23,7 @@ export interface TimelineProps {
 
 /** One-click prompts for a new session; the built-in demo model understands each of them. */
 export const EXAMPLE_PROMPTS = [
-  { label: "Create a file (asks you first)", prompt: "write todo.md: buy milk" },
+  { label: "Write a file (asks you first)", prompt: "write todo.md: buy milk" },
   { label: "Look around", prompt: "list files" },
   { label: "Run a command (asks you first)", prompt: "run ls -la" },
   { label: "Get asked a question", prompt: "ask me where to deploy" },

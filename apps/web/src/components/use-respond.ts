@@ -14,6 +14,8 @@ export interface InteractionBodyProps {
   onRespond: RespondHandler;
   /** How a terminal Interaction ended; shown where the progress note was, so nothing moves. */
   outcome: string | null;
+  /** False while an answered card is folded to its one line: show only an error, if any. */
+  expanded: boolean;
 }
 
 /**
