@@ -15,6 +15,7 @@ import { sessionRespond } from "./procedures/session-respond.js";
 import { sessionSet } from "./procedures/session-set.js";
 import { sessionStatus } from "./procedures/session-status.js";
 import { sessionStop } from "./procedures/session-stop.js";
+import { usersNames } from "./procedures/users-names.js";
 import { workspaceList } from "./procedures/workspace-list.js";
 import { router } from "./trpc.js";
 
@@ -41,6 +42,7 @@ export const appRouter = router({
   }),
   auth: router({ whoami: authWhoami }),
   workspace: router({ list: workspaceList }),
+  users: router({ names: usersNames }),
 });
 
 export type AppRouter = typeof appRouter;

@@ -43,14 +43,14 @@ test("an admin answers a member's interaction from the inbox, live on both sides
   await expect(row).toBeVisible();
   await screenshot(admin.page, "admin-inbox");
 
-  await row.getByRole("button", { name: "Approve" }).click();
+  await row.getByRole("button", { name: "Approve", exact: true }).click();
   await expect(row).toHaveCount(0);
   const answered = admin.page.getByTestId("answered-row").filter({ hasText: "Quarterly report" });
   await expect(answered).toContainText("Approved by you");
   await expect(answered).toContainText("delete_file");
 
   await expect(memberCard).toHaveAttribute("data-status", "resolved");
-  await expect(memberCard.getByTestId("interaction-outcome")).toHaveText(/^Approved by user/);
+  await expect(memberCard.getByTestId("interaction-outcome-line")).toHaveText("Approved by Ada Admin");
   await expect(toolCard(member.page, "delete_file")).toHaveAttribute("data-state", "completed");
   await screenshot(admin.page, "admin-inbox-answered");
 

@@ -29,10 +29,11 @@ test("always-allow needs confirmation and shows the pending change until the nex
   await modes.getByText("Always allow").click();
   await page.getByRole("dialog").getByRole("button", { name: "Always allow" }).click();
   await expect(modes.getByRole("radio", { name: "Always allow" })).toBeChecked();
-  await expect(page.getByTestId("mode-pending")).toHaveText(
-    "Takes effect at the next step · in effect now: Ask first",
+  // idle: nothing runs under the old mode, so no "pending" badge: it applies from the next message
+  await expect(page.getByTestId("mode-idle-change")).toHaveText(
+    "Always allow · applies from your next message",
   );
-  await expect(page.getByTestId("mode-status").getByText("Pending", { exact: true })).toBeVisible();
+  await expect(page.getByTestId("mode-status").getByText("Pending", { exact: true })).toHaveCount(0);
   // the group is as wide as its buttons (no empty area beside them, even with a longer status line)
   const slack = await modes.evaluate((group) => {
     const segments = group.querySelectorAll(".segment");
@@ -49,6 +50,8 @@ test("always-allow needs confirmation and shows the pending change until the nex
   await expect(tool).toHaveAttribute("data-state", "completed");
   await expect(tool.getByTestId("interaction-card")).toHaveCount(0);
   await expect(tool).toContainText("parley-e2e");
+  // the call that ran unasked says so
+  await expect(tool.getByTestId("auto-approved")).toHaveText("auto-approved");
   await expect(page.getByTestId("mode-status")).toHaveText("In effect: Always allow");
   await expect(page.getByTestId("mode-pending")).toHaveCount(0);
   await expect(page.getByTestId("mode-status").getByText("Pending", { exact: true })).toHaveCount(0);
@@ -57,7 +60,6 @@ test("always-allow needs confirmation and shows the pending change until the nex
   await modes.getByText("Ask first").click();
   await expect(page.getByRole("dialog")).toHaveCount(0);
   await expect(modes.getByRole("radio", { name: "Ask first" })).toBeChecked();
-  await expect(page.getByTestId("mode-pending")).toHaveText(
-    "Takes effect at the next step · in effect now: Always allow",
-  );
+  await expect(page.getByTestId("mode-idle-change")).toHaveText("Ask first · applies from your next message");
+  await expect(page.getByTestId("mode-pending")).toHaveCount(0);
 });

@@ -50,13 +50,11 @@ test.describe("approvals", () => {
     await expect(tool).toHaveAttribute("data-state", "waiting-user");
     const card = tool.getByTestId("interaction-card");
     await expect(card).toHaveAttribute("data-status", "pending");
-    await expect(card.getByRole("heading", { name: "Approve delete_file?" })).toBeVisible();
-    await expect(card.getByTestId("approval-input")).toHaveText(
-      JSON.stringify({ path: "notes.txt" }, null, 2),
-    );
-    await expect(
-      card.getByText(await tool.getAttribute("data-tool-call-id").then(String), { exact: true }),
-    ).toBeVisible();
+    // the tool is named once, in the tool card's header; the card shows the effect: path and size
+    await expect(card.getByRole("heading", { name: "Approval needed" })).toBeVisible();
+    await expect(tool.locator(".tool-name")).toHaveText("delete_file");
+    await expect(card.getByTestId("approval-effect")).toContainText("notes.txt");
+    await expect(card.getByTestId("delete-effect")).toHaveText("deletes 10 bytes");
     await expect(page.getByTestId("pending-count")).toHaveText("1 waiting for an answer");
     await expect(page.getByRole("button", { name: "Stop" })).toBeVisible();
     // screen readers hear about the new request
@@ -65,15 +63,11 @@ test.describe("approvals", () => {
     );
     await screenshot(page, "approval-pending");
 
-    // the card keeps its size when it turns terminal (no layout shift)
-    const before = await card.boundingBox();
-    await card.getByRole("button", { name: "Approve" }).click();
+    // an answered card folds to one line saying who decided
+    await card.getByRole("button", { name: "Approve", exact: true }).click();
     await expect(card).toHaveAttribute("data-status", "resolved");
-    await expect(card.getByTestId("interaction-outcome")).toHaveText("Approved by you");
-    await expect(card.getByRole("button", { name: "Approve" })).toBeDisabled();
-    await expect(card.getByRole("button", { name: "Deny" })).toBeDisabled();
-    const after = await card.boundingBox();
-    expect(after?.height).toBe(before?.height);
+    await expect(card.getByTestId("interaction-outcome-line")).toHaveText("Approved by you");
+    await expect(card.getByRole("button", { name: "Approve", exact: true })).toHaveCount(0);
 
     await expect(tool).toHaveAttribute("data-state", "completed");
     await expect(page.getByText("Done: I deleted notes.txt.")).toBeVisible();
@@ -102,12 +96,14 @@ test.describe("approvals", () => {
     // the open session's sidebar entry follows the live feed: running, one waiting
     await expect(entryState).toHaveText(/^Running·/);
     await expect(entry.locator(".badge .sr-only")).toHaveText("1 waiting for an answer");
-    await card.getByRole("button", { name: "Deny" }).click();
+    await card.getByRole("button", { name: "Deny…" }).click();
+    await card.getByRole("button", { name: "Deny", exact: true }).click();
 
     await expect(card).toHaveAttribute("data-status", "denied");
-    await expect(card.getByTestId("interaction-outcome")).toHaveText("Denied by you");
+    await expect(card.getByTestId("interaction-outcome-line")).toHaveText("Denied by you");
     await expect(tool).toHaveAttribute("data-state", "failed");
-    await expect(tool.locator(".tool-error")).toContainText("denied");
+    // a person's decision reads as one, not as a failure
+    await expect(tool.getByTestId("tool-state")).toHaveText("Denied");
     await expect(page.getByText(/You denied the approval.*Nothing was changed\./)).toBeVisible();
     await expect(page.getByTestId("turn-state")).toHaveText("Idle");
     // ... and back to idle with nothing waiting, without a list read
@@ -129,16 +125,18 @@ test.describe("approvals", () => {
 
     await page.getByRole("button", { name: "Stop" }).click();
     await expect(card).toHaveAttribute("data-status", "cancelled");
-    await expect(card.getByTestId("interaction-outcome")).toHaveText("Cancelled: the turn was stopped");
-    await expect(card.getByRole("button", { name: "Approve" })).toBeDisabled();
+    await expect(card.getByTestId("interaction-outcome-line")).toHaveText("Cancelled: the turn was stopped");
+    await expect(card.getByRole("button", { name: "Approve", exact: true })).toHaveCount(0);
     await expect(tool).toHaveAttribute("data-state", "failed");
-    await expect(tool.locator(".tool-error")).toHaveText("Interaction cancelled");
+    await expect(tool.getByTestId("tool-state")).toHaveText("Cancelled");
+    // the Stop button is gone; focus went to the composer, not to <body>
+    await expect(page.getByLabel("Message the agent")).toBeFocused();
     await expect(page.getByTestId("turn-state")).toHaveText("Idle");
     await expect(page.getByRole("button", { name: "Stop" })).toHaveCount(0);
     expect(existsSync(file)).toBe(true);
   });
 
-  test("a shell approval shows the exact command and where it runs", async ({ member }) => {
+  test("a shell approval shows the exact command and where it runs", async ({ member, stack }) => {
     const { page } = member;
     await createSession(page, "Look around");
     await sendPrompt(page, "run echo hello from parley");
@@ -146,12 +144,12 @@ test.describe("approvals", () => {
     const card = tool.getByTestId("interaction-card");
     await expect(card).toHaveAttribute("data-status", "pending");
     await expect(card.getByTestId("approval-command")).toHaveText("$ echo hello from parley");
-    await expect(card.getByTestId("approval-cwd")).toHaveText(
-      "Working directory . (relative to the session workspace)",
+    await expect(card.getByTestId("approval-cwd")).toContainText(
+      `Runs in session workspace · ${stack.workspace_root}`,
     );
     await screenshot(page, "shell-approval");
 
-    await card.getByRole("button", { name: "Approve" }).click();
+    await card.getByRole("button", { name: "Approve", exact: true }).click();
     await expect(tool).toHaveAttribute("data-state", "completed");
     await tool.getByText("Output", { exact: true }).click();
     await expect(tool.locator("details", { hasText: "Output" }).locator("pre")).toContainText(

@@ -56,6 +56,9 @@ test("a three-question form enables submit only when every question is answered"
 
   await submit.click();
   await expect(card).toHaveAttribute("data-status", "resolved");
+  // answered cards fold to one line; unfolded they show the answers read-only
+  await expect(card.getByTestId("interaction-outcome-line")).toHaveText("Answered by you");
+  await card.getByRole("button", { name: /Answered by you/ }).click();
   await expect(card.getByTestId("interaction-outcome")).toHaveText("Answered by you");
   await expect(submit).toBeDisabled();
   await expect(region.getByRole("radio", { name: "Europe" })).toBeChecked();

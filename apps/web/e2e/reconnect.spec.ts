@@ -26,7 +26,7 @@ test("the page keeps working across an API restart, without a reload", async ({ 
   await startApi(stack);
 
   // the pending interaction survived; answering it resumes the Turn and the page sees it live
-  await card.getByRole("button", { name: "Approve" }).click();
+  await card.getByRole("button", { name: "Approve", exact: true }).click();
   await expect(card).toHaveAttribute("data-status", "resolved");
   await expect(toolCard(page, "delete_file").first()).toHaveAttribute("data-state", "completed");
   await expect(page.getByText("Done: I deleted one.txt.")).toBeVisible();

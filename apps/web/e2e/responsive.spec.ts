@@ -33,7 +33,7 @@ test("the workspace works on a 390 px wide phone screen", async ({ browser, stac
     held.push(route);
   });
 
-  await card.getByRole("button", { name: "Approve" }).click();
+  await card.getByRole("button", { name: "Approve", exact: true }).click();
   await expect(toolCard(page, "delete_file")).toHaveAttribute("data-state", "completed");
 
   // icon-only controls keep their names for assistive technology

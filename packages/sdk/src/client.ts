@@ -15,6 +15,8 @@ import type {
   SessionListPage,
   SessionListQuery,
   SubscribeOptions,
+  UserNames,
+  UserNamesInput,
   WhoAmI,
   WorkspaceList,
 } from "./types.js";
@@ -51,6 +53,8 @@ export interface ParleyClient {
   };
   auth: { whoami(): Promise<WhoAmI> };
   workspaces: { list(): Promise<WorkspaceList> };
+  /** Display names for user ids (e.g. an Interaction's `responded_by`). */
+  users: { names(input: UserNamesInput): Promise<UserNames> };
   /** Closes the WebSocket (subscriptions end). Queries and mutations over HTTP keep working. */
   close(): Promise<void>;
 }
@@ -125,6 +129,7 @@ export function createParleyClient(options: ParleyClientOptions): ParleyClient {
     },
     auth: { whoami: () => withParleyErrors(() => trpc.auth.whoami.query()) },
     workspaces: { list: () => withParleyErrors(() => trpc.workspace.list.query()) },
+    users: { names: (input) => withParleyErrors(() => trpc.users.names.query(input)) },
     close: () => wsClient.close(),
   };
 }

@@ -101,6 +101,12 @@ export interface WhoAmI {
 export interface WorkspaceList {
   items: { workspace_id: string }[];
 }
+export interface UserNamesInput {
+  user_ids: string[];
+}
+export interface UserNames {
+  items: { user_id: string; name: string }[];
+}
 
 export interface SubscribeOptions {
   /**

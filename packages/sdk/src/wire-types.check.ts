@@ -25,6 +25,8 @@ export type WireTypesMatchTheRouter = [
   Assert<Equal<Sdk.CreatedUser, RouterOutputs["admin"]["users"]["create"]>>,
   Assert<Equal<Sdk.RevokeUserInput, RouterInputs["admin"]["users"]["revoke"]>>,
   Assert<Equal<Sdk.RevokedTokens, RouterOutputs["admin"]["users"]["revoke"]>>,
+  Assert<Equal<Sdk.UserNamesInput, RouterInputs["users"]["names"]>>,
+  Assert<Equal<Sdk.UserNames, RouterOutputs["users"]["names"]>>,
   Assert<Equal<Sdk.WhoAmI, RouterOutputs["auth"]["whoami"]>>,
   Assert<Equal<Sdk.WorkspaceList, RouterOutputs["workspace"]["list"]>>,
 ];

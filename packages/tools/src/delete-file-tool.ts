@@ -2,6 +2,7 @@ import { lstat, stat, unlink } from "node:fs/promises";
 import path from "node:path";
 import { define_agent_tool } from "@parley/session-core";
 import { z } from "zod";
+import { describeApprovalTarget } from "./approval-target.js";
 import { openConfinedDirectory, pathInDirectory } from "./confined-open.js";
 import {
   DENIED_RESULT,
@@ -10,6 +11,7 @@ import {
   withoutExplanation,
 } from "./request-tool-approval.js";
 import {
+  type ConfinedPath,
   confinePath,
   errorCode,
   realWorkspaceRoot,
@@ -33,14 +35,12 @@ export const deleteFileTool = define_agent_tool({
   input_schema: deleteFileInputSchema,
   async execute(input, context): Promise<DeleteFileResult> {
     const root = await realWorkspaceRoot(requireWorkspace(context));
-    await assertMayDelete(root, input.path);
+    const before = await assertMayDelete(root, input.path);
     const { validated, model_explanation } = withoutExplanation(input);
-    const decision = await requestToolApproval(
-      context,
-      validated,
-      DELETE_FILE_DESCRIPTION,
+    const decision = await requestToolApproval(context, validated, DELETE_FILE_DESCRIPTION, {
       model_explanation,
-    );
+      target: await describeApprovalTarget(before, { withContent: false }),
+    });
     if (!decision.approved) return DENIED_RESULT;
     // A Turn stopped or taken over while the approval was pending must not act any more.
     context.abort_signal.throwIfAborted();
@@ -56,11 +56,12 @@ export const deleteFileTool = define_agent_tool({
  * file is not refused yet: whether it exists is decided when the side effect happens (it may appear
  * or vanish while the approval waits), and the tool then fails with "File not found".
  */
-async function assertMayDelete(root: string, requested: string): Promise<void> {
+async function assertMayDelete(root: string, requested: string): Promise<ConfinedPath> {
   const target = await confinePath(root, requested);
   if (target.relative === "." || (target.exists && !(await stat(target.real)).isFile())) {
     throw new WorkspacePathError(`Not a file: ${target.relative}`);
   }
+  return target;
 }
 
 /**

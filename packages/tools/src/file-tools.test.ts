@@ -1,5 +1,6 @@
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { APPROVAL_PREVIOUS_CONTENT_MAX_BYTES } from "@parley/session-core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DELETE_FILE_DESCRIPTION, deleteFileTool } from "./delete-file-tool.js";
 import { listFilesTool } from "./list-files-tool.js";
@@ -137,6 +138,7 @@ describe("write_file", () => {
           operation: "tool",
           validated_input: { path: "plans/todo.md", content: "buy milk" },
           tool_description: WRITE_FILE_DESCRIPTION,
+          target: { path: "plans/todo.md", exists: false },
         },
       },
     ]);
@@ -145,12 +147,16 @@ describe("write_file", () => {
   });
 
   it("overwrites an existing file and reports it as not created", async () => {
-    const { context } = createRecordingToolContext({ tool_name: "write_file", root });
+    const { context, approvals } = createRecordingToolContext({ tool_name: "write_file", root });
     await expect(writeFileTool.execute({ path: "notes.txt", content: "bye" }, context)).resolves.toEqual({
       success: true,
       path: "notes.txt",
       bytes_written: 3,
       created: false,
+    });
+    // The approval showed what would be overwritten: size and content, for the card's diff.
+    expect(approvals[0]?.payload).toMatchObject({
+      target: { path: "notes.txt", exists: true, size_bytes: 5, previous_content: "hello" },
     });
     expect(await readFile(path.join(root, "notes.txt"), "utf8")).toBe("bye");
   });
@@ -179,6 +185,20 @@ describe("write_file", () => {
   });
 });
 
+describe("approval target of a file that is too large or not text", () => {
+  it("carries the size only", async () => {
+    await writeFile(path.join(root, "big.txt"), "x".repeat(APPROVAL_PREVIOUS_CONTENT_MAX_BYTES + 1));
+    await writeFile(path.join(root, "blob.bin"), Buffer.from([0xff, 0xfe, 0x00, 0x80]));
+    const { context, approvals } = createRecordingToolContext({ tool_name: "write_file", root });
+    await writeFileTool.execute({ path: "big.txt", content: "small" }, context);
+    await writeFileTool.execute({ path: "blob.bin", content: "text" }, context);
+    expect(approvals.map((approval) => (approval.payload as { target?: unknown }).target)).toEqual([
+      { path: "big.txt", exists: true, size_bytes: APPROVAL_PREVIOUS_CONTENT_MAX_BYTES + 1 },
+      { path: "blob.bin", exists: true, size_bytes: 4 },
+    ]);
+  });
+});
+
 describe("delete_file", () => {
   it("asks approval with the exact payload before deleting, then deletes", async () => {
     const { context, approvals } = createRecordingToolContext({ tool_name: "delete_file", root });
@@ -195,6 +215,7 @@ describe("delete_file", () => {
           operation: "tool",
           validated_input: { path: "notes.txt" },
           tool_description: DELETE_FILE_DESCRIPTION,
+          target: { path: "notes.txt", exists: true, size_bytes: 5 },
         },
       },
     ]);

@@ -1,4 +1,4 @@
-import type { ApprovalDecision, JsonValue, ToolCallContext } from "@parley/session-core";
+import type { ApprovalDecision, ApprovalTarget, JsonValue, ToolCallContext } from "@parley/session-core";
 import { z } from "zod";
 
 /**
@@ -29,7 +29,12 @@ export function requestToolApproval(
   context: ToolCallContext,
   validated_input: JsonValue,
   tool_description: string,
-  model_explanation?: string,
+  extras: {
+    /** The model's own words on why (`explanation`), shown as its claim. */
+    model_explanation?: string | undefined;
+    /** The file the call would change, as it is now (for the approval card's effect and diff). */
+    target?: ApprovalTarget | undefined;
+  } = {},
 ): Promise<ApprovalDecision> {
   return context.interactions.approval.request({
     turn_id: context.turn_id,
@@ -39,7 +44,8 @@ export function requestToolApproval(
       operation: "tool",
       validated_input,
       tool_description,
-      ...(model_explanation === undefined ? {} : { model_explanation }),
+      ...(extras.model_explanation === undefined ? {} : { model_explanation: extras.model_explanation }),
+      ...(extras.target === undefined ? {} : { target: extras.target }),
     },
   });
 }

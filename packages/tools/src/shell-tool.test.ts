@@ -37,7 +37,12 @@ describe.each(sandboxes)("shell $label", ({ sandbox }) => {
         tool_call_id: "call_test",
         tool_name: "shell",
         source_type: "shell",
-        payload: { operation: "exec", command: "pwd; echo oops >&2; exit 3", cwd: "sub" },
+        payload: {
+          operation: "exec",
+          command: "pwd; echo oops >&2; exit 3",
+          cwd: "sub",
+          workspace: { name: "session workspace", cwd: path.join(root, "sub") },
+        },
       },
     ]);
     expect(result).toEqual({
@@ -53,7 +58,12 @@ describe.each(sandboxes)("shell $label", ({ sandbox }) => {
   it("runs in the workspace root when no cwd is given", async () => {
     const { context, approvals } = createRecordingToolContext({ tool_name: "shell", root });
     const result = await shellTool.execute({ command: "pwd" }, context);
-    expect(approvals[0]?.payload).toEqual({ operation: "exec", command: "pwd", cwd: "." });
+    expect(approvals[0]?.payload).toEqual({
+      operation: "exec",
+      command: "pwd",
+      cwd: ".",
+      workspace: { name: "session workspace", cwd: root },
+    });
     expect(result).toMatchObject({ exit_code: 0, stdout: `${root}\n` });
   });
 

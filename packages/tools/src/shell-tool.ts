@@ -1,5 +1,5 @@
 import { stat } from "node:fs/promises";
-import { define_agent_tool } from "@parley/session-core";
+import { define_agent_tool, type ToolCallContext } from "@parley/session-core";
 import { z } from "zod";
 import { DENIED_RESULT, explanationInputSchema } from "./request-tool-approval.js";
 import { runShellCommand, type ShellRunResult } from "./run-shell-command.js";
@@ -57,6 +57,7 @@ export function createShellTool(options: { sandbox?: ShellSandbox } = {}) {
           operation: "exec",
           command: input.command,
           cwd: cwd.relative,
+          workspace: { name: workspaceName(context), cwd: cwd.real },
           ...(input.explanation === undefined ? {} : { model_explanation: input.explanation }),
         },
       });
@@ -85,6 +86,11 @@ export function shellDescription(sandbox: ShellSandbox): string {
 
 /** The `shell` tool in the default sandbox (bubblewrap, no network). */
 export const shellTool = createShellTool();
+
+/** The workspace as a person knows it: the operator's id, or the session's own folder. */
+function workspaceName(context: ToolCallContext): string {
+  return context.workspace?.workspace_id ?? "session workspace";
+}
 
 async function assertDirectory(root: string, requested: string) {
   const target = await confinePath(root, requested);

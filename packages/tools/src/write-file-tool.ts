@@ -1,6 +1,7 @@
 import { stat } from "node:fs/promises";
 import { define_agent_tool } from "@parley/session-core";
 import { z } from "zod";
+import { describeApprovalTarget } from "./approval-target.js";
 import { openConfinedFile } from "./confined-open.js";
 import {
   DENIED_RESULT,
@@ -32,9 +33,12 @@ export const writeFileTool = define_agent_tool({
   input_schema: writeFileInputSchema,
   async execute(input, context): Promise<WriteFileResult> {
     const root = await realWorkspaceRoot(requireWorkspace(context));
-    await assertWritable(root, input.path);
+    const before = await assertWritable(root, input.path);
     const { validated, model_explanation } = withoutExplanation(input);
-    const decision = await requestToolApproval(context, validated, WRITE_FILE_DESCRIPTION, model_explanation);
+    const decision = await requestToolApproval(context, validated, WRITE_FILE_DESCRIPTION, {
+      model_explanation,
+      target: await describeApprovalTarget(before, { withContent: true }),
+    });
     if (!decision.approved) return DENIED_RESULT;
     // A Turn stopped or taken over while the approval was pending must not act any more.
     context.abort_signal.throwIfAborted();

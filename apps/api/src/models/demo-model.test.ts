@@ -253,6 +253,13 @@ describe("demo model after a tool result", () => {
       "You denied the approval, so I did not delete notes.txt. Nothing was changed.",
     ],
     [
+      "write todo.md: buy milk",
+      "write_file",
+      { path: "todo.md", content: "buy milk" },
+      { type: "execution-denied", reason: "use notes/ instead" },
+      'You denied the approval, so I did not write todo.md. Nothing was changed. Your reason: "use notes/ instead" — I\'ll take that into account.',
+    ],
+    [
       "delete notes.txt",
       "delete_file",
       { path: "notes.txt" },

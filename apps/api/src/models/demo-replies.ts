@@ -43,8 +43,12 @@ export function summarizeToolResult(result: ObservedToolResult): string {
 function deniedText(result: ObservedToolResult, reason: string | undefined): string {
   if (result.tool_name === "ask_question")
     return "You declined the questions, so I'll leave it there for now.";
-  const because = reason === undefined || reason === "" ? "" : ` (${reason})`;
-  return `You denied the approval${because}, so I did not ${describeAction(result)}. Nothing was changed.`;
+  const denied = `You denied the approval, so I did not ${describeAction(result)}. Nothing was changed.`;
+  // The reason a person typed reaches the model (reference §A.8.3); the demo says it back, as a real
+  // model would act on it.
+  return reason === undefined || reason.trim() === ""
+    ? denied
+    : `${denied} Your reason: "${reason.trim()}" — I'll take that into account.`;
 }
 
 function failureText(result: ObservedToolResult, error: string): string {

@@ -1,4 +1,4 @@
-import { sessionInfoSchema } from "@parley/session-core";
+import { ParleyError, sessionInfoSchema } from "@parley/session-core";
 import { z } from "zod";
 import { authedProcedure } from "../trpc.js";
 import { cursorSchema } from "./common-schemas.js";
@@ -8,6 +8,8 @@ export const sessionListInputSchema = z
   .strictObject({
     cursor: cursorSchema.nullish(),
     limit: z.number().int().min(1).max(LIMITS.session_page_max).optional(),
+    /** `all`: every user's sessions (admins only; a member gets `forbidden`). Default `own`. */
+    scope: z.enum(["own", "all"]).optional(),
   })
   .optional();
 
@@ -16,14 +18,18 @@ export const sessionListOutputSchema = z.object({
   next_cursor: z.string().nullable(),
 });
 
-/** The caller's own sessions, newest first (admins too: the inbox is where they see everyone's). */
+/** The caller's own sessions, newest first; an admin may ask for everyone's with `scope: "all"`. */
 export const sessionList = authedProcedure
   .input(sessionListInputSchema)
   .output(sessionListOutputSchema)
   .query(async ({ ctx, input }) => {
     const { store, runtime } = ctx.services;
+    const all = input?.scope === "all";
+    if (all && ctx.user.role !== "admin") {
+      throw new ParleyError("forbidden", "Only admins can list every user's sessions");
+    }
     const page = await store.listSessions({
-      owner_id: ctx.user.user_id,
+      ...(all ? {} : { owner_id: ctx.user.user_id }),
       cursor: input?.cursor ?? undefined,
       limit: input?.limit ?? LIMITS.session_page_default,
     });

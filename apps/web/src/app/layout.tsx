@@ -5,6 +5,7 @@ import { headers } from "next/headers";
 import { connection } from "next/server";
 import type { ReactNode } from "react";
 import { AppProviders } from "@/components/app-providers";
+import { THEME_BOOT_SCRIPT } from "@/components/theme";
 import { readRuntimeConfig } from "@/lib/runtime-config";
 import { LOCAL_PEER_HEADER } from "../../local-request.mjs";
 import "../styles/base.css";
@@ -15,6 +16,8 @@ import "../styles/timeline.css";
 import "../styles/cards.css";
 import "../styles/composer-inbox.css";
 import "../styles/small-screens.css";
+import "../styles/markdown.css";
+import "../styles/dark.css";
 
 export const metadata: Metadata = {
   title: "Parley",
@@ -29,8 +32,15 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   // The local token only for a local browser, as `server.mjs` marked the request (DESIGN.md §10.2).
   const config = readRuntimeConfig(process.env, (await headers()).get(LOCAL_PEER_HEADER));
   return (
-    <html lang="en" className={`${GeistSans.variable} ${GeistMono.variable}`}>
+    <html lang="en" className={`${GeistSans.variable} ${GeistMono.variable}`} suppressHydrationWarning>
+      <head>
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: a constant script, so the stored theme applies before paint */}
+        <script dangerouslySetInnerHTML={{ __html: THEME_BOOT_SCRIPT }} />
+      </head>
       <body>
+        <a className="skip-link" href="#main">
+          Skip to content
+        </a>
         <AppProviders config={config}>{children}</AppProviders>
       </body>
     </html>

@@ -3,19 +3,24 @@
 import type { RespondInput } from "@parley/session-core";
 import { ExternalLink, Lock } from "lucide-react";
 import Link from "next/link";
+import { useRouter, useSearchParams } from "next/navigation";
 import { useCallback, useEffect, useMemo, useReducer, useState } from "react";
 import {
   adminInboxReducer,
   createAdminInboxState,
   filterChoices,
   filteredPending,
+  filtersFromSearch,
+  filtersToSearch,
+  hasFilters,
+  INBOX_PAGE_SIZE,
   type InboxFilters,
   knownOwnerNames,
   noFilters,
   RECENTLY_ANSWERED_LIMIT,
 } from "@/lib/admin-inbox-state";
 import { formatRelativeTime } from "@/lib/format-time";
-import { describeOutcome } from "@/lib/interaction-view";
+import { buildApprovalResponse, describeOutcome } from "@/lib/interaction-view";
 import {
   type AdminInteractionItem,
   type DisplayError,
@@ -68,21 +73,56 @@ const ageChoices = [
   { label: "Older than 1 hour", value: 3_600_000 },
 ];
 
+/** Pages followed per load; beyond this the inbox says so instead of cutting silently. */
+const MAX_PENDING_PAGES = 25;
+const PAGE_LIMIT = 200;
+
 async function loadLists(api: ParleyApi) {
-  const [pending, resolved, denied] = await Promise.all([
-    api.adminInteractions({ status: "pending", limit: 200 }),
+  const [pendingPages, resolved, denied] = await Promise.all([
+    loadAllPending(api),
     api.adminInteractions({ status: "resolved", limit: RECENTLY_ANSWERED_LIMIT }),
     api.adminInteractions({ status: "denied", limit: RECENTLY_ANSWERED_LIMIT }),
   ]);
-  return { pending, answered: [...resolved, ...denied] };
+  return {
+    pending: pendingPages.items,
+    truncated: pendingPages.truncated,
+    answered: [...resolved.items, ...denied.items],
+  };
+}
+
+/** Every pending row, page by page (oldest first), up to a bound the page reports when reached. */
+async function loadAllPending(api: ParleyApi) {
+  const items: AdminInteractionItem[] = [];
+  let cursor: string | null = null;
+  for (let page = 0; page < MAX_PENDING_PAGES; page += 1) {
+    const result = await api.adminInteractions({
+      status: "pending",
+      limit: PAGE_LIMIT,
+      ...(cursor ? { cursor } : {}),
+    });
+    items.push(...result.items);
+    cursor = result.next_cursor;
+    if (!cursor) return { items, truncated: false };
+  }
+  return { items, truncated: true };
 }
 
 function InboxBody({ api }: { api: ParleyApi }) {
   const { me } = useSignedIn();
   const [state, dispatch] = useReducer(adminInboxReducer, undefined, createAdminInboxState);
-  const [filters, setFilters] = useState<InboxFilters>(noFilters);
+  const searchParams = useSearchParams();
+  const router = useRouter();
+  const filters = useMemo(() => filtersFromSearch(searchParams), [searchParams]);
+  const setFilters = useCallback(
+    (next: InboxFilters) => router.replace(`/admin${filtersToSearch(next)}`, { scroll: false }),
+    [router],
+  );
   const [now, setNow] = useState(() => Date.now());
   const [reloadKey, setReloadKey] = useState(0);
+  const [truncated, setTruncated] = useState(false);
+  const [shown, setShown] = useState(INBOX_PAGE_SIZE);
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [bulk, setBulk] = useState<{ busy: boolean; message: string | null }>({ busy: false, message: null });
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: reloadKey re-runs the load on "Retry"
   useEffect(() => {
@@ -97,7 +137,11 @@ function InboxBody({ api }: { api: ParleyApi }) {
       },
     );
     loadLists(api).then(
-      (lists) => !disposed && dispatch({ type: "loaded", ...lists }),
+      (lists) => {
+        if (disposed) return;
+        setTruncated(lists.truncated);
+        dispatch({ type: "loaded", ...lists });
+      },
       (error: unknown) => !disposed && dispatch({ type: "error", message: toDisplayError(error).message }),
     );
     return () => {
@@ -124,7 +168,10 @@ function InboxBody({ api }: { api: ParleyApi }) {
   useEffect(() => {
     const timer = window.setInterval(() => {
       loadLists(api).then(
-        (lists) => dispatch({ type: "loaded", ...lists }),
+        (lists) => {
+          setTruncated(lists.truncated);
+          dispatch({ type: "loaded", ...lists });
+        },
         () => undefined,
       );
     }, 30_000);
@@ -138,6 +185,33 @@ function InboxBody({ api }: { api: ParleyApi }) {
   }, []);
 
   const rows = useMemo(() => filteredPending(state, filters, now), [state, filters, now]);
+  const visibleRows = rows.slice(0, shown);
+  const selectedRows = rows.filter(
+    (item) =>
+      selected.has(item.interaction.interaction_id) && item.interaction.interaction_type === "approval",
+  );
+
+  async function answerSelected(decision: "approved" | "denied") {
+    setBulk({ busy: true, message: null });
+    const results = await Promise.all(
+      selectedRows.map((item) =>
+        respondFor(item.session_id)({
+          interaction_id: item.interaction.interaction_id,
+          response: buildApprovalResponse(decision),
+        }),
+      ),
+    );
+    const failed = results.filter((result) => result !== null).length;
+    setSelected(new Set());
+    const verb = decision === "approved" ? "Approved" : "Denied";
+    setBulk({
+      busy: false,
+      message:
+        failed === 0
+          ? `${verb} ${results.length}.`
+          : `${verb} ${results.length - failed}; ${failed} could not be answered (answered elsewhere?).`,
+    });
+  }
   const choices = useMemo(() => filterChoices(state), [state]);
   const names = useMemo(() => knownOwnerNames(state), [state]);
   const nameOf = useCallback(
@@ -232,7 +306,7 @@ function InboxBody({ api }: { api: ParleyApi }) {
             ))}
           </select>
         </label>
-        {filters !== noFilters ? (
+        {hasFilters(filters) ? (
           <button type="button" className="button ghost" onClick={() => setFilters(noFilters)}>
             Clear filters
           </button>
@@ -245,6 +319,45 @@ function InboxBody({ api }: { api: ParleyApi }) {
             <span className="muted small"> of {state.pending.size}</span>
           ) : null}
         </h2>
+        {truncated ? (
+          <p className="notice" role="note" data-testid="inbox-truncated">
+            More than {MAX_PENDING_PAGES * PAGE_LIMIT} requests are pending; the oldest {state.pending.size}{" "}
+            are listed. Answer some or narrow the filters to see the rest.
+          </p>
+        ) : null}
+        {selectedRows.length > 0 || bulk.message ? (
+          <section className="bulk-bar" aria-label="Bulk actions">
+            {selectedRows.length > 0 ? (
+              <>
+                <span>{selectedRows.length} selected</span>
+                <button
+                  type="button"
+                  className="button primary"
+                  disabled={bulk.busy}
+                  onClick={() => void answerSelected("approved")}
+                >
+                  Approve selected
+                </button>
+                <button
+                  type="button"
+                  className="button danger-outline"
+                  disabled={bulk.busy}
+                  onClick={() => void answerSelected("denied")}
+                >
+                  Deny selected
+                </button>
+                <button type="button" className="button ghost" onClick={() => setSelected(new Set())}>
+                  Clear selection
+                </button>
+              </>
+            ) : null}
+            {bulk.message ? (
+              <span role="status" className="muted">
+                {bulk.message}
+              </span>
+            ) : null}
+          </section>
+        ) : null}
         {rows.length === 0 ? (
           <EmptyState
             title={state.pending.size === 0 ? "Nothing is waiting" : "Nothing matches these filters"}
@@ -254,18 +367,49 @@ function InboxBody({ api }: { api: ParleyApi }) {
               : null}
           </EmptyState>
         ) : (
-          <ul className="inbox-list">
-            {rows.map((item) => (
-              <li key={item.interaction.interaction_id} data-testid="inbox-row">
-                <InteractionCard
-                  interaction={item.interaction}
-                  onRespond={respondFor(item.session_id)}
-                  nameOf={nameOf}
-                  context={<RowContext item={item} now={now} />}
-                />
-              </li>
-            ))}
-          </ul>
+          <>
+            <ul className="inbox-list">
+              {visibleRows.map((item) => {
+                const id = item.interaction.interaction_id;
+                return (
+                  <li key={id} data-testid="inbox-row">
+                    <InteractionCard
+                      interaction={item.interaction}
+                      onRespond={respondFor(item.session_id)}
+                      nameOf={nameOf}
+                      context={
+                        <RowContext
+                          item={item}
+                          now={now}
+                          selected={selected.has(id)}
+                          onSelect={(value) =>
+                            setSelected((current) => {
+                              const next = new Set(current);
+                              if (value) next.add(id);
+                              else next.delete(id);
+                              return next;
+                            })
+                          }
+                        />
+                      }
+                    />
+                  </li>
+                );
+              })}
+            </ul>
+            <p className="paging muted small">
+              Showing {visibleRows.length} of {rows.length}
+              {rows.length > visibleRows.length ? (
+                <button
+                  type="button"
+                  className="button ghost"
+                  onClick={() => setShown((value) => value + INBOX_PAGE_SIZE)}
+                >
+                  Show {Math.min(INBOX_PAGE_SIZE, rows.length - visibleRows.length)} more
+                </button>
+              ) : null}
+            </p>
+          </>
         )}
       </section>
       <section aria-labelledby="answered-heading" className="inbox-section">
@@ -299,16 +443,33 @@ function InboxBody({ api }: { api: ParleyApi }) {
   );
 }
 
-function RowContext({ item, now }: { item: AdminInteractionItem; now: number }) {
+function RowContext({
+  item,
+  now,
+  selected,
+  onSelect,
+}: {
+  item: AdminInteractionItem;
+  now: number;
+  selected: boolean;
+  onSelect: (selected: boolean) => void;
+}) {
+  const title = item.session_title || item.session_id;
   return (
     <p className="row-context">
+      {item.interaction.interaction_type === "approval" ? (
+        <label className="row-select">
+          <input type="checkbox" checked={selected} onChange={(event) => onSelect(event.target.checked)} />
+          <span className="sr-only">Select this request in {title}</span>
+        </label>
+      ) : null}
       <span>
-        Session <strong>{item.session_title || item.session_id}</strong>
+        Session <strong>{title}</strong>
       </span>
       <span aria-hidden>·</span>
-      <span>owner {item.owner_name ?? item.owner_id}</span>
+      <span>owner {item.owner_name ?? "unknown user"}</span>
       <span aria-hidden>·</span>
-      <span>asked {formatRelativeTime(item.created_at, now)}</span>
+      <span>asked {formatRelativeTime(item.created_at, Math.max(now, item.created_at))}</span>
       <Link className="link icon-text" href={`/?session=${encodeURIComponent(item.session_id)}`}>
         <ExternalLink size={13} aria-hidden />
         Open session

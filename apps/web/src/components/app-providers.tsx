@@ -4,6 +4,8 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { type ReactNode, useState } from "react";
 import type { RuntimeConfig } from "@/lib/runtime-config";
 import { AuthProvider } from "./auth-provider";
+import { ConnectionProvider } from "./connection-provider";
+import { ThemeProvider } from "./theme";
 
 export function AppProviders({ config, children }: { config: RuntimeConfig; children: ReactNode }) {
   const [queryClient] = useState(
@@ -14,7 +16,11 @@ export function AppProviders({ config, children }: { config: RuntimeConfig; chil
   );
   return (
     <QueryClientProvider client={queryClient}>
-      <AuthProvider config={config}>{children}</AuthProvider>
+      <ConnectionProvider apiUrl={config.api_url}>
+        <ThemeProvider>
+          <AuthProvider config={config}>{children}</AuthProvider>
+        </ThemeProvider>
+      </ConnectionProvider>
     </QueryClientProvider>
   );
 }

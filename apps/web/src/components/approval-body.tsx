@@ -1,108 +1,265 @@
 "use client";
 
-import { Check, X } from "lucide-react";
-import { buildApprovalResponse, formatJson, readApprovalPayload } from "@/lib/interaction-view";
+import type { ApprovalPayload, Interaction, JsonValue } from "@parley/session-core";
+import { Check, CheckCheck, FilePlus2, FileX2, FolderOpen, X } from "lucide-react";
+import { type FormEvent, useId, useRef, useState } from "react";
+import {
+  buildApprovalResponse,
+  denialReason,
+  formatBytes,
+  formatJson,
+  readApprovalPayload,
+  unifiedDiff,
+} from "@/lib/interaction-view";
+import { useConnection } from "./connection-provider";
 import { errorText, type InteractionBodyProps, useRespond } from "./use-respond";
 
-/** The real call behind an approval, exactly as the server validated it, and the decision buttons. */
-export function ApprovalBody({ interaction, onRespond, outcome }: InteractionBodyProps) {
+function inputField(payload: ApprovalPayload | null, key: string): string | undefined {
+  const input = payload?.validated_input;
+  if (!input || typeof input !== "object" || Array.isArray(input)) return undefined;
+  const value = (input as Record<string, JsonValue | undefined>)[key];
+  return typeof value === "string" ? value : undefined;
+}
+
+/** What the call will do, per operation: a diff for writes, the size for deletes, where a command runs. */
+function Effect({ interaction, payload }: { interaction: Interaction; payload: ApprovalPayload | null }) {
+  const tool_name = interaction.request.source.tool_name;
+  if (payload === null) {
+    return <pre className="code-block">{formatJson(interaction.request.payload)}</pre>;
+  }
+  if (payload.command !== undefined) {
+    return (
+      <div className="approval-section">
+        <pre className="code-block shell" data-testid="approval-command">
+          <span aria-hidden className="prompt-sign">
+            ${" "}
+          </span>
+          {payload.command}
+        </pre>
+        <p className="small muted icon-text" data-testid="approval-cwd">
+          <FolderOpen size={13} aria-hidden />
+          <span>
+            Runs in{" "}
+            {payload.workspace ? (
+              <>
+                <strong>{payload.workspace.name}</strong> ·{" "}
+                <code className="break">{payload.workspace.cwd}</code>
+              </>
+            ) : (
+              <code>{payload.cwd ?? "."}</code>
+            )}
+          </span>
+        </p>
+        {payload.reason ? <p className="small">Reason: {payload.reason}</p> : null}
+      </div>
+    );
+  }
+  if (tool_name === "write_file") {
+    const path = payload.target?.path ?? inputField(payload, "path") ?? "?";
+    const content = inputField(payload, "content") ?? "";
+    const target = payload.target;
+    const diff =
+      target?.exists && target.previous_content !== undefined
+        ? unifiedDiff(target.previous_content, content)
+        : target && !target.exists
+          ? unifiedDiff("", content)
+          : null;
+    return (
+      <div className="approval-section" data-testid="approval-effect">
+        <p className="effect-line">
+          <FilePlus2 size={15} aria-hidden />
+          <code className="break">{path}</code>
+          <span className="tag" data-testid="write-effect">
+            {target === undefined
+              ? "writes the file"
+              : target.exists
+                ? `overwrites ${formatBytes(target.size_bytes ?? 0)}`
+                : "new file"}
+          </span>
+          <span className="muted small">→ {formatBytes(new TextEncoder().encode(content).length)}</span>
+        </p>
+        {diff ? (
+          diff.length === 0 ? (
+            <p className="muted small">No change: the content is the same as the file's.</p>
+          ) : (
+            <pre className="diff" data-testid="approval-diff">
+              <span className="sr-only">Changes to {path}:</span>
+              {diff.map((line, index) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: diff lines are positional
+                <span key={index} className={`diff-line ${line.kind}`}>
+                  {line.text}
+                </span>
+              ))}
+            </pre>
+          )
+        ) : (
+          <>
+            {target?.exists ? (
+              <p className="muted small">The current file is too large or not text, so no diff is shown.</p>
+            ) : null}
+            <pre className="code-block">{content}</pre>
+          </>
+        )}
+      </div>
+    );
+  }
+  if (tool_name === "delete_file") {
+    const path = payload.target?.path ?? inputField(payload, "path") ?? "?";
+    const target = payload.target;
+    return (
+      <div className="approval-section" data-testid="approval-effect">
+        <p className="effect-line">
+          <FileX2 size={15} aria-hidden />
+          <code className="break">{path}</code>
+          <span className="tag" data-testid="delete-effect">
+            {target === undefined
+              ? "deletes the file"
+              : target.exists
+                ? `deletes ${formatBytes(target.size_bytes ?? 0)}`
+                : "file not found now"}
+          </span>
+        </p>
+      </div>
+    );
+  }
+  return payload.validated_input !== undefined ? (
+    <div className="approval-section">
+      <pre className="code-block" data-testid="approval-input">
+        {formatJson(payload.validated_input)}
+      </pre>
+    </div>
+  ) : null;
+}
+
+/** The call's effect, the model's explanation, and Approve / Deny (with a reason the agent sees). */
+export function ApprovalBody({ interaction, onRespond, outcome, expanded }: InteractionBodyProps) {
   const payload = readApprovalPayload(interaction.request.payload);
   const { submit, busy, sent, error, locked } = useRespond(interaction, onRespond);
-  const source = interaction.request.source;
+  const { online } = useConnection();
+  const [denying, setDenying] = useState(false);
+  const [reason, setReason] = useState("");
+  const reasonRef = useRef<HTMLInputElement>(null);
+  const reasonId = useId();
+  const pending = interaction.status === "pending";
+  const deniedWith = interaction.status === "denied" ? denialReason(interaction) : null;
+  const disabled = locked || !online;
+
+  function openDeny() {
+    setDenying(true);
+    window.requestAnimationFrame(() => reasonRef.current?.focus());
+  }
+
+  function confirmDeny(event: FormEvent) {
+    event.preventDefault();
+    void submit(buildApprovalResponse("denied", { reason }));
+  }
+
+  const errorLine = error ? (
+    <p className="field-error" role="alert" data-testid="interaction-error">
+      {errorText(error)}
+    </p>
+  ) : null;
+  if (!expanded) return errorLine;
   return (
     <div className="approval-body">
-      <dl className="facts">
-        <div>
-          <dt>Tool</dt>
-          <dd>
-            <code>{source.tool_name ?? "unknown"}</code>
-          </dd>
-        </div>
-        <div>
-          <dt>Call</dt>
-          <dd>
-            <code className="break">{source.tool_call_id}</code>
-          </dd>
-        </div>
-      </dl>
-      {payload?.command !== undefined ? (
-        <div className="approval-section">
-          <p className="section-label">Command</p>
-          <pre className="code-block shell" data-testid="approval-command">
-            <span aria-hidden className="prompt-sign">
-              ${" "}
-            </span>
-            {payload.command}
-          </pre>
-          {payload.cwd ? (
-            <p className="small muted" data-testid="approval-cwd">
-              Working directory <code>{payload.cwd}</code>
-              {payload.cwd.startsWith("/") ? null : " (relative to the session workspace)"}
-            </p>
-          ) : null}
-          {payload.reason ? <p className="small">Reason: {payload.reason}</p> : null}
-        </div>
-      ) : null}
-      {payload?.validated_input !== undefined ? (
-        <div className="approval-section">
-          <p className="section-label">Input (validated)</p>
-          <pre className="code-block" data-testid="approval-input">
-            {formatJson(payload.validated_input)}
-          </pre>
-        </div>
-      ) : null}
-      {payload === null ? (
-        <div className="approval-section">
-          <p className="section-label">Request</p>
-          <pre className="code-block">{formatJson(interaction.request.payload)}</pre>
-        </div>
-      ) : null}
-      {payload?.tool_description ? (
-        <div className="approval-section">
-          <p className="section-label">What this tool does</p>
-          <p>{payload.tool_description}</p>
-        </div>
-      ) : null}
+      <Effect interaction={interaction} payload={payload} />
       {payload?.model_explanation ? (
         <blockquote className="model-claim">
           <p className="section-label">The model's explanation (its claim, not verified)</p>
           <p>{payload.model_explanation}</p>
         </blockquote>
       ) : null}
-      <div className="card-actions">
-        <button
-          type="button"
-          className="button primary icon-text"
-          disabled={locked}
-          onClick={() => submit(buildApprovalResponse("approved"))}
-        >
-          <Check size={16} aria-hidden />
-          <span>Approve</span>
-        </button>
-        <button
-          type="button"
-          className="button danger-outline icon-text"
-          disabled={locked}
-          onClick={() => submit(buildApprovalResponse("denied"))}
-        >
-          <X size={16} aria-hidden />
-          <span>Deny</span>
-        </button>
-        {outcome ? (
-          <span className="interaction-outcome" data-testid="interaction-outcome">
-            {outcome}
-          </span>
-        ) : (
+      {deniedWith ? (
+        <p className="small" data-testid="denial-reason">
+          Reason given: {deniedWith}
+        </p>
+      ) : null}
+      {pending && denying ? (
+        <form className="deny-form" onSubmit={confirmDeny}>
+          <label htmlFor={reasonId} className="field-label">
+            Why not? The agent sees this (optional)
+          </label>
+          <div className="row">
+            <input
+              id={reasonId}
+              ref={reasonRef}
+              value={reason}
+              maxLength={2_000}
+              placeholder="e.g. use notes/ instead"
+              onChange={(event) => setReason(event.target.value)}
+              onKeyDown={(event) => {
+                if (event.key === "Escape") {
+                  event.preventDefault();
+                  setDenying(false);
+                }
+              }}
+              disabled={disabled}
+              data-testid="deny-reason"
+            />
+            <button
+              type="submit"
+              className="button danger icon-text"
+              disabled={disabled}
+              data-action="confirm-deny"
+            >
+              <X size={16} aria-hidden />
+              <span>Deny</span>
+            </button>
+            <button type="button" className="button ghost" onClick={() => setDenying(false)}>
+              Back
+            </button>
+          </div>
+        </form>
+      ) : null}
+      {pending ? (
+        <div className="card-actions">
+          <button
+            type="button"
+            className="button primary icon-text"
+            disabled={disabled}
+            data-action="approve"
+            aria-keyshortcuts="a"
+            onClick={() => void submit(buildApprovalResponse("approved"))}
+          >
+            <Check size={16} aria-hidden />
+            <span>Approve</span>
+          </button>
+          {interaction.request.source.tool_name ? (
+            <button
+              type="button"
+              className="button icon-text"
+              disabled={disabled}
+              data-action="approve-session"
+              title={`Later ${interaction.request.source.tool_name} calls in this session run without asking`}
+              onClick={() => void submit(buildApprovalResponse("approved", { allow_tool_for_session: true }))}
+            >
+              <CheckCheck size={16} aria-hidden />
+              <span>Allow {interaction.request.source.tool_name} for this session</span>
+            </button>
+          ) : null}
+          {denying ? null : (
+            <button
+              type="button"
+              className="button danger-outline icon-text"
+              disabled={disabled}
+              data-action="deny"
+              aria-keyshortcuts="d"
+              onClick={openDeny}
+            >
+              <X size={16} aria-hidden />
+              <span>Deny…</span>
+            </button>
+          )}
           <span className="card-note" role="status">
             {busy ? "Sending…" : sent ? "Answer sent — waiting for the agent" : ""}
           </span>
-        )}
-      </div>
-      {error ? (
-        <p className="field-error" role="alert" data-testid="interaction-error">
-          {errorText(error)}
+        </div>
+      ) : outcome ? (
+        <p className="interaction-outcome" data-testid="interaction-outcome">
+          {outcome}
         </p>
       ) : null}
+      {errorLine}
     </div>
   );
 }

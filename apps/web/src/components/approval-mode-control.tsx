@@ -16,10 +16,13 @@ const modeLabel: Record<ApprovalMode, string> = { ask: "Ask first", "always-allo
  */
 export function ApprovalModeControl({
   security,
+  running,
   disabled,
   onChange,
 }: {
   security: { approval_mode: ApprovalMode; effective_approval_mode: ApprovalMode };
+  /** Whether a Turn runs: only then is there a "next step" for a change to wait for. */
+  running: boolean;
   disabled: boolean;
   onChange: (mode: ApprovalMode) => Promise<void>;
 }) {
@@ -73,13 +76,20 @@ export function ApprovalModeControl({
                 onChange={() => choose(mode)}
               />
               {modeLabel[mode]}
-              {selected && pendingChange ? <Clock size={12} aria-hidden className="segment-pending" /> : null}
+              {selected && pendingChange && running ? (
+                <Clock size={12} aria-hidden className="segment-pending" />
+              ) : null}
             </label>
           );
         })}
       </fieldset>
       <p className="mode-status" id={statusId} data-testid="mode-status" aria-live="polite">
-        {pendingChange ? (
+        {pendingChange && !running ? (
+          // Idle: nothing runs under the old mode; the new one applies to the next message.
+          <span className="muted" data-testid="mode-idle-change">
+            {modeLabel[security.approval_mode]} · applies from your next message
+          </span>
+        ) : pendingChange ? (
           <>
             <span className="badge attention mode-pending-tag">Pending</span>
             <span className="pending-change" data-testid="mode-pending">

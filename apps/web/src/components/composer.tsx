@@ -1,62 +1,59 @@
 "use client";
 
 import { SendHorizontal } from "lucide-react";
-import { type FormEvent, type KeyboardEvent, useId, useState } from "react";
-import { toDisplayError } from "@/lib/parley-api";
+import { type FormEvent, type KeyboardEvent, type Ref, useId, useState } from "react";
 
+/**
+ * The message box. It never waits on the server: `onSend` takes the text at once (the session view
+ * queues it and shows it), so the box is cleared and ready for the next message immediately.
+ */
 export function Composer({
   disabled,
   disabledReason,
   onSend,
+  inputRef,
 }: {
   disabled: boolean;
   disabledReason: string | null;
-  onSend: (query: string) => Promise<void>;
+  onSend: (query: string) => void;
+  inputRef?: Ref<HTMLTextAreaElement>;
 }) {
   const [text, setText] = useState("");
-  const [sending, setSending] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const id = useId();
-  const canSend = !disabled && !sending && text.trim().length > 0;
+  const canSend = !disabled && text.trim().length > 0;
 
-  async function send() {
+  function send() {
     if (!canSend) return;
-    setSending(true);
-    setError(null);
-    try {
-      await onSend(text);
-      setText("");
-    } catch (failure) {
-      setError(toDisplayError(failure).message);
-    } finally {
-      setSending(false);
-    }
+    onSend(text);
+    setText("");
   }
 
   function onSubmit(event: FormEvent) {
     event.preventDefault();
-    void send();
+    send();
   }
 
   function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
     if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault();
-      void send();
+      send();
     }
   }
 
   return (
-    <form className="composer" onSubmit={onSubmit}>
+    <form className="composer" onSubmit={onSubmit} aria-label="Message composer">
       <label htmlFor={id} className="sr-only">
         Message the agent
       </label>
       <div className="composer-box">
         <textarea
           id={id}
+          ref={inputRef}
+          data-composer
           rows={1}
           value={text}
           disabled={disabled}
-          placeholder={disabledReason ?? "Message the agent (Enter to send)"}
+          placeholder={disabledReason ?? "Message the agent (Enter to send, Shift+Enter for a new line)"}
           onChange={(event) => setText(event.target.value)}
           onKeyDown={onKeyDown}
           maxLength={32_000}
@@ -65,11 +62,6 @@ export function Composer({
           <SendHorizontal size={18} aria-hidden />
         </button>
       </div>
-      {error ? (
-        <p className="field-error" role="alert">
-          {error}
-        </p>
-      ) : null}
     </form>
   );
 }

@@ -1,9 +1,9 @@
 "use client";
 
 import type { Interaction, Question } from "@parley/session-core";
-import { Send } from "lucide-react";
+import { Ban, Send } from "lucide-react";
 import { type FormEvent, useId, useState } from "react";
-import { formatJson } from "@/lib/interaction-view";
+import { buildQuestionDecline, formatJson } from "@/lib/interaction-view";
 import {
   type AnswerDraft,
   buildQuestionResponse,
@@ -12,6 +12,7 @@ import {
   readQuestions,
   toggleMultiValue,
 } from "@/lib/question-answers";
+import { useConnection } from "./connection-provider";
 import { errorText, type InteractionBodyProps, useRespond } from "./use-respond";
 
 /** The answers held in a terminal Interaction's response, as a draft to show them read-only. */
@@ -36,10 +37,20 @@ function draftFromResponse(interaction: Interaction): AnswerDraft {
   return draft;
 }
 
-export function QuestionForm({ interaction, onRespond, outcome }: InteractionBodyProps) {
+function noteFromResponse(interaction: Interaction): string {
+  const payload = interaction.response?.payload;
+  if (!payload || typeof payload !== "object" || Array.isArray(payload)) return "";
+  const note = (payload as { note?: unknown }).note;
+  return typeof note === "string" ? note : "";
+}
+
+export function QuestionForm({ interaction, onRespond, outcome, expanded }: InteractionBodyProps) {
   const questions = readQuestions(interaction.request.payload);
   const [draft, setDraft] = useState<AnswerDraft>({});
-  const { submit, busy, sent, error, locked } = useRespond(interaction, onRespond);
+  const [note, setNote] = useState("");
+  const { submit, busy, sent, error, locked: answerLocked } = useRespond(interaction, onRespond);
+  const { online } = useConnection();
+  const locked = answerLocked || !online;
   const formId = useId();
 
   if (!questions) {
@@ -51,6 +62,13 @@ export function QuestionForm({ interaction, onRespond, outcome }: InteractionBod
     );
   }
 
+  if (!expanded) {
+    return error ? (
+      <p className="field-error" role="alert" data-testid="interaction-error">
+        {errorText(error)}
+      </p>
+    ) : null;
+  }
   const shown = interaction.status === "pending" ? draft : draftFromResponse(interaction);
   const answered = questions.filter((question) => isQuestionAnswered(question, shown)).length;
   const complete = isDraftComplete(questions, shown);
@@ -58,8 +76,9 @@ export function QuestionForm({ interaction, onRespond, outcome }: InteractionBod
   function onSubmit(event: FormEvent) {
     event.preventDefault();
     if (!complete || !questions) return;
-    void submit(buildQuestionResponse(questions, draft));
+    void submit(buildQuestionResponse(questions, draft, note));
   }
+  const shownNote = interaction.status === "pending" ? note : noteFromResponse(interaction);
 
   return (
     <form className="question-form" onSubmit={onSubmit} aria-describedby={`${formId}-progress`}>
@@ -73,11 +92,38 @@ export function QuestionForm({ interaction, onRespond, outcome }: InteractionBod
           onChange={(value) => setDraft((current) => ({ ...current, [question.question_id]: value }))}
         />
       ))}
+      {interaction.status === "pending" || shownNote ? (
+        <div className="question-field">
+          <label htmlFor={`${formId}-note`} className="question-text">
+            Other <span className="muted small question-hint">(anything else the agent should know)</span>
+          </label>
+          <textarea
+            id={`${formId}-note`}
+            rows={2}
+            value={shownNote}
+            disabled={locked}
+            maxLength={10_000}
+            onChange={(event) => setNote(event.target.value)}
+            data-testid="question-note"
+          />
+        </div>
+      ) : null}
       <div className="card-actions">
         <button type="submit" className="button primary icon-text" disabled={locked || !complete}>
           <Send size={15} aria-hidden />
           <span>Submit answers</span>
         </button>
+        {interaction.status === "pending" ? (
+          <button
+            type="button"
+            className="button ghost icon-text"
+            disabled={locked}
+            onClick={() => void submit(buildQuestionDecline())}
+          >
+            <Ban size={15} aria-hidden />
+            <span>Decline</span>
+          </button>
+        ) : null}
         {outcome ? (
           <span className="interaction-outcome" data-testid="interaction-outcome">
             {outcome}

@@ -2,15 +2,29 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import clsx from "clsx";
-import { Plus } from "lucide-react";
-import { type FormEvent, useId, useState } from "react";
+import { Plus, Search } from "lucide-react";
+import { type FormEvent, useId, useMemo, useState } from "react";
 import { formatRelativeTime } from "@/lib/format-time";
 import { type LiveSessionSummary, withLiveSummary } from "@/lib/live-session-summary";
 import { toDisplayError } from "@/lib/parley-api";
+import { useUserNames } from "@/lib/use-user-names";
 import { useSignedIn } from "./auth-provider";
+import { useConnection } from "./connection-provider";
 import { EmptyState, ErrorState, LoadingState } from "./states";
 
 export const SESSIONS_QUERY_KEY = ["sessions"] as const;
+
+/** Admins see every user's sessions (their own first-class, others' with the owner's name). */
+export function useSessionList() {
+  const { api, me } = useSignedIn();
+  const scope = me.role === "admin" ? "all" : "own";
+  return useQuery({
+    queryKey: SESSIONS_QUERY_KEY,
+    queryFn: () => api.listSessions({ scope }),
+    // Badges of sessions not open here have no live feed; a poll keeps them and the counts honest.
+    refetchInterval: 5_000,
+  });
+}
 
 export function SessionSidebar({
   selected,
@@ -18,35 +32,56 @@ export function SessionSidebar({
   live,
 }: {
   selected: string | null;
-  onSelect: (session_id: string) => void;
+  onSelect: (session_id: string, options?: { created?: boolean }) => void;
   /** The open session's live state; it wins over the (polled) list for that entry. */
   live: LiveSessionSummary | null;
 }) {
-  const { api } = useSignedIn();
+  const { api, me } = useSignedIn();
+  const { online } = useConnection();
   const queryClient = useQueryClient();
-  const sessions = useQuery({
-    queryKey: SESSIONS_QUERY_KEY,
-    queryFn: () => api.listSessions(),
-    // Badges of sessions not open here have no live feed for members; a slow poll keeps them honest.
-    refetchInterval: 10_000,
+  const sessions = useSessionList();
+  const workspaces = useQuery({
+    queryKey: ["workspaces"],
+    queryFn: () => api.listWorkspaces(),
+    staleTime: 60_000,
   });
   const [title, setTitle] = useState("");
+  const [workspace, setWorkspace] = useState("");
+  const [search, setSearch] = useState("");
   const titleId = useId();
+  const workspaceId = useId();
+  const searchId = useId();
   const create = useMutation({
-    mutationFn: (input: { title?: string }) => api.createSession(input),
+    mutationFn: (input: { title?: string; workspace_id?: string }) => api.createSession(input),
     onSuccess: async (info) => {
       setTitle("");
       await queryClient.invalidateQueries({ queryKey: SESSIONS_QUERY_KEY });
-      onSelect(info.session_id);
+      onSelect(info.session_id, { created: true });
     },
   });
+  const ownerNames = useUserNames(
+    api,
+    me,
+    (sessions.data ?? []).map((session) => session.owner_id),
+  );
+  const shown = useMemo(() => {
+    const needle = search.trim().toLowerCase();
+    const list = (sessions.data ?? []).map((listed) => withLiveSummary(listed, live));
+    return needle
+      ? list.filter((session) => (session.title || "Untitled session").toLowerCase().includes(needle))
+      : list;
+  }, [sessions.data, live, search]);
 
   function submit(event: FormEvent) {
     event.preventDefault();
     const trimmed = title.trim();
-    create.mutate(trimmed ? { title: trimmed } : {});
+    create.mutate({
+      ...(trimmed ? { title: trimmed } : {}),
+      ...(workspace ? { workspace_id: workspace } : {}),
+    });
   }
 
+  const workspaceChoices = workspaces.data ?? [];
   return (
     <aside className="sidebar" aria-label="Sessions">
       <form className="new-session" onSubmit={submit}>
@@ -61,60 +96,95 @@ export function SessionSidebar({
             placeholder="Title (optional)"
             maxLength={200}
           />
-          <button type="submit" className="button primary icon-text" disabled={create.isPending}>
+          <button type="submit" className="button primary icon-text" disabled={create.isPending || !online}>
             <Plus size={16} aria-hidden />
             <span>Create</span>
           </button>
         </div>
+        {workspaceChoices.length > 0 ? (
+          <div className="picker">
+            <label htmlFor={workspaceId} className="field-label small">
+              Workspace
+            </label>
+            <select id={workspaceId} value={workspace} onChange={(event) => setWorkspace(event.target.value)}>
+              <option value="">Its own new folder</option>
+              {workspaceChoices.map((choice) => (
+                <option key={choice} value={choice}>
+                  {choice}
+                </option>
+              ))}
+            </select>
+          </div>
+        ) : null}
+        {/* A model picker joins here once the server lists models (`model.list`). */}
         {create.isError ? (
           <p className="field-error" role="alert">
             {toDisplayError(create.error).message}
           </p>
         ) : null}
       </form>
+      {(sessions.data?.length ?? 0) > 4 ? (
+        <div className="session-search">
+          <label htmlFor={searchId} className="sr-only">
+            Search sessions
+          </label>
+          <Search size={14} aria-hidden className="search-icon" />
+          <input
+            id={searchId}
+            type="search"
+            value={search}
+            placeholder="Search sessions"
+            onChange={(event) => setSearch(event.target.value)}
+          />
+        </div>
+      ) : null}
       <div className="session-list-wrap">
         {sessions.isPending ? (
           <LoadingState label="Loading sessions…" />
-        ) : sessions.isError ? (
+        ) : sessions.isError && !sessions.data ? (
           <ErrorState
             title="Sessions could not be loaded"
             message={toDisplayError(sessions.error).message}
             action={{ label: "Retry", onClick: () => void sessions.refetch() }}
           />
-        ) : sessions.data.length === 0 ? (
-          <EmptyState title="No sessions yet">Create one above to start.</EmptyState>
+        ) : shown.length === 0 ? (
+          <EmptyState title={search ? "No session matches" : "No sessions yet"}>
+            {search ? null : "Create one above to start."}
+          </EmptyState>
         ) : (
           <ul className="session-list">
-            {sessions.data
-              .map((listed) => withLiveSummary(listed, live))
-              .map((session) => (
-                <li key={session.session_id}>
-                  <button
-                    type="button"
-                    className={clsx("session-item", selected === session.session_id && "selected")}
-                    aria-current={selected === session.session_id ? "true" : undefined}
-                    onClick={() => onSelect(session.session_id)}
-                  >
-                    <span className="session-item-title">{session.title || "Untitled session"}</span>
-                    <span className="session-item-meta">
-                      <span className={clsx("dot", session.state)} aria-hidden />
-                      {session.state === "running"
-                        ? "Running"
-                        : session.state === "closed"
-                          ? "Closed"
-                          : "Idle"}
-                      <span aria-hidden>·</span>
-                      {formatRelativeTime(session.updated_at)}
-                    </span>
-                    {session.pending_interactions > 0 ? (
-                      <span className="badge attention">
-                        <span aria-hidden>{session.pending_interactions}</span>
-                        <span className="sr-only">{session.pending_interactions} waiting for an answer</span>
-                      </span>
+            {shown.map((session) => (
+              <li key={session.session_id}>
+                <button
+                  type="button"
+                  className={clsx("session-item", selected === session.session_id && "selected")}
+                  aria-current={selected === session.session_id ? "true" : undefined}
+                  onClick={() => onSelect(session.session_id)}
+                >
+                  <span className="session-item-title">{session.title || "Untitled session"}</span>
+                  <span className="session-item-meta">
+                    <span className={clsx("dot", session.state)} aria-hidden />
+                    {session.state === "running" ? "Running" : session.state === "closed" ? "Closed" : "Idle"}
+                    <span aria-hidden>·</span>
+                    {formatRelativeTime(session.updated_at)}
+                    {session.owner_id !== me.user_id ? (
+                      <>
+                        <span aria-hidden>·</span>
+                        <span className="session-owner" data-testid="session-owner">
+                          {ownerNames(session.owner_id)}
+                        </span>
+                      </>
                     ) : null}
-                  </button>
-                </li>
-              ))}
+                  </span>
+                  {session.pending_interactions > 0 ? (
+                    <span className="badge attention">
+                      <span aria-hidden>{session.pending_interactions}</span>
+                      <span className="sr-only">{session.pending_interactions} waiting for an answer</span>
+                    </span>
+                  ) : null}
+                </button>
+              </li>
+            ))}
           </ul>
         )}
       </div>

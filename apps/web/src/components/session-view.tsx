@@ -2,8 +2,10 @@
 
 import type { RespondInput } from "@parley/session-core";
 import { ArrowLeft, Square } from "lucide-react";
-import { useCallback, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from "react";
+import { focusComposerOrMain, focusFirstPendingRequest } from "@/lib/focus";
 import type { LiveSessionSummary } from "@/lib/live-session-summary";
+import { type OutboxItem, outboxReducer, releasable } from "@/lib/outbox";
 import { type DisplayError, toDisplayError } from "@/lib/parley-api";
 import {
   interactionEntries,
@@ -12,40 +14,129 @@ import {
   pendingInteractionCount,
 } from "@/lib/session-state";
 import { useSessionView } from "@/lib/use-session-view";
+import { useUserNames } from "@/lib/use-user-names";
 import { ApprovalModeControl } from "./approval-mode-control";
 import { useSignedIn } from "./auth-provider";
 import { Composer } from "./composer";
+import { useConnection } from "./connection-provider";
 import { useNewInteractionAnnouncer } from "./interaction-announcer";
+import { OutboxList } from "./outbox-list";
 import { ErrorState, LoadingState } from "./states";
 import { Timeline } from "./timeline";
 import { usePublishLiveSummary } from "./use-publish-live-summary";
+
+function newId(): string {
+  return typeof crypto !== "undefined" && "randomUUID" in crypto
+    ? crypto.randomUUID()
+    : `${Date.now()}-${Math.random().toString(36).slice(2)}`;
+}
 
 export function SessionView({
   session_id,
   onBack,
   onLiveSummary,
+  focusComposer,
 }: {
   session_id: string;
   onBack: () => void;
   /** Receives the open session's live state for the sidebar; null when this view goes away. */
   onLiveSummary: (summary: LiveSessionSummary | null) => void;
+  /** Put the cursor in the composer once loaded (right after Create). */
+  focusComposer?: boolean;
 }) {
   const { api, me } = useSignedIn();
+  const { online, check } = useConnection();
   const handle = useMemo(() => api.session(session_id), [api, session_id]);
   const { state, refreshStatus, loadOlder, resync, feedEnded, restart } = useSessionView(handle);
   const [stopping, setStopping] = useState(false);
   const [stopError, setStopError] = useState<string | null>(null);
+  const [outbox, dispatchOutbox] = useReducer(outboxReducer, [] as readonly OutboxItem[]);
+  const composerRef = useRef<HTMLTextAreaElement>(null);
 
   const messages = useMemo(() => orderedMessages(state), [state]);
   const entries = useMemo(() => interactionEntries(state), [state]);
   const pendingCount = useMemo(() => pendingInteractionCount(state), [state]);
   const running = isTurnRunning(state.turn);
   const closed = state.info?.state === "closed" || (state.info?.closed_at ?? null) !== null;
-  const announcement = useNewInteractionAnnouncer(
-    state.phase === "ready" ? entries.filter((entry) => entry.interaction.status === "pending") : null,
+  const pendingEntries = useMemo(
+    () =>
+      state.phase === "ready" ? entries.filter((entry) => entry.interaction.status === "pending") : null,
+    [entries, state.phase],
+  );
+  const announcement = useNewInteractionAnnouncer(pendingEntries, (fresh) => {
+    // Focus moves to a new request, unless the person is typing somewhere (never steal the caret).
+    const active = document.activeElement;
+    const typing =
+      active instanceof HTMLTextAreaElement ||
+      (active instanceof HTMLInputElement && active.type !== "checkbox" && active.type !== "radio");
+    if (typing) return;
+    const card = document.querySelector<HTMLElement>(
+      `[data-interaction-id="${CSS.escape(fresh.interaction.interaction_id)}"]`,
+    );
+    card?.focus({ preventScroll: false });
+  });
+  const nameOf = useUserNames(
+    api,
+    me,
+    entries.flatMap((entry) => (entry.interaction.responded_by ? [entry.interaction.responded_by] : [])),
   );
 
   usePublishLiveSummary(state, onLiveSummary);
+
+  // After Create: the cursor waits in the composer.
+  useEffect(() => {
+    if (focusComposer && state.phase === "ready") composerRef.current?.focus();
+  }, [focusComposer, state.phase]);
+
+  // Messages the timeline shows now leave the outbox (user messages not seen before).
+  const seenUserMessages = useRef<Set<string> | null>(null);
+  useEffect(() => {
+    if (state.phase !== "ready") return;
+    const users = messages.filter((message) => message.type === "user");
+    if (seenUserMessages.current === null) {
+      seenUserMessages.current = new Set(users.map((message) => message.message_id));
+      return;
+    }
+    const fresh = users.filter((message) => !seenUserMessages.current?.has(message.message_id));
+    if (fresh.length === 0) return;
+    for (const message of fresh) seenUserMessages.current.add(message.message_id);
+    dispatchOutbox({
+      type: "delivered",
+      texts: fresh.map((message) =>
+        message.type === "user" ? message.parts.map((part) => part.text).join("\n") : "",
+      ),
+    });
+  }, [messages, state.phase]);
+
+  const send = useCallback(
+    (item: OutboxItem) => {
+      dispatchOutbox({ type: "sending", local_id: item.local_id });
+      handle.prompt({ query: item.text, request_id: item.request_id }).then(
+        () => dispatchOutbox({ type: "sent", local_id: item.local_id }),
+        (error: unknown) => {
+          check();
+          dispatchOutbox({ type: "failed", local_id: item.local_id, error: toDisplayError(error).message });
+        },
+      );
+    },
+    [handle, check],
+  );
+
+  // Held messages go out once nothing waits for a person.
+  useEffect(() => {
+    if (!online) return;
+    for (const item of releasable(outbox, pendingCount)) send(item);
+  }, [outbox, pendingCount, online, send]);
+
+  const enqueue = useCallback(
+    (text: string) => {
+      const item = { local_id: newId(), request_id: newId(), text };
+      const hold = pendingCount > 0 || !online;
+      dispatchOutbox({ type: "add", item, hold });
+      if (!hold) send({ ...item, status: "sending" });
+    },
+    [pendingCount, online, send],
+  );
 
   const respond = useCallback(
     async (input: RespondInput): Promise<DisplayError | null> => {
@@ -54,12 +145,13 @@ export function SessionView({
         return null;
       } catch (error) {
         const display = toDisplayError(error);
+        if (display.code === null) check();
         // Answered elsewhere and this view missed it: show the server's truth next to the error.
         if (display.code === "interaction_not_pending") void resync();
         return display;
       }
     },
-    [handle, resync],
+    [handle, resync, check],
   );
 
   async function stop() {
@@ -67,14 +159,15 @@ export function SessionView({
     setStopError(null);
     try {
       await handle.stop();
+      // The Stop button goes away: the cursor goes to the composer, not to <body>.
+      focusComposerOrMain();
     } catch (error) {
+      check();
       setStopError(toDisplayError(error).message);
     } finally {
       setStopping(false);
     }
   }
-
-  const nameOf = useCallback((user_id: string) => (user_id === me.user_id ? "you" : user_id), [me.user_id]);
 
   if (state.phase === "loading") {
     return (
@@ -95,8 +188,9 @@ export function SessionView({
     );
   }
 
+  const turnText = closed ? "Closed" : !online ? "Offline" : running ? "Agent is working" : "Idle";
   return (
-    <div className="session-view">
+    <div className="session-view" data-session-id={session_id}>
       <header className="session-header">
         <button
           type="button"
@@ -109,12 +203,21 @@ export function SessionView({
         <div className="session-heading">
           <h1 className="session-title">{state.info?.title || "Untitled session"}</h1>
           <p className="session-subtitle">
-            <span className={`dot ${closed ? "closed" : running ? "running" : "idle"}`} aria-hidden />
-            <span data-testid="turn-state">{closed ? "Closed" : running ? "Agent is working" : "Idle"}</span>
+            <span
+              className={`dot ${closed ? "closed" : !online ? "offline" : running ? "running" : "idle"}`}
+              aria-hidden
+            />
+            <span data-testid="turn-state">{turnText}</span>
             {pendingCount > 0 ? (
-              <span className="badge attention" data-testid="pending-count">
+              <button
+                type="button"
+                className="badge attention badge-button"
+                data-testid="pending-count"
+                onClick={() => focusFirstPendingRequest()}
+                aria-keyshortcuts="g"
+              >
                 {pendingCount} waiting for an answer
-              </span>
+              </button>
             ) : null}
           </p>
         </div>
@@ -122,7 +225,8 @@ export function SessionView({
           {state.security ? (
             <ApprovalModeControl
               security={state.security}
-              disabled={closed}
+              running={running}
+              disabled={closed || !online}
               onChange={async (approval_mode) => {
                 await handle.set({ security: { approval_mode } });
                 await refreshStatus();
@@ -130,7 +234,12 @@ export function SessionView({
             />
           ) : null}
           {running && !closed ? (
-            <button type="button" className="button danger icon-text" onClick={stop} disabled={stopping}>
+            <button
+              type="button"
+              className="button danger icon-text"
+              onClick={stop}
+              disabled={stopping || !online}
+            >
               <Square size={14} aria-hidden fill="currentColor" />
               <span>{stopping ? "Stopping…" : "Stop"}</span>
             </button>
@@ -160,13 +269,22 @@ export function SessionView({
         onRespond={respond}
         nameOf={nameOf}
         running={running}
+        onExample={closed ? undefined : enqueue}
+      />
+      <OutboxList
+        items={outbox}
+        onCancel={(local_id) => dispatchOutbox({ type: "cancel", local_id })}
+        onRetry={(local_id) => {
+          const item = outbox.find((candidate) => candidate.local_id === local_id);
+          if (item) send(item);
+        }}
+        onJumpToRequest={pendingCount > 0 ? () => focusFirstPendingRequest() : null}
       />
       <Composer
+        inputRef={composerRef}
         disabled={closed}
         disabledReason={closed ? "This session is closed." : null}
-        onSend={async (query) => {
-          await handle.prompt(query);
-        }}
+        onSend={enqueue}
       />
     </div>
   );

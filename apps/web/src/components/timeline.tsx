@@ -5,7 +5,7 @@ import clsx from "clsx";
 import { AlertOctagon, Bot, Info, User } from "lucide-react";
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import { formatClock } from "@/lib/format-time";
-import { splitInlineCode } from "@/lib/inline-code";
+import { Markdown } from "./markdown";
 import { EmptyState } from "./states";
 import { ToolCard } from "./tool-card";
 import type { RespondHandler } from "./use-respond";
@@ -17,7 +17,17 @@ export interface TimelineProps {
   onRespond: RespondHandler;
   nameOf: (user_id: string) => string;
   running: boolean;
+  /** Sends an example prompt (offered while the session is empty). */
+  onExample?: (prompt: string) => void;
 }
+
+/** One-click prompts for a new session; the built-in demo model understands each of them. */
+export const EXAMPLE_PROMPTS = [
+  { label: "Write a file (asks you first)", prompt: "write todo.md: buy milk" },
+  { label: "Look around", prompt: "list files" },
+  { label: "Run a command (asks you first)", prompt: "run ls -la" },
+  { label: "Get asked a question", prompt: "ask me where to deploy" },
+] as const;
 
 export function Timeline({
   messages,
@@ -26,6 +36,7 @@ export function Timeline({
   onRespond,
   nameOf,
   running,
+  onExample,
 }: TimelineProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
@@ -69,8 +80,26 @@ export function Timeline({
         {messages.length === 0 ? (
           <li>
             <EmptyState title="Nothing here yet">
-              Ask the agent something below. Try <code>write todo.md: buy milk</code>,{" "}
-              <code>delete todo.md</code> or <code>ask me where to deploy</code>.
+              <p>
+                The agent works in this session's own folder. Anything that changes a file or runs a command
+                waits for your approval first.
+              </p>
+              {onExample ? (
+                <fieldset className="examples">
+                  <legend className="sr-only">Example prompts</legend>
+                  {EXAMPLE_PROMPTS.map((example) => (
+                    <button
+                      key={example.prompt}
+                      type="button"
+                      className="button example"
+                      onClick={() => onExample(example.prompt)}
+                    >
+                      <span className="example-label">{example.label}</span>
+                      <code>{example.prompt}</code>
+                    </button>
+                  ))}
+                </fieldset>
+              ) : null}
             </EmptyState>
           </li>
         ) : null}
@@ -153,7 +182,7 @@ const statusLabel: Record<AssistantMessage["status"], string | null> = {
   streaming: null,
   completed: null,
   stopped: "Stopped",
-  failed: "Failed",
+  failed: "Did not finish",
 };
 
 function AssistantView({
@@ -176,7 +205,11 @@ function AssistantView({
         <Bot size={14} aria-hidden />
         <span>Agent</span>
         <time className="muted">{formatClock(message.created_at)}</time>
-        {label ? <span className={clsx("tag", message.status)}>{label}</span> : null}
+        {label ? (
+          <span className={clsx("tag", message.status)} data-testid="message-status">
+            {label}
+          </span>
+        ) : null}
       </div>
       <div className="assistant-parts">
         {message.parts.map((part) => (
@@ -207,16 +240,7 @@ function PartView({
     case "text":
       return part.text ? (
         <div className={clsx("assistant-text", part.state === "streaming" && "streaming")}>
-          {splitInlineCode(part.text).map((run, index) =>
-            run.code ? (
-              // biome-ignore lint/suspicious/noArrayIndexKey: runs are positional and re-derived from the text
-              <code key={index} className="inline-code">
-                {run.text}
-              </code>
-            ) : (
-              run.text
-            ),
-          )}
+          <Markdown text={part.text} />
         </div>
       ) : null;
     case "reasoning":

@@ -2,6 +2,7 @@
 
 import type { Interaction, InteractionResponse, RespondInput } from "@parley/session-core";
 import { useState } from "react";
+import { focusAfterAnswer } from "@/lib/focus";
 import type { DisplayError } from "@/lib/parley-api";
 
 /** Sends one answer; resolves with the error to show, or null when the server accepted it. */
@@ -13,6 +14,8 @@ export interface InteractionBodyProps {
   onRespond: RespondHandler;
   /** How a terminal Interaction ended; shown where the progress note was, so nothing moves. */
   outcome: string | null;
+  /** False while an answered card is folded to its one line: show only an error, if any. */
+  expanded: boolean;
 }
 
 /**
@@ -29,10 +32,18 @@ export function useRespond(interaction: Interaction, onRespond: RespondHandler) 
     if (!pending || busy) return;
     setBusy(true);
     setError(null);
+    const card = document.querySelector(`[data-interaction-id="${CSS.escape(interaction.interaction_id)}"]`);
     const failure = await onRespond({ interaction_id: interaction.interaction_id, response });
     setBusy(false);
-    if (failure) setError(failure);
-    else setSent(true);
+    if (failure) {
+      setError(failure);
+      return;
+    }
+    setSent(true);
+    // The buttons that held focus are disabled now: hand focus on instead of dropping it to <body>.
+    if (card?.contains(document.activeElement) || document.activeElement === document.body) {
+      focusAfterAnswer(card);
+    }
   }
 
   return {

@@ -6,6 +6,9 @@ import {
   createAdminInboxState,
   filterChoices,
   filteredPending,
+  filtersFromSearch,
+  filtersToSearch,
+  hasFilters,
   knownOwnerNames,
   noFilters,
 } from "./admin-inbox-state";
@@ -169,5 +172,37 @@ describe("adminInboxReducer", () => {
     });
     expect([...state.pending.keys()]).toEqual(["i2"]);
     expect(state.answered.map((item) => item.interaction.interaction_id)).toEqual(["i1"]);
+  });
+});
+
+describe("inbox age filter and URL filters", () => {
+  it("shows a row created after the clock's last tick under 'Any age' (negative age)", () => {
+    let state = createAdminInboxState();
+    state = adminInboxReducer(state, { type: "loaded", pending: [], answered: [] });
+    state = adminInboxReducer(
+      state,
+      event(1, "created", "s1", interaction("fresh", {}, "write_file", 5_000)),
+    );
+    // The clock last ticked at 1_000; the row is 4 s "in the future" relative to it.
+    expect(filteredPending(state, noFilters, 1_000).map((item) => item.interaction.interaction_id)).toEqual([
+      "fresh",
+    ]);
+    expect(filteredPending(state, { ...noFilters, min_age_ms: 60_000 }, 1_000)).toEqual([]);
+    expect(
+      filteredPending(state, { ...noFilters, min_age_ms: 60_000 }, 65_000).map(
+        (item) => item.interaction.interaction_id,
+      ),
+    ).toEqual(["fresh"]);
+  });
+
+  it("round-trips filters through the URL and ignores unknown ages", () => {
+    const filters = { type: "approval", tool: "shell", session: "session:1", min_age_ms: 600_000 };
+    const search = filtersToSearch(filters);
+    expect(search).toBe("?type=approval&tool=shell&session=session%3A1&age=600000");
+    expect(filtersFromSearch(new URLSearchParams(search))).toEqual(filters);
+    expect(filtersToSearch(noFilters)).toBe("");
+    expect(filtersFromSearch(new URLSearchParams("age=123"))).toEqual(noFilters);
+    expect(hasFilters(noFilters)).toBe(false);
+    expect(hasFilters({ ...noFilters, tool: "shell" })).toBe(true);
   });
 });

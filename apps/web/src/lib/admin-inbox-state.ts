@@ -128,13 +128,46 @@ export function filteredPending(
   filters: InboxFilters,
   now: number,
 ): AdminInteractionItem[] {
-  return [...state.pending.values()]
-    .filter((item) => !filters.type || item.interaction.interaction_type === filters.type)
-    .filter((item) => !filters.tool || item.tool_name === filters.tool)
-    .filter((item) => !filters.session || item.session_id === filters.session)
-    .filter((item) => now - item.created_at >= filters.min_age_ms)
-    .sort((a, b) => a.created_at - b.created_at);
+  return (
+    [...state.pending.values()]
+      .filter((item) => !filters.type || item.interaction.interaction_type === filters.type)
+      .filter((item) => !filters.tool || item.tool_name === filters.tool)
+      .filter((item) => !filters.session || item.session_id === filters.session)
+      // "Any age" passes every row: a row created after the clock's last tick has a negative age.
+      .filter((item) => filters.min_age_ms === 0 || now - item.created_at >= filters.min_age_ms)
+      .sort((a, b) => a.created_at - b.created_at)
+  );
 }
+
+const AGE_VALUES = new Set([0, 60_000, 600_000, 3_600_000]);
+
+/** The filters kept in the inbox URL (`?type=&tool=&session=&age=`), so a filtered view can be shared. */
+export function filtersFromSearch(params: { get(name: string): string | null }): InboxFilters {
+  const age = Number(params.get("age") ?? "0");
+  return {
+    type: params.get("type") ?? "",
+    tool: params.get("tool") ?? "",
+    session: params.get("session") ?? "",
+    min_age_ms: AGE_VALUES.has(age) ? age : 0,
+  };
+}
+
+export function filtersToSearch(filters: InboxFilters): string {
+  const params = new URLSearchParams();
+  if (filters.type) params.set("type", filters.type);
+  if (filters.tool) params.set("tool", filters.tool);
+  if (filters.session) params.set("session", filters.session);
+  if (filters.min_age_ms) params.set("age", String(filters.min_age_ms));
+  const text = params.toString();
+  return text ? `?${text}` : "";
+}
+
+export function hasFilters(filters: InboxFilters): boolean {
+  return Boolean(filters.type || filters.tool || filters.session || filters.min_age_ms);
+}
+
+/** Rows shown per inbox page; "Show more" adds another page. */
+export const INBOX_PAGE_SIZE = 25;
 
 /** The values each filter can take, from the rows currently pending. */
 export function filterChoices(state: AdminInboxState): {

@@ -16,10 +16,15 @@ import type {
  */
 export interface ParleyApi {
   whoami(): Promise<Whoami>;
-  listSessions(): Promise<SessionInfo[]>;
-  createSession(input: { title?: string }): Promise<SessionInfo>;
+  /** Display names of users (who answered a request); ids the server does not know are left out. */
+  userNames(user_ids: readonly string[]): Promise<Map<string, string>>;
+  /** Newest first; `scope: "all"` (admins) lists every user's sessions with their owners' names. */
+  listSessions(options?: { scope?: "own" | "all" }): Promise<SessionInfo[]>;
+  createSession(input: { title?: string; workspace_id?: string }): Promise<SessionInfo>;
+  /** The operator-configured workspaces a session may be created in. */
+  listWorkspaces(): Promise<string[]>;
   session(session_id: string): ParleySessionApi;
-  adminInteractions(query: AdminInteractionQuery): Promise<AdminInteractionItem[]>;
+  adminInteractions(query: AdminInteractionQuery): Promise<AdminInteractionPage>;
   /**
    * Live feed of every interaction change across sessions; reconnects by itself. `onEnded` is
    * called if the feed stops for good (not for dropped connections, which resume).
@@ -42,8 +47,11 @@ export interface ParleySessionApi {
   status(): Promise<SessionStatus>;
   /** The newest page of messages (ascending by `sequence`), or the page before `before_sequence`. */
   messages(before_sequence?: number): Promise<MessagePage>;
-  prompt(query: string): Promise<{ turn_id: string }>;
+  /** `request_id` makes a retry idempotent: the same id never adds a second user message. */
+  prompt(input: { query: string; request_id?: string }): Promise<{ turn_id: string }>;
   stop(): Promise<StopResult>;
+  /** Ends the session for good: a running Turn stops, waiting requests are cancelled. */
+  close(): Promise<void>;
   respond(input: RespondInput): Promise<InteractionResult>;
   set(input: SessionSetInput): Promise<{ queued: boolean }>;
 }
@@ -66,6 +74,12 @@ export interface AdminInteractionQuery {
   readonly tool_name?: string;
   readonly session_id?: string;
   readonly limit?: number;
+  readonly cursor?: string;
+}
+
+export interface AdminInteractionPage {
+  readonly items: AdminInteractionItem[];
+  readonly next_cursor: string | null;
 }
 
 /** One row of `admin.interactions` (DESIGN.md §9). */

@@ -13,13 +13,23 @@ export function createParleyApi(options: { url: string; token: string }): Parley
   const client = createParleyClient(options);
   return {
     whoami: () => client.auth.whoami(),
-    listSessions: async () => (await client.sessions.list({ limit: 200 })).items,
+    userNames: async (user_ids) => {
+      const result = await client.users.names({ user_ids: [...user_ids] });
+      return new Map(result.items.map((item) => [item.user_id, item.name]));
+    },
+    listSessions: async (options) =>
+      (await client.sessions.list({ limit: 200, ...(options?.scope === "all" ? { scope: "all" } : {}) }))
+        .items,
+    listWorkspaces: async () => (await client.workspaces.list()).items.map((item) => item.workspace_id),
     createSession: async (input) => {
       const handle = await client.sessions.create(input);
       return handle.info();
     },
     session: (session_id) => bindSession(client.session(session_id)),
-    adminInteractions: async (query) => (await client.admin.interactions(query)).items,
+    adminInteractions: async (query) => {
+      const page = await client.admin.interactions(query);
+      return { items: page.items, next_cursor: page.next_cursor ?? null };
+    },
     subscribeAdmin: (listener, onEnded) => client.admin.subscribe(listener, { onError: onEnded }),
     close: () => {
       void client.close();
@@ -41,8 +51,11 @@ function bindSession(handle: ReturnType<ReturnType<typeof createParleyClient>["s
         next_before_sequence: page.next_before_sequence ?? null,
       };
     },
-    prompt: (query) => handle.prompt(query),
+    prompt: (input) => handle.prompt(input),
     stop: () => handle.stop(),
+    close: async () => {
+      await handle.close();
+    },
     respond: (input) => handle.respond(input),
     set: (input) => handle.set(input),
   };

@@ -55,6 +55,8 @@ export function toggleMultiValue(current: readonly string[] | undefined, value: 
 export function buildQuestionResponse(
   questions: readonly Question[],
   draft: AnswerDraft,
+  /** Free text beside the answers ("Other"): the reference's `payload.note`, omitted when blank. */
+  note = "",
 ): InteractionResponse {
   const answers: QuestionAnswer[] = questions.map((question) => {
     const value = draft[question.question_id];
@@ -68,7 +70,12 @@ export function buildQuestionResponse(
     }
     return { question_id: question.question_id, value: typeof value === "string" ? value : "" };
   });
-  return { type: "question", outcome: "resolved", payload: { answers } };
+  const trimmed = note.trim();
+  return {
+    type: "question",
+    outcome: "resolved",
+    payload: trimmed ? { answers, note: trimmed } : { answers },
+  };
 }
 
 /** Renders an answered value with the option labels the person saw. */

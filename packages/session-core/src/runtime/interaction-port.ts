@@ -17,8 +17,14 @@ import type { AssistantMessage } from "../schema/messages.js";
 import type { ApprovalPort, InteractionHandle, InteractionPort } from "../tools/define-agent-tool.js";
 import type { RuntimeIds } from "./ids.js";
 import type { HandOver, InteractionWaiters } from "./interaction-waiters.js";
+import { isToolAllowedForSession } from "./session-tool-allowance.js";
 import type { SessionWriter } from "./session-writer.js";
-import { markInteractionResumed, requestInteraction } from "./transitions/interaction-transitions.js";
+import {
+  type AutoApproval,
+  markInteractionResumed,
+  markToolAutoApproved,
+  requestInteraction,
+} from "./transitions/interaction-transitions.js";
 import { findToolIndex } from "./transitions/transition.js";
 
 export interface InteractionPortDeps {
@@ -44,7 +50,7 @@ export interface InteractionPortDeps {
    * Commits the tool `running` (fenced) before an auto-approved side effect starts (DESIGN §10.1).
    * Absent for the facade's port, which has no tool of its own.
    */
-  markRunning?(tool_call_id: string): Promise<void>;
+  markRunning?(tool_call_id: string, auto_approved: AutoApproval): Promise<void>;
 }
 
 function envelopeError(input: Partial<InteractionRequestInput>): string | null {
@@ -200,9 +206,20 @@ export class RuntimeInteractionPort implements InteractionPort {
 
   async #requestApproval(raw: ApprovalRequestInput): Promise<ApprovalDecision> {
     const input = approvalRequestInputSchema.parse(raw);
-    if (this.#deps.approvalMode() === "always-allow" && !(await this.#hasNextExisting(input.tool_call_id))) {
-      await this.#deps.markRunning?.(input.tool_call_id);
-      return { approved: true, auto_approved: true };
+    if (!(await this.#hasNextExisting(input.tool_call_id))) {
+      const how =
+        this.#deps.approvalMode() === "always-allow"
+          ? "always-allow"
+          : input.tool_name !== undefined &&
+              (await isToolAllowedForSession(this.#deps.store, this.#deps.session_id, input.tool_name))
+            ? "session-tool"
+            : null;
+      if (how !== null) {
+        // One commit: the part is `running` (fenced) before the side effect starts, with its mark.
+        if (this.#deps.markRunning) await this.#deps.markRunning(input.tool_call_id, how);
+        else await this.#markAutoApproved(input.tool_call_id, how);
+        return { approved: true, auto_approved: true };
+      }
     }
     const handle = await this.request({
       type: "approval",
@@ -226,6 +243,17 @@ export class RuntimeInteractionPort implements InteractionPort {
       !Array.isArray(result.response.payload) &&
       result.response.payload.decision === "approved";
     return { approved, auto_approved: false, approval_id: handle.interaction_id };
+  }
+
+  /** The tool card says the call ran without asking, and why (one published revision). */
+  async #markAutoApproved(tool_call_id: string, how: AutoApproval): Promise<void> {
+    const message_id = await this.#deps.locateTool(tool_call_id);
+    if (!message_id) return;
+    await this.#deps.writer.updateAssistant(
+      message_id,
+      (current) => markToolAutoApproved(current, tool_call_id, how),
+      this.#deps.epoch === undefined ? {} : { epoch: this.#deps.epoch },
+    );
   }
 
   /** A resumed tool whose approval was asked before keeps that answer even if the mode changed since. */

@@ -5,6 +5,71 @@ import { define_agent_tool } from "../tools/define-agent-tool.js";
 import { buildModelPrompt, toModelTools } from "./prompt-builder.js";
 
 describe("prompt builder", () => {
+  it("hands a person's denial reason to the model as execution-denied, and a bare denial as the error", () => {
+    const denied = (id: string, payload: { decision: "denied"; reason?: string }) => ({
+      part_id: `tool:${id}`,
+      sequence: 1,
+      type: "tool" as const,
+      tool_call_id: id,
+      tool_name: "write_file",
+      state: "failed" as const,
+      input: { path: "a" },
+      error: "Interaction denied",
+      interactions: [
+        {
+          interaction_id: `interaction:${id}`,
+          interaction_type: "approval",
+          status: "denied" as const,
+          request: {
+            interaction_id: `interaction:${id}`,
+            turn_id: "turn:1",
+            type: "approval",
+            source: { type: "tool" as const, tool_call_id: id, tool_name: "write_file" },
+            payload: { operation: "tool" },
+            created_at: 0,
+          },
+          response: { type: "approval", outcome: "denied" as const, payload },
+          resolved_at: 1,
+        },
+      ],
+    });
+    const messages: SessionMessage[] = [
+      {
+        message_id: "a1",
+        session_id: "s",
+        type: "assistant",
+        sequence: 1,
+        revision: 3,
+        created_at: 0,
+        updated_at: 0,
+        segment_index: 1,
+        status: "completed",
+        model_stream: "finished",
+        parts: [
+          denied("c1", { decision: "denied", reason: "use notes/ instead" }),
+          { ...denied("c2", { decision: "denied" }), sequence: 2 },
+        ],
+      },
+    ];
+    expect(buildModelPrompt(undefined, messages)[1]).toEqual({
+      role: "tool",
+      content: [
+        {
+          type: "tool-result",
+          toolCallId: "c1",
+          toolName: "write_file",
+          output: { type: "execution-denied", reason: "use notes/ instead" },
+        },
+        {
+          type: "tool-result",
+          toolCallId: "c2",
+          toolName: "write_file",
+          output: { type: "error-text", value: "Interaction denied" },
+        },
+      ],
+    });
+  });
+
   it("rebuilds system, user turns, and per Step the assistant content followed by tool results", () => {
     const messages: SessionMessage[] = [
       {

@@ -84,8 +84,23 @@ function callInput(part: ToolPart): unknown {
 
 function toolOutput(part: ToolPart): LanguageModelV3ToolResultOutput {
   if (part.state === "completed") return { type: "json", value: part.output ?? null };
+  const reason = denialReason(part);
+  // Reference §A.8.3 / DESIGN §10.4: a person's reason for denying reaches the model with the result.
+  if (part.state === "failed" && reason !== undefined) return { type: "execution-denied", reason };
   if (part.state === "failed") return { type: "error-text", value: part.error ?? "Tool failed" };
   return { type: "error-text", value: `Tool did not complete (${part.state})` };
+}
+
+/** The `payload.reason` a person gave when denying this tool's Interaction, if they gave one. */
+function denialReason(part: ToolPart): string | undefined {
+  for (const interaction of part.interactions ?? []) {
+    if (interaction.status !== "denied") continue;
+    const payload = interaction.response?.payload;
+    if (typeof payload !== "object" || payload === null || Array.isArray(payload)) continue;
+    const reason = payload.reason;
+    if (typeof reason === "string" && reason.trim() !== "") return reason;
+  }
+  return undefined;
 }
 
 /** The function tools offered to the model; input JSON schemas come from the tools' zod schemas. */

@@ -58,6 +58,14 @@ function assertApprovalResponse(response: InteractionResponse): void {
   if (reason !== undefined && typeof reason !== "string") {
     throw invalid("Session Interaction approval reason must be a string");
   }
+  // Parley: `scope: "session"` on an approval allows the same tool for the rest of the session.
+  const scope = isRecord(response.payload) ? response.payload.scope : undefined;
+  if (scope !== undefined && scope !== "once" && scope !== "session") {
+    throw invalid("Session Interaction approval scope must be once or session");
+  }
+  if (scope === "session" && decision !== "approved") {
+    throw invalid("Session Interaction approval scope session needs decision approved");
+  }
 }
 
 /**

@@ -5,6 +5,7 @@ import type { ToolCallContext } from "../tools/define-agent-tool.js";
 import { RuntimeInteractionPort } from "./interaction-port.js";
 import { TurnFencedError } from "./session-writer.js";
 import { errorText } from "./step-stream-consumer.js";
+import { markToolAutoApproved } from "./transitions/interaction-transitions.js";
 import { completeTool, failTool, startTool } from "./transitions/tool-part-transitions.js";
 import { type AssistantTransitionFn, findToolIndex } from "./transitions/transition.js";
 import type { TurnHost } from "./turn-runner.js";
@@ -58,9 +59,11 @@ export async function runToolCall(run: ToolCallRun): Promise<void> {
       approvalMode: run.approvalMode,
       epoch: run.epoch,
       countsOrdinals: true,
-      markRunning: async (id) => {
+      markRunning: async (id, how) => {
         if (id !== tool_call_id) return;
-        await run.update(message_id, (current) => startTool(current, id));
+        await run.update(message_id, (current) =>
+          startTool(markToolAutoApproved(current, id, how)?.message ?? current, id),
+        );
       },
     });
     const toolContext: ToolCallContext = {

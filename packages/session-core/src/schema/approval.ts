@@ -8,6 +8,25 @@ export const SESSION_APPROVAL_RESPONSE_SCHEMA = {
   properties: { decision: { type: "string", enum: ["approved", "denied"] } },
 } as const;
 
+/** Largest existing file whose content an approval request carries for the diff. */
+export const APPROVAL_PREVIOUS_CONTENT_MAX_BYTES = 256 * 1024;
+
+export const approvalTargetSchema = z.object({
+  path: z.string(),
+  exists: z.boolean(),
+  size_bytes: z.number().int().nonnegative().optional(),
+  previous_content: z.string().optional(),
+});
+export type ApprovalTarget = z.infer<typeof approvalTargetSchema>;
+
+export const approvalWorkspaceSchema = z.object({
+  /** The operator's workspace id, or "session workspace" for the session's own directory. */
+  name: z.string(),
+  /** The real directory the command runs in. */
+  cwd: z.string(),
+});
+export type ApprovalWorkspace = z.infer<typeof approvalWorkspaceSchema>;
+
 export const approvalPayloadSchema = z.object({
   operation: z.enum(["exec", "start", "write", "tool"]),
   command: z.string().optional(),
@@ -17,6 +36,14 @@ export const approvalPayloadSchema = z.object({
   tool_description: z.string().optional(),
   /** The model's own explanation of the call: a claim, never a security signal. */
   model_explanation: z.string().optional(),
+  /**
+   * Parley: the file a file tool would change, as it was when the approval was asked, so a person
+   * sees the effect ("new file", "overwrites N bytes", a diff). `previous_content` is present only
+   * for an existing UTF-8 file of at most `APPROVAL_PREVIOUS_CONTENT_MAX_BYTES`.
+   */
+  target: approvalTargetSchema.optional(),
+  /** Parley: where a shell command runs: the workspace's name and the resolved directory. */
+  workspace: approvalWorkspaceSchema.optional(),
 });
 export type ApprovalPayload = z.infer<typeof approvalPayloadSchema>;
 
@@ -24,7 +51,10 @@ export const approvalDecisionValueSchema = z.enum(["approved", "denied"]);
 
 export const approvalResponsePayloadSchema = z.object({
   decision: approvalDecisionValueSchema,
+  /** Shown to the model with the denied result (reference §A.8.3). */
   reason: z.string().optional(),
+  /** Parley: `session` allows this tool for the rest of the session (later calls run unasked). */
+  scope: z.enum(["once", "session"]).optional(),
 });
 export type ApprovalResponsePayload = z.infer<typeof approvalResponsePayloadSchema>;
 

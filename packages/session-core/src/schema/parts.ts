@@ -50,6 +50,11 @@ export const toolPartSchema = z.object({
   error: z.string().optional(),
   title: z.string().optional(),
   interactions: z.array(interactionSchema).optional(),
+  /**
+   * Parley: the call ran without asking because the session's approval mode was `always-allow`,
+   * or because a person allowed this tool for the rest of the session (`session-tool`).
+   */
+  auto_approved: z.enum(["always-allow", "session-tool"]).optional(),
 });
 export type ToolPart = z.infer<typeof toolPartSchema>;
 

@@ -184,3 +184,23 @@ export function pendingInteractionsOf(message: AssistantMessage): Interaction[] 
     part.type === "tool" ? (part.interactions ?? []).filter((item) => item.status === "pending") : [],
   );
 }
+
+export type AutoApproval = NonNullable<ToolPart["auto_approved"]>;
+
+/**
+ * The tool ran without asking: under `always-allow`, or because a person allowed this tool for the
+ * rest of the session. Published, so the card shows the mark; null when the part is gone or marked.
+ */
+export function markToolAutoApproved(
+  message: AssistantMessage,
+  tool_call_id: string,
+  how: AutoApproval,
+): AssistantTransition | null {
+  const index = findToolIndex(message, tool_call_id);
+  const part = message.parts[index];
+  if (part?.type !== "tool" || part.auto_approved === how) return null;
+  return {
+    message: replacePart(message, index, { ...part, auto_approved: how }),
+    mutation: { variant: "part", part_id: part.part_id },
+  };
+}
