@@ -81,6 +81,11 @@ describe("process lifecycle: CLI, graceful shutdown, restart, health", () => {
     cleanups.push(() => api.stop("SIGKILL"));
     expect((await fetch(`${api.url}/healthz`)).status).toBe(200);
     await database.drop();
+    // The health check is shared for 0.5 s (so /healthz cannot flood the pool): the answer turns
+    // once the cached result is older than that.
+    await expect
+      .poll(async () => (await fetch(`${api.url}/healthz`)).status, { timeout: 10_000, interval: 200 })
+      .toBe(503);
     const response = await fetch(`${api.url}/healthz`);
     expect(response.status).toBe(503);
     expect(await response.json()).toEqual({ ok: false });

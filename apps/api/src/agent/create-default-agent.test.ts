@@ -30,6 +30,7 @@ describe("createDefaultAgent", () => {
       "write_file",
       "delete_file",
       "ask_question",
+      "request_form",
     ]);
   });
 

@@ -81,6 +81,7 @@ describe("openai-compatible provider over HTTP through the runtime, with the def
       "delete_file",
       "list_files",
       "read_file",
+      "request_form",
       "shell",
       "write_file",
     ]);

@@ -92,8 +92,12 @@ export function installKillSwitch(phase: FaultPhase): void {
       armed.delete(this);
       if (statement === "BEGIN") inTransaction.add(this);
       else inTransaction.delete(this);
-    } else if (statement === "COMMIT" && armed.has(this)) {
+    } else if (statement === "COMMIT") {
+      // Every COMMIT ends the transaction, armed or not: a pooled connection that ran an unrelated
+      // transaction (e.g. a queued session command) must not count as inside one afterwards.
       inTransaction.delete(this);
+      if (!armed.has(this)) return original.apply(this, args);
+      armed.delete(this);
       if (phase !== "respond-committed") killNow();
       const result = original.apply(this, args);
       if (result instanceof Promise) return result.then(() => killNow());
