@@ -12,6 +12,9 @@ import {
   startE2eEnvironment,
 } from "./testing/index.js";
 
+/** These tests cover waiting Turns that hold nothing (DESIGN §10.1), which the API enables with this. */
+const PARKING = { PARLEY_PARK_WAITING_TURNS: "on" };
+
 const APPROVE = { type: "approval", outcome: "resolved", payload: { decision: "approved" } } as const;
 
 function interactionIdOf(mutation: SessionMutation): string {
@@ -35,8 +38,8 @@ describe("session calls on the instance that does not run the Turn", () => {
   const recorders: MutationRecorder[] = [];
 
   beforeAll(async () => {
-    environment = await startE2eEnvironment();
-    second = await startApiProcess({ database_url: environment.database.url });
+    environment = await startE2eEnvironment({ env: PARKING });
+    second = await startApiProcess({ database_url: environment.database.url, env: PARKING });
     alice = await environment.createMember("alice");
   });
 
@@ -178,13 +181,13 @@ describe("session calls on the instance that does not run the Turn", () => {
   });
 
   it("request_id: a retry after the instance that took the prompt was killed (-9) and restarted gets the same Turn", async () => {
-    const third = await startApiProcess({ database_url: environment.database.url });
+    const third = await startApiProcess({ database_url: environment.database.url, env: PARKING });
     const onThird = createParleyClient({ url: third.url, token: alice.token });
     const session = await onThird.sessions.create({ title: "request id across a restart" });
     const first = await session.prompt({ query: "hello again", request_id: "request:restart" });
     await onThird.close();
     await third.stop("SIGKILL");
-    const restarted = await startApiProcess({ database_url: environment.database.url });
+    const restarted = await startApiProcess({ database_url: environment.database.url, env: PARKING });
     const onRestarted = createParleyClient({ url: restarted.url, token: alice.token });
     try {
       const again = onRestarted.session(session.id);

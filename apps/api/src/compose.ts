@@ -47,6 +47,7 @@ export async function composeApi(env: Env, logger: Logger): Promise<ComposedApi>
     agents: { get: (agent_id) => (agent_id === agent.agent_id ? agent : undefined) },
     resolveWorkspace: (session) => workspaces.resolve(session),
     logger: logger.child({ component: "runtime" }),
+    park_waiting_turns: env.PARLEY_PARK_WAITING_TURNS === "on",
   });
 
   let recovery: RecoveryLoop | null = null;

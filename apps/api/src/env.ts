@@ -37,6 +37,12 @@ export const envSchema = z.object({
   PATH: optionalText,
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** How often startup recovery re-runs to take over Turns whose owner died (DESIGN.md §9: ≤ 2 s). */
+  /**
+   * `on`: a Turn waiting for a person gives back its lease and host, and the instance that commits
+   * the answer resumes it by replay (DESIGN §10.1). Off by default for now: browser flows found a
+   * parked Turn whose approved tool stayed `running` (see docs/deployment.md).
+   */
+  PARLEY_PARK_WAITING_TURNS: z.enum(["on", "off"]).default("off"),
   PARLEY_RECOVER_INTERVAL_MS: z.coerce.number().int().min(100).max(60_000).default(1000),
   /** Connections in the database pool; unset: `defaultPoolSize()` of `@parley/db` (2 × cores, 10–40). */
   PARLEY_DB_POOL_SIZE: z.coerce.number().int().min(1).max(1000).optional(),

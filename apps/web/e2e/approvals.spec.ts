@@ -72,7 +72,7 @@ test.describe("approvals", () => {
     await expect(tool).toHaveAttribute("data-state", "completed");
     await expect(page.getByText("Done: I deleted notes.txt.")).toBeVisible();
     await expect(page.getByTestId("turn-state")).toHaveText("Idle");
-    await expect(page.getByRole("button", { name: "Stop" })).toHaveCount(0);
+    await expect(page.getByRole("button", { name: "Stop", exact: true })).toHaveCount(0);
     await expect(page.getByTestId("pending-count")).toHaveCount(0);
     expect(existsSync(file)).toBe(false);
     await screenshot(page, "approval-completed");
@@ -132,7 +132,7 @@ test.describe("approvals", () => {
     // the Stop button is gone; focus went to the composer, not to <body>
     await expect(page.getByLabel("Message the agent")).toBeFocused();
     await expect(page.getByTestId("turn-state")).toHaveText("Idle");
-    await expect(page.getByRole("button", { name: "Stop" })).toHaveCount(0);
+    await expect(page.getByRole("button", { name: "Stop", exact: true })).toHaveCount(0);
     expect(existsSync(file)).toBe(true);
   });
 

@@ -29,6 +29,9 @@ test("a custom interaction is answered through the form rendered from its respon
   await form.getByRole("button", { name: "Submit" }).click();
 
   await expect(card).toHaveAttribute("data-status", "resolved");
+  // answered cards fold to one line; unfolded they show the answer read-only
+  await expect(card.getByTestId("interaction-outcome-line")).toHaveText("Answered by you");
+  await card.getByRole("button", { name: /Answered by you/ }).click();
   await expect(card.getByTestId("interaction-outcome")).toHaveText("Answered by you");
   await expect(form.getByLabel("Replicas *")).toHaveValue("3");
   await expect(form.getByLabel("Replicas *")).toBeDisabled();

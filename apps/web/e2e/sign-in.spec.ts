@@ -16,7 +16,7 @@ test("signing in with a token, rejecting a bad one, and signing out", async ({ p
   await submit.click();
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByText("Mia Member")).toBeVisible();
-  await expect(page.getByText("No session selected")).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Work with an agent, stay in charge" })).toBeVisible();
 
   await page.reload();
   await expect(page.getByText("Mia Member")).toBeVisible();

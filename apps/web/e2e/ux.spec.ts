@@ -203,6 +203,8 @@ test.describe("the web app people live in", () => {
     await expect(first).toHaveAttribute("data-status", "resolved");
     expect(await activeIsBody(page)).toBe(false);
 
+    // after an answer focus may already be in the composer; from outside it, `c` goes there
+    await page.locator("body").evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     await page.keyboard.press("c");
     await expect(page.getByLabel("Message the agent")).toBeFocused();
     await expect(page.getByTestId("turn-state")).toHaveText("Idle");
