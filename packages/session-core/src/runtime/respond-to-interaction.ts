@@ -108,6 +108,11 @@ async function commitResponse(
     throw new Error(`Responding to ${input.interaction_id} committed nothing`);
   }
   if (lease) await host.takeOver({ lease, resolved_here: new Set([record.tool_call_id]) });
-  else if (!host.ownsTurn) host.writer.forget(record.message_id);
+  else if (!host.ownsTurn) {
+    host.writer.forget(record.message_id);
+    // The lease was held elsewhere; if that holder was parking the Turn, it may have read the Turn
+    // before this commit. Try once more now that the answer is committed (no lost wake-up).
+    if (host.parkWaitingTurns) host.resumeIfAnsweredInBackground();
+  }
   return result;
 }

@@ -286,6 +286,7 @@ export class SessionHost implements TurnHost {
           // Its queued prompts join it once an answer resumes it (DESIGN §10.1).
           this.#starting = false;
           await lease.release();
+          await this.#takeOverIfAnswered();
         } else this.#startResumed(lease, orphan, new Set());
         return;
       }
@@ -441,7 +442,7 @@ export class SessionHost implements TurnHost {
       if (this.parkWaitingTurns && planResume(message, options.resolved_here).kind === "parked") {
         this.#starting = false;
         await lease.release();
-        return false;
+        return this.#takeOverIfAnswered();
       }
       this.#startResumed(lease, message, options.resolved_here ?? new Set());
       return true;
@@ -458,8 +459,37 @@ export class SessionHost implements TurnHost {
     if (this.#turn !== turn) return;
     this.#turn = undefined;
     this.context.waiters.abandon(turn);
+    if (turn.parked) {
+      const parked = async () => {
+        await turn.releaseLease();
+        await this.#takeOverIfAnswered();
+      };
+      this.#inBackground(parked(), "resuming an answered Turn failed");
+      return;
+    }
     this.#inBackground(turn.releaseLease(), "releasing the lease failed");
     if (!this.#closed && !this.#shutDown) this.#startNextTurnInBackground();
+  }
+
+  /**
+   * No lost wake-up for a parked Turn (DESIGN §10.1). A responder that finds the lease held commits
+   * its answer and leaves the resume to the holder; a holder that gives the lease back while the Turn
+   * is still open reads the Turn again *after* releasing. One of the two always sees the other: the
+   * responder calls this after its commit (it takes the lease if it is free now), and every release
+   * of an open, parked Turn is followed by this read (so a holder still holding at the responder's
+   * attempt reads after the commit).
+   */
+  async #takeOverIfAnswered(): Promise<boolean> {
+    if (this.#closed || this.#shutDown || this.#turn || this.#starting) return false;
+    const open = await this.context.store.listOpenAssistantMessages(this.session_id);
+    const message = open[open.length - 1];
+    if (message?.type !== "assistant" || planResume(message).kind === "parked") return false;
+    return this.takeOver();
+  }
+
+  /** After an answer committed without the lease (another holder had it): see `#takeOverIfAnswered`. */
+  resumeIfAnsweredInBackground(): void {
+    this.#inBackground(this.#takeOverIfAnswered(), "resuming an answered Turn failed");
   }
 
   /**

@@ -132,6 +132,11 @@ export class TurnRunner {
     return this.#lease.epoch;
   }
 
+  /** It gave the session up because every open tool waits for a person (DESIGN §10.1). */
+  get parked(): boolean {
+    return this.#ending?.kind === "parked";
+  }
+
   #released = false;
 
   /** Gives the lease back once (the Turn ended or the process shuts down). */
@@ -419,6 +424,10 @@ export class TurnRunner {
         this.#maybePark();
         return;
       }
+      // A registered waiter is not yet a waiting tool: a resumed tool registers before it reads its
+      // answer, and an answer may be committed already. Park only on what the committed message says.
+      const message = this.#messageId === undefined ? undefined : this.#host.writer.cached(this.#messageId);
+      if (message === undefined || planResume(message).kind !== "parked") return;
       this.#end({ kind: "parked" });
     }, 0);
   }

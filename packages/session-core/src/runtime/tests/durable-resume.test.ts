@@ -423,6 +423,22 @@ describe("a waiting Turn is rows (DESIGN §10.1)", () => {
     expect((await harness.tool(session.id, "call_1")).interactions).toHaveLength(1);
   });
 
+  it("a resumed tool reading its answer from a store slower than a timer tick is not parked again", async () => {
+    const { harness, session, turn, interaction_ids, effects } = await parkedInA();
+    // Postgres answers in milliseconds, the in-memory store in microtasks: the resumed tool registers
+    // its waiter, then reads the stored answer; the Turn must not take that moment for "waiting".
+    const getMessage = harness.store.getMessage.bind(harness.store);
+    harness.store.getMessage = async (session_id, message_id) => {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      return getMessage(session_id, message_id);
+    };
+    const remote = await harness.runtime("B").openSession(session.id);
+    const finished = turnFinish(harness, turn.id);
+    await remote?.respond(approve(interaction_ids[0] ?? ""));
+    expect(await finished).toMatchObject({ status: "completed", text: "all done" });
+    expect(effects).toEqual(["file-0"]);
+  });
+
   it("two waiting tools: each answer resumes the Turn; the first answer's tool runs, the other parks again", async () => {
     const { harness, session, turn, interaction_ids, effects } = await parkedInA(["call_1", "call_2"]);
     const finished = turnFinish(harness, turn.id);
