@@ -47,17 +47,6 @@ export const approvalPayloadSchema = z.object({
 });
 export type ApprovalPayload = z.infer<typeof approvalPayloadSchema>;
 
-export const approvalDecisionValueSchema = z.enum(["approved", "denied"]);
-
-export const approvalResponsePayloadSchema = z.object({
-  decision: approvalDecisionValueSchema,
-  /** Shown to the model with the denied result (reference §A.8.3). */
-  reason: z.string().optional(),
-  /** Parley: `session` allows this tool for the rest of the session (later calls run unasked). */
-  scope: z.enum(["once", "session"]).optional(),
-});
-export type ApprovalResponsePayload = z.infer<typeof approvalResponsePayloadSchema>;
-
 export const approvalRequestInputSchema = z.object({
   turn_id: z.string(),
   tool_call_id: z.string(),

@@ -1,0 +1,99 @@
+// Import boundaries and cycles, checked by `npm run lint` (`depcruise`). Workspace packages resolve
+// through their `parley-source` export condition (as vitest and tsx resolve them), so an import of
+// `@parley/x` lands on that package's `src` entry and cycles are found across packages too. An
+// import through a package's name has the dependency type `aliased-workspace`; a relative path
+// that climbs into another package's folder is `local`: that is the deep import the rules forbid.
+
+const PRODUCT_ROOT = "^(apps|packages)/([^/]+)/";
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: "no-circular",
+      severity: "error",
+      comment:
+        "Modules must not depend on each other in a ring, type-only imports included: extract the shared piece " +
+        "into a module both can import.",
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: "not-to-unresolvable",
+      severity: "error",
+      comment:
+        "An import that does not resolve is a typo, an undeclared package or a path behind a package's `exports` " +
+        "(such as `@parley/x/src/...`).",
+      from: {},
+      to: { couldNotResolve: true },
+    },
+    {
+      name: "session-core-imports-no-workspace-package",
+      severity: "error",
+      comment:
+        "session-core is the domain: the adapters (db), the transport (api, sdk), the tools and the web app " +
+        "depend on it, never the other way round.",
+      from: { path: "^packages/session-core/" },
+      to: { path: "^(apps/|packages/(?!session-core/))" },
+    },
+    {
+      name: "session-core-imports-nothing-from-node",
+      severity: "error",
+      comment: "session-core runs anywhere JavaScript does: no `node:` modules (I/O belongs to the adapters).",
+      from: { path: "^packages/session-core/" },
+      to: { dependencyTypes: ["core"] },
+    },
+    {
+      name: "web-never-imports-db",
+      severity: "error",
+      comment: "The web app talks to Parley only through the SDK; the database is the API server's.",
+      from: { path: "^apps/web/", pathNot: "^apps/web/e2e/" },
+      to: { path: "^packages/db/" },
+    },
+    {
+      name: "web-e2e-uses-only-db-testing",
+      severity: "error",
+      comment: "Browser tests may create and drop scratch databases (`@parley/db/testing`), nothing more.",
+      from: { path: "^apps/web/e2e/" },
+      to: { path: "^packages/db/", pathNot: "^packages/db/src/testing/" },
+    },
+    {
+      name: "no-deep-import-into-another-package",
+      severity: "error",
+      comment:
+        "Import another workspace package by its name (`@parley/x`, `@parley/x/testing`), which goes through " +
+        "its public `exports`, never by a relative path into its folder.",
+      from: { path: PRODUCT_ROOT },
+      to: { path: "^(apps|packages)/", pathNot: "^$1/$2/", dependencyTypes: ["local"] },
+    },
+    {
+      name: "bench-and-scripts-use-public-entry-points",
+      severity: "error",
+      comment: "Benchmarks and scripts use packages through their names, as any other consumer does.",
+      from: { path: "^(bench|scripts)/" },
+      to: { path: "^(apps|packages)/", dependencyTypes: ["local"] },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    exclude: {
+      path: "(^|/)(node_modules|dist|\\.next|\\.turbo|\\.parley|test-results|playwright-report)/|^prisma/|^bench/results/",
+    },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.base.json" },
+    combinedDependencies: true,
+    enhancedResolveOptions: {
+      exportsFields: ["exports"],
+      conditionNames: ["parley-source", "import", "require", "node", "default", "types"],
+      mainFields: ["module", "main", "types", "typings"],
+      // Sources import each other as `./x.js` (NodeNext); the file on disk is `x.ts`.
+      extensionAlias: { ".js": [".ts", ".tsx", ".js"], ".mjs": [".mts", ".mjs"] },
+      extensions: [".ts", ".tsx", ".mts", ".cts", ".js", ".mjs", ".cjs", ".d.ts", ".json"],
+      // The web app's `@/…` is its own `src` (apps/web/tsconfig.json); no other package uses `@/`.
+      alias: { "@": `${__dirname}/apps/web/src` },
+    },
+    reporterOptions: {
+      text: { highlightFocused: true },
+    },
+  },
+};
