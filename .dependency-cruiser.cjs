@@ -39,7 +39,8 @@ module.exports = {
     {
       name: "session-core-imports-nothing-from-node",
       severity: "error",
-      comment: "session-core runs anywhere JavaScript does: no `node:` modules (I/O belongs to the adapters).",
+      comment:
+        "session-core runs anywhere JavaScript does: no `node:` modules (I/O belongs to the adapters).",
       from: { path: "^packages/session-core/" },
       to: { dependencyTypes: ["core"] },
     },
