@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type AuthStore, type AuthUser, startApiServer } from "@parley/api";
+import { type AuthStore, type AuthUser, createWorkspaceCatalog, startApiServer } from "@parley/api";
 import { createParleyClient, type ParleyClient } from "@parley/sdk";
 import {
   InMemoryEventBus,
@@ -11,7 +11,6 @@ import {
   SessionRuntime,
 } from "@parley/session-core";
 import pino from "pino";
-import { createWorkspaceCatalog } from "../../apps/api/src/workspace-catalog.js";
 import { BENCH_AGENT_ID, createBenchAgent, ToolProbe } from "./bench-agent.js";
 import type { BenchStack } from "./parley-stack.js";
 
