@@ -1,8 +1,8 @@
 // Import boundaries and cycles, checked by `npm run lint` (`depcruise`). Workspace packages resolve
 // through their `parley-source` export condition (as vitest and tsx resolve them), so an import of
 // `@parley/x` lands on that package's `src` entry and cycles are found across packages too. An
-// import through a package's name has the dependency type `aliased-workspace`; a relative path
-// that climbs into another package's folder is `local`: that is the deep import the rules forbid.
+// import through a package's name has the dependency type `aliased-workspace`; any other import
+// that lands in another package's folder (a relative path climbing into it) is a deep import.
 
 const PRODUCT_ROOT = "^(apps|packages)/([^/]+)/";
 
@@ -65,14 +65,14 @@ module.exports = {
         "Import another workspace package by its name (`@parley/x`, `@parley/x/testing`), which goes through " +
         "its public `exports`, never by a relative path into its folder.",
       from: { path: PRODUCT_ROOT },
-      to: { path: "^(apps|packages)/", pathNot: "^$1/$2/", dependencyTypes: ["local"] },
+      to: { path: "^(apps|packages)/", pathNot: "^$1/$2/", dependencyTypesNot: ["aliased-workspace"] },
     },
     {
       name: "bench-and-scripts-use-public-entry-points",
       severity: "error",
       comment: "Benchmarks and scripts use packages through their names, as any other consumer does.",
       from: { path: "^(bench|scripts)/" },
-      to: { path: "^(apps|packages)/", dependencyTypes: ["local"] },
+      to: { path: "^(apps|packages)/", dependencyTypesNot: ["aliased-workspace"] },
     },
   ],
   options: {
@@ -81,17 +81,15 @@ module.exports = {
       path: "(^|/)(node_modules|dist|\\.next|\\.turbo|\\.parley|test-results|playwright-report)/|^prisma/|^bench/results/",
     },
     tsPreCompilationDeps: true,
-    tsConfig: { fileName: "tsconfig.base.json" },
+    // The only `paths` in the repository are the web app's `@/…` (its own `src`); this tsconfig
+    // maps them from the root for the cruise.
+    tsConfig: { fileName: "tsconfig.depcruise.json" },
     combinedDependencies: true,
     enhancedResolveOptions: {
       exportsFields: ["exports"],
       conditionNames: ["parley-source", "import", "require", "node", "default", "types"],
       mainFields: ["module", "main", "types", "typings"],
-      // Sources import each other as `./x.js` (NodeNext); the file on disk is `x.ts`.
-      extensionAlias: { ".js": [".ts", ".tsx", ".js"], ".mjs": [".mts", ".mjs"] },
       extensions: [".ts", ".tsx", ".mts", ".cts", ".js", ".mjs", ".cjs", ".d.ts", ".json"],
-      // The web app's `@/…` is its own `src` (apps/web/tsconfig.json); no other package uses `@/`.
-      alias: { "@": `${__dirname}/apps/web/src` },
     },
     reporterOptions: {
       text: { highlightFocused: true },

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { interactionRequestInputSchema } from "./interaction.js";
 import { jsonValueSchema } from "./json.js";
 
 /** Shared by shell and tool approvals; exported by the SDK. */
@@ -47,15 +48,10 @@ export const approvalPayloadSchema = z.object({
 });
 export type ApprovalPayload = z.infer<typeof approvalPayloadSchema>;
 
-export const approvalRequestInputSchema = z.object({
-  turn_id: z.string(),
-  tool_call_id: z.string(),
-  tool_name: z.string().optional(),
-  source_type: z.enum(["tool", "shell"]).optional(),
-  title: z.string().optional(),
-  description: z.string().optional(),
-  payload: approvalPayloadSchema,
-});
+/** What a tool passes to `approval.request`: an interaction request of type `approval`, with its payload. */
+export const approvalRequestInputSchema = interactionRequestInputSchema
+  .omit({ type: true, response_schema: true })
+  .extend({ payload: approvalPayloadSchema });
 export type ApprovalRequestInput = z.infer<typeof approvalRequestInputSchema>;
 
 export interface ApprovalDecision {
