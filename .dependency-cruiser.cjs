@@ -59,6 +59,15 @@ module.exports = {
       to: { path: "^packages/db/", pathNot: "^packages/db/src/testing/" },
     },
     {
+      name: "api-serves-without-the-sdk",
+      severity: "error",
+      comment:
+        "The SDK is the API's client and takes its router type from it: only the API's tests and test " +
+        "harnesses may drive the API through the SDK (they cannot declare it: the package graph would be a cycle).",
+      from: { path: "^apps/api/src/", pathNot: "(\\.test\\.ts$|/testing/)" },
+      to: { path: "^packages/sdk/" },
+    },
+    {
       name: "no-deep-import-into-another-package",
       severity: "error",
       comment:
