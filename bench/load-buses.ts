@@ -1,16 +1,12 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createInterface } from "node:readline";
+import { findPostgresBinaries, type PrivatePostgres, startPrivatePostgres } from "@parley/api/testing";
 import { createEventBus, createPrismaClient, PrismaSessionStore } from "@parley/db";
 import { type PrivateNats, startPrivateNats } from "@parley/db/testing";
 import { createParleyClient, type ParleyClient } from "@parley/sdk";
 import type { SessionEvent } from "@parley/session-core";
 import { buildSessionRecord, buildUserMessage, messageCommitOf } from "@parley/session-core/testing";
 import pg from "pg";
-import {
-  findPostgresBinaries,
-  type PrivatePostgres,
-  startPrivatePostgres,
-} from "../apps/api/src/faults/private-postgres.js";
 import { describeMachine } from "./lib/machine.js";
 import { type Figure, latencyFigure, renderTable, valueFigure, writeReport } from "./lib/report.js";
 import { resolveScale } from "./lib/scale.js";

@@ -35,7 +35,7 @@ export const SHELL_DESCRIPTION =
   "Run a shell command (/bin/sh -c) in the workspace and return its exit code and output (each stream capped at 64 KiB). Asks the user for approval first.";
 
 /**
- * The `shell` tool, running each approved command in `sandbox` (DESIGN.md §10.2): by default a
+ * The `shell` tool, running each approved command in `sandbox`: by default a
  * bubblewrap sandbox whose only writable path is the workspace, with no network, no view of the
  * server's processes and an environment of `PATH`, `HOME` and `LANG` only. Every run still needs
  * an approval (or the session's `always-allow` mode).

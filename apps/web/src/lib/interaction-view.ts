@@ -108,10 +108,6 @@ export function formatJson(value: unknown): string {
   return JSON.stringify(value, null, 2) ?? "undefined";
 }
 
-export function isTerminal(interaction: Interaction): boolean {
-  return interaction.status !== "pending";
-}
-
 const cancelReasonText: Record<NonNullable<Interaction["cancel_reason"]>, string> = {
   turn_stopped: "the turn was stopped",
   session_disposed: "the session was closed",

@@ -5,12 +5,12 @@ import type { CancelReason } from "../schema/interaction.js";
 import type { AssistantMessage } from "../schema/messages.js";
 import type { StopResult, TurnResult } from "../schema/session.js";
 import type { PromptCommand, SetCommand } from "../schema/session-command.js";
-import type { WorkspaceRef } from "../tools/define-agent-tool.js";
 import { buildModelPrompt, toModelTools } from "./prompt-builder.js";
-import { loadAllMessages, type RuntimeContext } from "./runtime-context.js";
-import type { AgentDefinition, TurnHandle } from "./session-facade.js";
-import { type SessionWriter, TurnFencedError } from "./session-writer.js";
+import { loadAllMessages } from "./runtime-context.js";
+import type { TurnHandle } from "./session-facade.js";
+import { TurnFencedError } from "./session-writer.js";
 import { errorText, StepStreamConsumer } from "./step-stream-consumer.js";
+import type { ToolCallHost } from "./tool-call-host.js";
 import { runToolCall } from "./tool-execution.js";
 import {
   closeAssistantMessage,
@@ -35,12 +35,7 @@ export const TURN_INTERRUPTED = "Turn interrupted by server restart";
 export const TURN_PARKED = "Turn waits for a person; it resumes where the answer is committed";
 
 /** What a Turn needs from its session's host in this process. */
-export interface TurnHost {
-  readonly session_id: string;
-  readonly writer: SessionWriter;
-  readonly context: RuntimeContext;
-  readonly agent: AgentDefinition;
-  readonly workspace: WorkspaceRef | undefined;
+export interface TurnHost extends ToolCallHost {
   effectiveMode(): ApprovalMode;
   /** Whether a Turn whose open tools all wait for a person gives the session back (DESIGN §10.1). */
   readonly parkWaitingTurns: boolean;
