@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { jsonValueSchema } from "./json.js";
+import { type JsonValue, jsonValueSchema } from "./json.js";
 
 /** Shared by shell and tool approvals; exported by the SDK. */
 export const SESSION_APPROVAL_RESPONSE_SCHEMA = {
@@ -55,6 +55,11 @@ export const approvalResponsePayloadSchema = z.object({
   reason: z.string().optional(),
   /** Parley: `session` allows this tool for the rest of the session (later calls run unasked). */
   scope: z.enum(["once", "session"]).optional(),
+  /**
+   * Parley: the approver's edit of the request's `validated_input` (allowed only on an approval whose
+   * request carries one). It must satisfy the tool's input schema; the tool then runs with it.
+   */
+  edited_input: jsonValueSchema.optional(),
 });
 export type ApprovalResponsePayload = z.infer<typeof approvalResponsePayloadSchema>;
 
@@ -75,4 +80,23 @@ export interface ApprovalDecision {
   readonly auto_approved: boolean;
   /** The interaction_id, when a person was asked. */
   readonly approval_id?: string;
+  /**
+   * When approved and the request carried `validated_input`: the input the tool must run with, the
+   * approver's `edited_input` if they edited it, else the `validated_input` asked about.
+   */
+  readonly input?: JsonValue;
+}
+
+/** The input an approved call runs with: the approver's edit, else what was asked about. */
+export function approvedInputOf(
+  requestPayload: JsonValue | undefined,
+  responsePayload: JsonValue | undefined,
+): JsonValue | undefined {
+  const edited = fieldOf(responsePayload, "edited_input");
+  return edited !== undefined ? edited : fieldOf(requestPayload, "validated_input");
+}
+
+function fieldOf(value: JsonValue | undefined, key: string): JsonValue | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+  return value[key];
 }
