@@ -51,6 +51,14 @@ export function requestToolApproval(
 }
 
 /**
+ * What a tool returns when its approval was not given (the note's `{ success: false, error: "denied" }`).
+ * When a person denied the Interaction the runtime has already failed the tool with
+ * "Interaction denied" and ignores this output; it reaches the model only when the approval ended
+ * some other way (for example, cancelled by `stop()`).
+ */
+export const DENIED_RESULT = { success: false, error: "denied" } as const;
+
+/**
  * The input an approved call runs with: `decision.input` (the approver's edit when they made one,
  * else the `validated_input` asked about; checked against the tool's input schema when answered,
  * parsed again here for its types), or the model's own `input` when the port returned none.
@@ -58,11 +66,3 @@ export function requestToolApproval(
 export function approvedInput<T>(schema: z.ZodType<T>, decision: ApprovalDecision, input: T): T {
   return decision.input === undefined ? input : schema.parse(decision.input);
 }
-
-/**
- * What a tool returns when its approval was not given (the note's `{ success: false, error: "denied" }`).
- * When a person denied the Interaction the runtime has already failed the tool with
- * "Interaction denied" and ignores this output; it reaches the model only when the approval ended
- * some other way (for example, cancelled by `stop()`).
- */
-export const DENIED_RESULT = { success: false, error: "denied" } as const;

@@ -55,11 +55,6 @@ export const approvalResponsePayloadSchema = z.object({
   reason: z.string().optional(),
   /** Parley: `session` allows this tool for the rest of the session (later calls run unasked). */
   scope: z.enum(["once", "session"]).optional(),
-  /**
-   * Parley: the approver's edit of the request's `validated_input` (allowed only on an approval whose
-   * request carries one). It must satisfy the tool's input schema; the tool then runs with it.
-   */
-  edited_input: jsonValueSchema.optional(),
 });
 export type ApprovalResponsePayload = z.infer<typeof approvalResponsePayloadSchema>;
 
