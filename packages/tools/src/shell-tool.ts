@@ -1,11 +1,7 @@
 import { stat } from "node:fs/promises";
 import { define_agent_tool, type JsonValue, type ToolCallContext } from "@parley/session-core";
 import { z } from "zod";
-import {
-  approvedInput,
-  DENIED_RESULT,
-  explanationInputSchema,
-} from "./request-tool-approval.js";
+import { approvedInput, DENIED_RESULT, explanationInputSchema } from "./request-tool-approval.js";
 import { runShellCommand, type ShellRunResult } from "./run-shell-command.js";
 import { DEFAULT_SHELL_SANDBOX, type ShellSandbox } from "./shell-sandbox.js";
 import { confinePath, realWorkspaceRoot, requireWorkspace, WorkspacePathError } from "./workspace-path.js";

@@ -57,4 +57,3 @@ function ChangedField({ change }: { change: FieldChange }) {
     </div>
   );
 }
-

@@ -1,5 +1,6 @@
 "use client";
 
+import type { JsonValue } from "@parley/session-core";
 import { Check } from "lucide-react";
 import { type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
 import {
@@ -9,7 +10,6 @@ import {
   type EditResult,
   initialDraft,
 } from "@/lib/approval-edit";
-import type { JsonValue } from "@parley/session-core";
 
 /**
  * The approver's form over the fields of the call's input (for write_file its path and content,
@@ -95,7 +95,12 @@ export function ApprovalEditForm({
         </p>
       ) : null}
       <div className="row edit-actions">
-        <button type="submit" className="button primary icon-text" disabled={disabled} data-action="approve-edited">
+        <button
+          type="submit"
+          className="button primary icon-text"
+          disabled={disabled}
+          data-action="approve-edited"
+        >
           <Check size={16} aria-hidden />
           <span>Approve with edits</span>
         </button>

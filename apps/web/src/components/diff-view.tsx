@@ -1,7 +1,15 @@
 import type { DiffLine } from "@/lib/interaction-view";
 
 /** A unified diff, one line per row, coloured by kind; `label` is read out before the lines. */
-export function DiffView({ lines, label, testId }: { lines: readonly DiffLine[]; label: string; testId?: string }) {
+export function DiffView({
+  lines,
+  label,
+  testId,
+}: {
+  lines: readonly DiffLine[];
+  label: string;
+  testId?: string;
+}) {
   return (
     <pre className="diff" data-testid={testId}>
       <span className="sr-only">{label}</span>

@@ -37,7 +37,8 @@ export function readEditFields(validated_input: JsonValue | undefined): EditFiel
       const multiline = MULTILINE_KEYS.has(key) || value.includes("\n") || value.length > 80;
       return { key, kind: multiline ? "multiline" : "text", original: value };
     }
-    if (typeof value === "number") return { key, kind: "number", original: value, integer: Number.isInteger(value) };
+    if (typeof value === "number")
+      return { key, kind: "number", original: value, integer: Number.isInteger(value) };
     if (typeof value === "boolean") return { key, kind: "boolean", original: value };
     return { key, kind: "json", original: value };
   });
@@ -74,7 +75,8 @@ export function buildEditedInput(fields: readonly EditField[], draft: EditDraft)
       continue;
     }
     if (field.kind === "text" || field.kind === "multiline") {
-      if (field.original.trim() !== "" && text.trim() === "") errors[field.key] = "Required: it cannot be empty";
+      if (field.original.trim() !== "" && text.trim() === "")
+        errors[field.key] = "Required: it cannot be empty";
       else edited[field.key] = text;
     } else if (field.kind === "number") {
       const value = Number(text);
@@ -90,7 +92,11 @@ export function buildEditedInput(fields: readonly EditField[], draft: EditDraft)
     }
   }
   if (Object.keys(errors).length > 0) return { ok: false, errors };
-  return { ok: true, edited_input: edited, changed: JSON.stringify(edited) !== JSON.stringify(originalOf(fields)) };
+  return {
+    ok: true,
+    edited_input: edited,
+    changed: JSON.stringify(edited) !== JSON.stringify(originalOf(fields)),
+  };
 }
 
 function originalOf(fields: readonly EditField[]): JsonObject {
@@ -111,7 +117,10 @@ export interface FieldChange {
 }
 
 /** The fields an edit changed, added or removed, in the request's key order, then added keys. */
-export function describeEdit(validated_input: JsonValue | undefined, edited: JsonValue | undefined): FieldChange[] {
+export function describeEdit(
+  validated_input: JsonValue | undefined,
+  edited: JsonValue | undefined,
+): FieldChange[] {
   const before = isObject(validated_input) ? validated_input : {};
   const after = isObject(edited) ? edited : {};
   const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])];

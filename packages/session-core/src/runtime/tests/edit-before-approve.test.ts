@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { ParleyError } from "../../errors.js";
 import type { JsonValue } from "../../schema/json.js";
 import { createScriptedModel } from "../../testing/scripted-model.js";
@@ -76,20 +77,18 @@ describe("edit before approve", () => {
 
   it("an edit that breaks the tool's input schema is refused and the Interaction stays pending", async () => {
     const { harness, session, turn, interaction_id, effects } = await waitingApproval();
-    expect(await refusal(session.respond(approveWith(interaction_id, { edited_input: { path: "" } })))).toEqual(
-      {
-        code: "interaction_invalid_response",
-        message:
-          "Session Interaction approval edited_input does not match delete_file's input: edited_input.path Too small: expected string to have >=1 characters",
-      },
-    );
+    expect(
+      await refusal(session.respond(approveWith(interaction_id, { edited_input: { path: "" } }))),
+    ).toEqual({
+      code: "interaction_invalid_response",
+      message:
+        "Session Interaction approval edited_input does not match delete_file's input: edited_input.path Too small: expected string to have >=1 characters",
+    });
     expect(
       (await refusal(session.respond(approveWith(interaction_id, { edited_input: { path: "a", mode: 1 } }))))
         .code,
     ).toBe("interaction_invalid_response");
-    expect(
-      await refusal(session.respond(approveWith(interaction_id, { edited_input: "new.txt" }))),
-    ).toEqual({
+    expect(await refusal(session.respond(approveWith(interaction_id, { edited_input: "new.txt" })))).toEqual({
       code: "interaction_invalid_response",
       message: "Session Interaction approval edited_input must be an object",
     });
@@ -108,9 +107,7 @@ describe("edit before approve", () => {
       code: "interaction_invalid_response",
       message: "Session Interaction approval edited_input needs decision approved",
     });
-    expect((await session.interactions()).map((request) => request.interaction_id)).toEqual([
-      interaction_id,
-    ]);
+    expect((await session.interactions()).map((request) => request.interaction_id)).toEqual([interaction_id]);
     expect((await harness.store.getInteraction(interaction_id))?.interaction.status).toBe("pending");
     expect((await harness.tool(session.id, "call_1")).state).toBe("waiting-user");
     expect(effects).toEqual([]);
@@ -132,7 +129,7 @@ describe("edit before approve", () => {
         delete_file: approval.tool,
         plain: {
           description: "Asks without validated_input.",
-          input_schema: approval.tool.input_schema,
+          input_schema: z.object({}),
           async execute(_input, context) {
             const decision = await context.interactions.approval.request({
               turn_id: context.turn_id,
