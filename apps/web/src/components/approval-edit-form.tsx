@@ -153,6 +153,15 @@ function EditFieldInput({
   }
   const text = typeof value === "string" ? value : "";
   const hint = field.kind === "json" ? " (JSON)" : "";
+  // What the text box is, whichever element holds it.
+  const box = {
+    id,
+    value: text,
+    spellCheck: false,
+    disabled,
+    "data-testid": `edit-field-${field.key}`,
+    ...described,
+  };
   return (
     <div className="question-field">
       <label htmlFor={id} className="field-label">
@@ -161,28 +170,18 @@ function EditFieldInput({
       </label>
       {field.kind === "multiline" || field.kind === "json" ? (
         <textarea
-          id={id}
+          {...box}
           className="code-input"
           rows={Math.min(12, Math.max(2, text.split("\n").length + 1))}
-          value={text}
-          spellCheck={false}
-          disabled={disabled}
           onChange={(event) => onChange(event.target.value)}
-          data-testid={`edit-field-${field.key}`}
-          {...described}
         />
       ) : (
         <input
-          id={id}
+          {...box}
           className={field.kind === "text" ? "code-input" : undefined}
           type={field.kind === "number" ? "number" : "text"}
           step={field.kind === "number" && field.integer ? 1 : "any"}
-          value={text}
-          spellCheck={false}
-          disabled={disabled}
           onChange={(event) => onChange(event.target.value)}
-          data-testid={`edit-field-${field.key}`}
-          {...described}
         />
       )}
       {errorLine}
