@@ -43,6 +43,7 @@ test.describe("edit before approve", () => {
     await pathField.fill("lists/groceries.md");
     await expect(form.getByTestId("edit-error-path")).toHaveCount(0);
     await contentField.fill("buy bread\nbuy eggs");
+    await form.getByRole("button", { name: "Approve with edits" }).scrollIntoViewIfNeeded();
     await screenshot(page, "approval-editing");
     await contentField.focus();
     await page.keyboard.press("Tab");
