@@ -25,11 +25,11 @@ test.describe("edit before approve", () => {
     await expect(pathField).toHaveValue("todo.md");
     await expect(contentField).toHaveValue("buy milk");
 
-    // Escape leaves the form without sending; focus returns to Edit…
+    // Escape leaves the form without sending; focus returns to Edit…, and the "e" shortcut reopens it
     await page.keyboard.press("Escape");
     await expect(form).toHaveCount(0);
     await expect(card.getByRole("button", { name: "Edit…" })).toBeFocused();
-    await page.keyboard.press("Enter");
+    await page.keyboard.press("e");
     await expect(pathField).toBeFocused();
 
     // an emptied path is caught in the browser, before anything is sent
