@@ -76,7 +76,7 @@ test.describe("edit before approve", () => {
   }) => {
     await admin.page.goto("/admin");
     await expect(admin.page.getByRole("heading", { name: "Inbox" })).toBeVisible();
-    await createSession(member.page, "Look around, edited");
+    const session_id = await createSession(member.page, "Look around, edited");
     await sendPrompt(member.page, "run echo asked by the model");
     const memberTool = toolCard(member.page, "shell");
     const memberCard = memberTool.getByTestId("interaction-card");
@@ -93,7 +93,10 @@ test.describe("edit before approve", () => {
     await command.fill("echo edited by the admin");
     await row.getByRole("button", { name: "Approve with edits" }).click();
 
-    const answered = admin.page.getByTestId("answered-row").filter({ hasText: "Look around, edited" });
+    // this session's row (a retry on the same stack leaves an earlier one of the same title)
+    const answered = admin.page.getByTestId("answered-row").filter({
+      has: admin.page.locator(`a[href="/?session=${encodeURIComponent(session_id)}"]`),
+    });
     await expect(answered).toContainText("Approved, edited by you");
     await expect(memberCard).toHaveAttribute("data-status", "resolved");
     await expect(memberCard.getByTestId("interaction-outcome-line")).toHaveText(
