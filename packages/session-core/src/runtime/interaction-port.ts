@@ -4,7 +4,6 @@ import {
   type ApprovalDecision,
   type ApprovalRequestInput,
   approvalRequestInputSchema,
-  approvedInputOf,
   SESSION_APPROVAL_RESPONSE_SCHEMA,
 } from "../schema/approval.js";
 import type { ApprovalMode } from "../schema/approval-mode.js";
@@ -17,6 +16,7 @@ import type {
 import type { JsonValue } from "../schema/json.js";
 import type { AssistantMessage } from "../schema/messages.js";
 import type { ApprovalPort, InteractionHandle, InteractionPort } from "../tools/define-agent-tool.js";
+import { approvedInputOf } from "./approval-edit.js";
 import type { RuntimeIds } from "./ids.js";
 import type { HandOver, InteractionWaiters } from "./interaction-waiters.js";
 import { isToolAllowedForSession } from "./session-tool-allowance.js";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { type JsonValue, jsonValueSchema } from "./json.js";
+import { jsonValueSchema } from "./json.js";
 
 /** Shared by shell and tool approvals; exported by the SDK. */
 export const SESSION_APPROVAL_RESPONSE_SCHEMA = {
@@ -79,19 +79,5 @@ export interface ApprovalDecision {
    * When approved and the request carried `validated_input`: the input the tool must run with, the
    * approver's `edited_input` if they edited it, else the `validated_input` asked about.
    */
-  readonly input?: JsonValue;
-}
-
-/** The input an approved call runs with: the approver's edit, else what was asked about. */
-export function approvedInputOf(
-  requestPayload: JsonValue | undefined,
-  responsePayload: JsonValue | undefined,
-): JsonValue | undefined {
-  const edited = fieldOf(responsePayload, "edited_input");
-  return edited !== undefined ? edited : fieldOf(requestPayload, "validated_input");
-}
-
-function fieldOf(value: JsonValue | undefined, key: string): JsonValue | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
-  return value[key];
+  readonly input?: z.infer<typeof jsonValueSchema>;
 }

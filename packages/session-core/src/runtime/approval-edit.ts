@@ -5,8 +5,9 @@ import type { AgentDefinition } from "./session-facade.js";
 
 /**
  * Edit before approve: an approval answer may carry `payload.edited_input`, the approver's version
- * of the request's `validated_input`, which the tool then runs with instead. Checked in two steps,
- * both before anything is committed, so a refused edit leaves the Interaction pending.
+ * of the request's `validated_input`, which the tool then runs with instead (`approvedInputOf`, also
+ * on a replay, from the stored answer). The edit is checked in two steps, both before anything is
+ * committed, so a refused edit leaves the Interaction pending.
  */
 
 function invalid(message: string): ParleyError {
@@ -19,6 +20,16 @@ function isRecord(value: JsonValue | undefined): value is { [key: string]: JsonV
 
 function editedInputOf(response: InteractionResponse): JsonValue | undefined {
   return isRecord(response.payload) ? response.payload.edited_input : undefined;
+}
+
+/** The input an approved call runs with: the approver's edit, else the `validated_input` asked about. */
+export function approvedInputOf(
+  requestPayload: JsonValue | undefined,
+  responsePayload: JsonValue | undefined,
+): JsonValue | undefined {
+  const edited = isRecord(responsePayload) ? responsePayload.edited_input : undefined;
+  if (edited !== undefined) return edited;
+  return isRecord(requestPayload) ? requestPayload.validated_input : undefined;
 }
 
 /**
