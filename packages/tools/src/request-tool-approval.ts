@@ -57,3 +57,12 @@ export function requestToolApproval(
  * some other way (for example, cancelled by `stop()`).
  */
 export const DENIED_RESULT = { success: false, error: "denied" } as const;
+
+/**
+ * The input an approved call runs with: `decision.input` (the approver's edit when they made one,
+ * else the `validated_input` asked about; checked against the tool's input schema when answered,
+ * parsed again here for its types), or the model's own `input` when the port returned none.
+ */
+export function approvedInput<T>(schema: z.ZodType<T>, decision: ApprovalDecision, input: T): T {
+  return decision.input === undefined ? input : schema.parse(decision.input);
+}

@@ -60,4 +60,9 @@ export interface ApprovalDecision {
   readonly auto_approved: boolean;
   /** The interaction_id, when a person was asked. */
   readonly approval_id?: string;
+  /**
+   * When approved and the request carried `validated_input`: the input the tool must run with, the
+   * approver's `edited_input` if they edited it, else the `validated_input` asked about.
+   */
+  readonly input?: z.infer<typeof jsonValueSchema>;
 }
