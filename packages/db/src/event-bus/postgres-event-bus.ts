@@ -1,6 +1,7 @@
 import type { RuntimeLogger } from "@parley/session-core";
 import type pg from "pg";
 import type { BusFaults } from "./bus-transport.js";
+import { CommitNotices } from "./commit-notices.js";
 import { NoticeEventBus } from "./notice-event-bus.js";
 import { NotifyTransport } from "./notify-transport.js";
 
@@ -22,16 +23,19 @@ export interface PostgresEventBusOptions {
 /**
  * `EventBus` over PostgreSQL LISTEN/NOTIFY (the zero-setup default, DESIGN.md §10.5): a mutation
  * committed by one process reaches subscribers in every process connected to the same database.
- * NOTIFY is sent after commit, never inside the write transaction. Delivery rules: `NoticeEventBus`.
+ * A store given `commitNotices` sends each revision's NOTIFY inside the revision's own statement
+ * (delivered at COMMIT, dropped on rollback); for any other event `publish` sends it after the
+ * commit, in a transaction of its own. Delivery rules: `NoticeEventBus`.
  */
 export class PostgresEventBus extends NoticeEventBus {
   readonly #transport: NotifyTransport;
 
   constructor(options: PostgresEventBusOptions) {
+    const channel = options.channel ?? "parley_events";
     const transport = new NotifyTransport({
       pool: options.pool,
       url: options.url,
-      channel: options.channel ?? "parley_events",
+      channel,
       logger: options.logger,
       heartbeatIntervalMs: options.heartbeatIntervalMs,
       heartbeatTimeoutMs: options.heartbeatTimeoutMs,
@@ -42,6 +46,7 @@ export class PostgresEventBus extends NoticeEventBus {
       logger: options.logger,
       maxTrackedSessions: options.maxTrackedSessions,
       faults: options.faults,
+      commitNotices: new CommitNotices(channel),
     });
     this.#transport = transport;
   }
