@@ -98,8 +98,6 @@ export async function createDatabase(options: CreateDatabaseOptions): Promise<Pa
     store: new PrismaSessionStore(prisma, {
       ...clockOption,
       ...(options.commit_observer ? { observer: options.commit_observer } : {}),
-      // The NOTIFY bus's notices go out inside each revision's commit (none with NATS).
-      notices: bus.commitNotices,
     }),
     inbox: new PrismaInboxReader(prisma),
     stats: new PrismaOperatorStats(prisma),

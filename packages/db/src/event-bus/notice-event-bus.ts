@@ -14,7 +14,6 @@ import {
   toSessionEvent,
 } from "../session-store/row-mapping.js";
 import type { BusFaults, BusTransport } from "./bus-transport.js";
-import type { CommitNotices } from "./commit-notices.js";
 import type { NotifyPayload } from "./notify-payload.js";
 import { SerialQueues } from "./serial-queue.js";
 
@@ -26,8 +25,6 @@ export interface NoticeEventBusOptions {
   /** How many sessions' delivery positions are remembered (least recently used are forgotten). */
   maxTrackedSessions?: number | undefined;
   faults?: BusFaults | undefined;
-  /** Set when the store can announce its commits itself (NOTIFY): those events get no second notice. */
-  commitNotices?: CommitNotices | undefined;
 }
 
 const INTERACTION_STREAM = "\u0000interactions";
@@ -41,8 +38,7 @@ const INTERACTION_STREAM = "\u0000interactions";
  * (e.g. this process's own notices coming back). The admin feed is one ordered stream (its ids grow
  * in commit order, see the store). After the transport reconnects the bus reads what it missed for
  * the sessions it tracks, then tells listeners to resync. Local publishes are delivered before
- * `publish` resolves; events whose notice the store already sent inside their commit
- * (`CommitNotices`) are only delivered locally. Sessions nobody in this process listens to are not read at all.
+ * `publish` resolves. Sessions nobody in this process listens to are not read at all.
  */
 export class NoticeEventBus implements EventBus {
   readonly #pool: pg.Pool;
@@ -50,7 +46,6 @@ export class NoticeEventBus implements EventBus {
   readonly #logger: Pick<RuntimeLogger, "warn" | "error"> | undefined;
   readonly #maxTrackedSessions: number;
   readonly #faults: BusFaults | undefined;
-  readonly #commitNotices: CommitNotices | undefined;
   readonly #listeners: ListenerRegistry;
   /** Last delivered event id by session, in least-recently-used order. */
   readonly #positions = new Map<string, number>();
@@ -63,7 +58,6 @@ export class NoticeEventBus implements EventBus {
     this.#logger = options.logger;
     this.#maxTrackedSessions = options.maxTrackedSessions ?? 50_000;
     this.#faults = options.faults;
-    this.#commitNotices = options.commitNotices;
     this.#listeners = new ListenerRegistry({ logger: options.logger });
   }
 
@@ -84,14 +78,6 @@ export class NoticeEventBus implements EventBus {
   /** Drops the transport's connection as a network failure would (tests of the catch-up path). */
   simulateConnectionLoss(): Promise<void> {
     return this.#transport.simulateConnectionLoss();
-  }
-
-  /**
-   * What a store passes its commits' notices through so they go out inside the commit (see
-   * `CommitNotices`); undefined when this bus's notices do not travel through the database.
-   */
-  get commitNotices(): CommitNotices | undefined {
-    return this.#commitNotices;
   }
 
   /** Number of live subscriptions (lets tests check that subscribers clean up). */
@@ -119,8 +105,7 @@ export class NoticeEventBus implements EventBus {
       const sorted = list.length > 1 ? [...list].sort((left, right) => left.event_id - right.event_id) : list;
       const first = sorted[0]?.event_id ?? 0;
       const last = sorted.at(-1)?.event_id ?? 0;
-      if (!sorted.every((event) => this.#wasAnnounced(event)))
-        notices.push({ kind: "session", session_id, first, last });
+      notices.push({ kind: "session", session_id, first, last });
       deliveries.push(
         this.#queues.run(session_id, () => this.#deliverSession(session_id, first, last, sorted)),
       );
@@ -128,7 +113,7 @@ export class NoticeEventBus implements EventBus {
     if (events.interaction_events.length > 0) {
       const sorted = [...events.interaction_events].sort((left, right) => left.event_id - right.event_id);
       const last = sorted.at(-1)?.event_id ?? 0;
-      if (!sorted.every((event) => this.#wasAnnounced(event))) notices.push({ kind: "interaction", last });
+      notices.push({ kind: "interaction", last });
       deliveries.push(this.#queues.run(INTERACTION_STREAM, () => this.#deliverInteractions(last, sorted)));
     }
     // Other processes are told while this one delivers locally. The events are committed whatever
@@ -143,11 +128,6 @@ export class NoticeEventBus implements EventBus {
         this.#logger?.error({ err: outcome.reason }, "local event delivery failed");
     }
     await sent;
-  }
-
-  /** The store already sent this event's notice inside its commit. */
-  #wasAnnounced(event: SessionEvent | InteractionEvent): boolean {
-    return this.#commitNotices?.wasAnnounced(event) ?? false;
   }
 
   #onNotice(notice: NotifyPayload): void {

@@ -5,7 +5,7 @@ import { ListenConnection } from "./listen-connection.js";
 import { decodeNotifyPayload, encodeNotifyPayload, type NotifyPayload } from "./notify-payload.js";
 
 export interface NotifyTransportOptions {
-  /** Sends the NOTIFYs a store did not already send inside its commit (after that commit). */
+  /** Sends the NOTIFYs (after commit, never inside the write transaction). */
   pool: pg.Pool;
   /** For the dedicated LISTEN connection. */
   url: string;

@@ -1,7 +1,6 @@
 import type { RuntimeLogger } from "@parley/session-core";
 import type pg from "pg";
 import type { BusFaults } from "./bus-transport.js";
-import { CommitNotices } from "./commit-notices.js";
 import { NoticeEventBus } from "./notice-event-bus.js";
 import { NotifyTransport } from "./notify-transport.js";
 
@@ -23,19 +22,16 @@ export interface PostgresEventBusOptions {
 /**
  * `EventBus` over PostgreSQL LISTEN/NOTIFY (the zero-setup default, DESIGN.md §10.5): a mutation
  * committed by one process reaches subscribers in every process connected to the same database.
- * A store given `commitNotices` sends each revision's NOTIFY inside the revision's own statement
- * (delivered at COMMIT, dropped on rollback); for any other event `publish` sends it after the
- * commit, in a transaction of its own. Delivery rules: `NoticeEventBus`.
+ * NOTIFY is sent after commit, never inside the write transaction. Delivery rules: `NoticeEventBus`.
  */
 export class PostgresEventBus extends NoticeEventBus {
   readonly #transport: NotifyTransport;
 
   constructor(options: PostgresEventBusOptions) {
-    const channel = options.channel ?? "parley_events";
     const transport = new NotifyTransport({
       pool: options.pool,
       url: options.url,
-      channel,
+      channel: options.channel ?? "parley_events",
       logger: options.logger,
       heartbeatIntervalMs: options.heartbeatIntervalMs,
       heartbeatTimeoutMs: options.heartbeatTimeoutMs,
@@ -46,7 +42,6 @@ export class PostgresEventBus extends NoticeEventBus {
       logger: options.logger,
       maxTrackedSessions: options.maxTrackedSessions,
       faults: options.faults,
-      commitNotices: new CommitNotices(channel),
     });
     this.#transport = transport;
   }

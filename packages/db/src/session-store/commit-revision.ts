@@ -11,7 +11,6 @@ import {
   type UnsequencedMutation,
 } from "@parley/session-core";
 import { Prisma, type PrismaClient } from "@prisma/client";
-import type { CommitNotices } from "../event-bus/commit-notices.js";
 import { TRANSACTION_OPTIONS } from "../prisma-client.js";
 import { settleCommandsInCommit } from "./session-commands.js";
 
@@ -193,36 +192,6 @@ function feedWrite(events: readonly unknown[], accepted: Prisma.Sql, now: number
 }
 
 /**
- * The revision's notices as one scalar column (how many were sent): the session notice
- * `{s, f, l}` for its replay-log row and the feed notice `{i}` for its highest admin-feed id, in
- * `encodeNotifyPayload`'s format. `pg_notify` queues them in the statement's transaction; Postgres
- * delivers them when it commits and drops them if anything aborts it, so no process hears of a
- * revision before it is committed.
- */
-function noticesColumn(
-  commit: SessionCommit,
-  notices: CommitNotices,
-  logsMutation: boolean,
-  feeds: boolean,
-): Prisma.Sql {
-  const sent: Prisma.Sql[] = [];
-  if (logsMutation) {
-    sent.push(Prisma.sql`SELECT pg_notify(${notices.channel},
-        json_build_object('s', ${commit.session_id}::text, 'f', last_event_id, 'l', last_event_id)::text)
-      FROM updated`);
-  }
-  if (feeds) {
-    sent.push(Prisma.sql`SELECT pg_notify(${notices.channel}, json_build_object('i', max(event_id))::text)
-      FROM fed HAVING count(*) > 0`);
-  }
-  if (sent.length === 0) return Prisma.sql`0`;
-  return Prisma.sql`(SELECT count(*)::int FROM (${Prisma.join(
-    sent.map((query) => Prisma.sql`SELECT 1 FROM (${query}) AS one`),
-    " UNION ALL ",
-  )}) AS sent)`;
-}
-
-/**
  * Why a revision was rejected, computed inside the statement only on that path and raised through
  * `parley_reject_commit`, which aborts the statement (nothing of it is written).
  */
@@ -290,8 +259,7 @@ export function rejectionError(error: unknown, commit: SessionCommit): unknown {
  * - `logged` appends the replay-log row with that id (gap-free per session: counter and row share
  *   the session lock and the statement's atomicity);
  * - `indexed` upserts the interaction rows, `feed_gate`/`fed` append the admin feed;
- * - the final SELECT raises when a check failed, which aborts the whole statement; otherwise it
- *   queues the revision's NOTIFYs when the store announces its commits (`noticesColumn`).
+ * - the final SELECT raises when a check failed, which aborts the whole statement.
  * Every data-modifying CTE runs exactly once; the later ones read the earlier ones' RETURNING only.
  */
 function revisionStatement(
@@ -300,7 +268,6 @@ function revisionStatement(
   mutationCreatedAt: number,
   events: readonly unknown[],
   now: number,
-  notices: CommitNotices | undefined,
 ): Prisma.Sql {
   const { session_id, epoch, message } = commit;
   const assignments = [
@@ -329,7 +296,6 @@ function revisionStatement(
   const feedIds = feed
     ? Prisma.sql`(SELECT array_agg(event_id ORDER BY event_id) FROM fed)`
     : Prisma.sql`NULL::bigint[]`;
-  const sent = notices ? noticesColumn(commit, notices, mutationJson !== null, feed !== null) : Prisma.sql`0`;
   return Prisma.sql`
     WITH updated AS (
       UPDATE sessions SET ${Prisma.join(assignments, ", ")}
@@ -337,42 +303,28 @@ function revisionStatement(
          AND (${epoch ?? null}::int IS NULL OR lease_epoch = ${epoch ?? null}::int)
       RETURNING last_event_id
     )${written}${logged}${indexed}${feed ?? Prisma.empty}
-    SELECT (SELECT last_event_id FROM updated) AS last_event_id, ${feedIds} AS feed_ids, ${sent} AS notices
+    SELECT (SELECT last_event_id FROM updated) AS last_event_id, ${feedIds} AS feed_ids
      WHERE ${rejection(commit, messageWritten)}`;
 }
 
 /**
  * Commits one revision in one round trip (see `revisionStatement`) through the Prisma client,
  * outside any interactive transaction. Each JSON document is serialised once; a rejected revision
- * throws the typed conflict and writes nothing. With `notices`, the revision's NOTIFYs go out with
- * its commit and `notices` is told so once it is committed.
+ * throws the typed conflict and writes nothing.
  */
 export async function commitRevision(
   prisma: PrismaClient,
   commit: SessionCommit,
   now: number,
-  notices?: CommitNotices,
 ): Promise<CommitResult> {
-  const result = await commitInStatementOrTransaction(prisma, commit, now, notices);
-  notices?.announced(result);
-  return result;
-}
-
-async function commitInStatementOrTransaction(
-  prisma: PrismaClient,
-  commit: SessionCommit,
-  now: number,
-  notices: CommitNotices | undefined,
-): Promise<CommitResult> {
-  if (!commit.settle_commands?.length && !commit.ends_turn) return runRevision(prisma, commit, now, notices);
+  if (!commit.settle_commands?.length && !commit.ends_turn) return runRevision(prisma, commit, now);
   // A revision that settles session commands or ends a Turn must see the commands committed up to
   // the moment it holds the session row: one statement reads a snapshot taken before it waited for
   // that lock, and would miss a prompt queued meanwhile (DESIGN §10.1). So: lock the row first,
   // then the revision statement, then the command checks, each under a fresh snapshot.
   return prisma.$transaction(async (tx) => {
     await tx.$queryRaw`SELECT 1 FROM sessions WHERE session_id = ${commit.session_id} FOR UPDATE`;
-    // Its NOTIFYs are queued in this transaction and delivered at its COMMIT.
-    const result = await runRevision(tx, commit, now, notices);
+    const result = await runRevision(tx, commit, now);
     await settleCommandsInCommit(tx, commit);
     return result;
   }, TRANSACTION_OPTIONS);
@@ -383,13 +335,12 @@ async function runRevision(
   client: Pick<Prisma.TransactionClient, "$queryRaw">,
   commit: SessionCommit,
   now: number,
-  notices: CommitNotices | undefined,
 ): Promise<CommitResult> {
   const { mutation } = commit;
   const mutationJson = mutation ? JSON.stringify(mutation) : null;
   const eventsJson = commit.interaction_events?.length ? JSON.stringify(commit.interaction_events) : null;
   const events: Omit<InteractionEvent, "event_id">[] = eventsJson ? JSON.parse(eventsJson) : [];
-  const statement = revisionStatement(commit, mutationJson, mutation?.created_at ?? 0, events, now, notices);
+  const statement = revisionStatement(commit, mutationJson, mutation?.created_at ?? 0, events, now);
   let rows: { last_event_id: number | null; feed_ids: bigint[] | null }[];
   try {
     rows = await client.$queryRaw(statement);

@@ -18,7 +18,6 @@ import type {
 } from "@parley/session-core";
 import { systemClock } from "@parley/session-core";
 import { Prisma, type PrismaClient } from "@prisma/client";
-import type { CommitNotices } from "../event-bus/commit-notices.js";
 import { TRANSACTION_OPTIONS } from "../prisma-client.js";
 import type { CommitObserver } from "./commit-observer.js";
 import { assertWellFormed, commitRevision } from "./commit-revision.js";
@@ -53,20 +52,11 @@ export class PrismaSessionStore implements SessionStore {
   readonly #prisma: PrismaClient;
   readonly #clock: Clock;
   readonly #observer: CommitObserver | undefined;
-  readonly #notices: CommitNotices | undefined;
 
-  /**
-   * `notices`: the NOTIFY bus's (`PostgresEventBus.commitNotices`); each revision then sends its own
-   * NOTIFY inside its commit and that bus sends none for it.
-   */
-  constructor(
-    prisma: PrismaClient,
-    options: { clock?: Clock; observer?: CommitObserver; notices?: CommitNotices | undefined } = {},
-  ) {
+  constructor(prisma: PrismaClient, options: { clock?: Clock; observer?: CommitObserver } = {}) {
     this.#prisma = prisma;
     this.#clock = options.clock ?? systemClock;
     this.#observer = options.observer;
-    this.#notices = options.notices;
   }
 
   async createSession(record: SessionRecord): Promise<void> {
@@ -111,7 +101,7 @@ export class PrismaSessionStore implements SessionStore {
   async commit(commit: SessionCommit): Promise<CommitResult> {
     assertWellFormed(commit);
     const started = performance.now();
-    const result = await commitRevision(this.#prisma, commit, this.#clock.now(), this.#notices);
+    const result = await commitRevision(this.#prisma, commit, this.#clock.now());
     this.#observer?.committed(commit, (performance.now() - started) / 1000);
     return result;
   }
