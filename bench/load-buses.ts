@@ -64,6 +64,8 @@ async function main(): Promise<void> {
     serverUrl = privatePostgres.url();
   }
   serverUrl ??= process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+  // Read now: the private cluster is gone by the time the report is written.
+  const machine = await describeMachine(serverUrl);
   const nats = await startPrivateNats();
   const figures: Figure[] = [];
   const errors: string[] = [];
@@ -93,12 +95,12 @@ async function main(): Promise<void> {
           note: "probe under load: commit done → delivered in another bus",
         }),
         valueFigure(
-          `load_${label}_bus_share`,
-          "ratio",
-          (bus.p50 * hops) / cycle.p50,
+          `load_${label}_bus_share_pct`,
+          "%",
+          (100 * bus.p50 * hops) / cycle.p50,
           result.latencies.length,
           {
-            note: `${hops} bus hop(s) per cycle × bus p50 / cycle p50`,
+            note: `${hops} bus hop(s) per cycle × bus p50 / cycle p50, in percent`,
           },
         ),
       );
@@ -114,7 +116,7 @@ async function main(): Promise<void> {
       started_at,
       finished_at: new Date().toISOString(),
       scale: scale.name,
-      machine: await describeMachine(serverUrl),
+      machine,
       figures,
       details: { errors: [...new Set(errors)].slice(0, 50) },
       failures: [],

@@ -24,7 +24,10 @@ function singleAdminAuth(token: string): AuthStore {
     findUserByName: async () => admin,
     getUser: async () => admin,
     issueToken: async () => token,
-    authenticate: async (candidate) => (candidate === token ? admin : null),
+    authenticate: async (candidate) =>
+      candidate === token ? { user: admin, token_hash: "bench-memory-token-hash", expires_at: null } : null,
+    liveTokenHashes: async (token_hashes) => new Set(token_hashes),
+    revokeTokens: async () => 0,
   };
 }
 
@@ -61,6 +64,8 @@ export async function startMemoryStack(options: { port: number }): Promise<Bench
     },
     port: options.port,
     host: "127.0.0.1",
+    // As in the Postgres stack: every simulated user signs in with the one bench token.
+    limits: { connections_per_user: 1_000_000, rate_requests: 0 },
     checkHealth: async () => true,
   });
   const clients: ParleyClient[] = [];
