@@ -15,7 +15,6 @@ import { runToolCall } from "./tool-execution.js";
 import {
   closeAssistantMessage,
   createAssistantMessage,
-  finishModelStream,
   lastStepText,
   startStep,
 } from "./transitions/assistant-transitions.js";
@@ -358,13 +357,9 @@ export class TurnRunner {
       this.#lastText = "";
       return 0;
     }
-    // A Step without tool calls ends the segment or the Turn next, and that close records the end of
-    // the stream in the same revision (one `message` mutation instead of two).
-    const finished =
-      consumer.toolCalls.length > 0
-        ? await this.#update(message_id, (current) => finishModelStream(current))
-        : undefined;
-    const message = finished ?? this.#host.writer.cached(message_id);
+    // The consumer committed the end of the model stream with the Step's last batch when it called
+    // tools; otherwise the close that comes next records it.
+    const message = this.#host.writer.cached(message_id);
     this.#lastText = message ? lastStepText(message) : "";
     const ready = consumer.toolCalls.filter((call) => call.ready).map((call) => call.tool_call_id);
     await this.#executeTools(message_id, ready);

@@ -95,11 +95,18 @@ export function finishStreamingPart(message: AssistantMessage, part_id: string):
   };
 }
 
-/** The Step's model stream ended; from here a crash no longer counts as a cut stream (DESIGN §3.3). */
+/**
+ * The Step's model stream ended; from here a crash no longer counts as a cut stream (DESIGN §3.3).
+ * Only recovery reads it, so it rides along with the Step's last stream change when batched.
+ */
 export function finishModelStream(message: AssistantMessage): AssistantTransition | null {
   if (message.model_stream === "finished") return null;
   assertOpen(message);
-  return { message: { ...message, model_stream: "finished" }, mutation: { variant: "message" } };
+  return {
+    message: { ...message, model_stream: "finished" },
+    mutation: { variant: "message" },
+    rides_along: true,
+  };
 }
 
 export interface CloseAssistantInput {
