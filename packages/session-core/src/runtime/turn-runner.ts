@@ -182,9 +182,13 @@ export class TurnRunner {
   /** A new Turn: the `set` commands queued ahead of its prompt, its prompt, then Steps. */
   runNew(prompt: PromptCommand, configs: SetCommand[]): void {
     void this.#guard(async () => {
-      await this.#records.turnMutation({ type: "start", status: "running" });
+      // Without queued `set`s in between, the Turn's start and its prompt are one commit.
+      const startsWithPrompt = configs.length === 0;
+      if (!startsWithPrompt) await this.#records.turnMutation({ type: "start", status: "running" });
       for (const command of configs) await this.#host.applyConfig(command, this.turn_id, this.epoch);
-      await this.#records.userMessage(prompt.input.query, "prompt", prompt.command_id);
+      await this.#records.userMessage(prompt.input.query, "prompt", prompt.command_id, {
+        starts_turn: startsWithPrompt,
+      });
       await this.#loop(1);
     });
   }
@@ -481,13 +485,36 @@ export class TurnRunner {
     );
   }
 
+  /** The close of the open message and the Turn's finish are one commit. */
   async #finishCompleted(): Promise<void> {
-    await this.#close("completed", "Tool did not complete before Assistant Message closed", "turn_stopped");
-    await this.#records.turnMutation(
-      { type: "finish", status: "completed", text: this.#lastText },
-      this.#markFinished,
-      { ends_turn: { turn_id: this.turn_id, cancel_queued_prompts: false } },
-    );
+    const tool_error = "Tool did not complete before Assistant Message closed";
+    const finish = { type: "finish", status: "completed", text: this.#lastText } as const;
+    const commands = { ends_turn: { turn_id: this.turn_id, cancel_queued_prompts: false } };
+    if (!this.#messageId) await this.#records.turnMutation(finish, this.#markFinished, commands);
+    else {
+      try {
+        await this.#records.closeAndFinish(
+          this.#messageId,
+          (current, now) =>
+            closeAssistantMessage(current, {
+              status: "completed",
+              tool_error,
+              cancel_reason: "turn_stopped",
+              now,
+            }),
+          finish,
+          this.#markFinished,
+          commands,
+        );
+      } catch (error) {
+        // A prompt queued for this Turn refused the finish (it joins as a steer): the message still
+        // closes, on its own, before the Turn goes on with a new segment.
+        if (error instanceof StoreConflictError && error.kind === "queued") {
+          await this.#close("completed", tool_error, "turn_stopped");
+        }
+        throw error;
+      }
+    }
     this.#settle({ turn_id: this.turn_id, text: this.#lastText, success: true });
   }
 

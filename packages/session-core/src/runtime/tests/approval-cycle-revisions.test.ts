@@ -6,22 +6,25 @@ import { createApprovalTool } from "./tools.js";
 
 /**
  * One committed revision, in words: what it writes (message type and new revision, or the session),
- * the one mutation it publishes (`-` for none), the states of the tool parts it writes, and the
- * Interaction rows and feed entries it carries.
+ * the mutations it logs (`a+b`: two, in one commit; `-` for none), the states of the tool parts it
+ * writes, and the Interaction rows and feed entries it carries.
  */
 function describeCommit(commit: SessionCommit): string {
   const snapshot = commit.message?.snapshot;
   const target = snapshot ? `${snapshot.type}@${snapshot.revision}` : "session";
-  const mutation = commit.mutation;
-  const published = !mutation
-    ? "-"
-    : mutation.variant === "turn"
-      ? `turn:${mutation.type}`
-      : mutation.variant === "session"
-        ? `session:${mutation.type}`
-        : mutation.variant === "part"
-          ? `part:${mutation.part.type}`
-          : `${mutation.variant}:${mutation.type}`;
+  const logged = [commit.preceding_mutation, commit.mutation].flatMap((mutation) => {
+    if (!mutation) return [];
+    switch (mutation.variant) {
+      case "turn":
+      case "session":
+        return [`${mutation.variant}:${mutation.type}`];
+      case "part":
+        return [`part:${mutation.part.type}`];
+      default:
+        return [`${mutation.variant}:${mutation.type}`];
+    }
+  });
+  const published = logged.length === 0 ? "-" : logged.join("+");
   const tools =
     snapshot?.type === "assistant"
       ? snapshot.parts.flatMap((part) => (part.type === "tool" ? [part.state] : []))
@@ -68,8 +71,8 @@ describe("the revisions of one approval cycle", () => {
     expect(approval.effects).toEqual(["a"]);
 
     expect(commits).toEqual([
-      "session turn:start",
-      "user@1 message:user settles",
+      // The Turn's start and its prompt: one commit, two mutations (consecutive event ids).
+      "user@1 turn:start+message:user settles",
       // Step 1: the message opens with its step-start; the tool's start and streamed input are one
       // revision, its settled input and the end of the model stream the next.
       "assistant@1 message:assistant stream=streaming",
@@ -87,8 +90,8 @@ describe("the revisions of one approval cycle", () => {
       "assistant@9 part:text stream=streaming tool=completed",
       "assistant@10 delta:text stream=streaming tool=completed",
       "assistant@11 part:text stream=streaming tool=completed",
-      "assistant@12 message:assistant stream=finished tool=completed",
-      "session turn:finish ends-turn",
+      // The close and the Turn's finish: one commit, the message's mutation then the Turn's.
+      "assistant@12 message:assistant+turn:finish stream=finished tool=completed ends-turn",
     ]);
     expect(harness.toolStates(session.id, "call_1")).toEqual([
       "input-streaming",
