@@ -76,6 +76,8 @@ export class StepStreamConsumer {
   readonly #streamingParts = new Map<string, string>();
   readonly #inputText = new Map<string, string>();
   #pending: PendingWrite[] = [];
+  /** Committed with the Step's first write (`ridesAlongWithFirstWrite`). */
+  #riders: AssistantTransitionFn[] = [];
   #timer: ReturnType<typeof setTimeout> | undefined;
   #timerFlush: Promise<void> = Promise.resolve();
   /** Tool calls of this Step in arrival order; `ready` ones run after the stream ends. */
@@ -105,17 +107,29 @@ export class StepStreamConsumer {
       if (message_id) {
         await this.flush();
         for (const part_id of this.#streamingParts.values()) {
-          await this.#access.update(message_id, (current) => finishStreamingPart(current, part_id));
+          await this.#write(message_id, (current) => finishStreamingPart(current, part_id));
         }
       }
       // A Step that called tools ends its model stream with its last batch. A Step without tool calls
       // ends the segment or the Turn next, and that close records the end of the stream.
       if (this.toolCalls.length > 0) this.#queue({ kind: "change", transition: finishModelStream });
       await this.flush();
+      // A Step that wrote nothing still records its start.
+      if (this.#riders.length > 0) await this.#write(await this.#access.ensureMessage(), () => null);
     } finally {
       this.#cancelTimer();
       reader.releaseLock();
     }
+  }
+
+  /**
+   * `transition` is committed with this Step's first write, in the same revision, without a mutation
+   * of its own (e.g. a later Step's `step-start`, which clients do not show: it reaches them with
+   * the message's next whole-message mutation). If the Step writes nothing, it is committed alone
+   * when the stream ends. The segment's message must exist.
+   */
+  ridesAlongWithFirstWrite(transition: AssistantTransitionFn): void {
+    this.#riders.push(transition);
   }
 
   /** Commits every buffered write, in arrival order (see the class comment for how they are grouped). */
@@ -135,7 +149,7 @@ export class StepStreamConsumer {
       if (batch.length === 0) return;
       const transition = batchTransitions(batch);
       batch = [];
-      await this.#access.update(message_id, transition);
+      await this.#write(message_id, transition);
     };
     for (const item of pending) {
       if (item.kind === "change") batch.push(item.transition);
@@ -143,9 +157,7 @@ export class StepStreamConsumer {
         batch.push((current) => appendToolInput(current, item.tool_call_id, item.fragment));
       } else {
         await commitBatch();
-        await this.#access.update(message_id, (current) =>
-          appendStreamedText(current, item.part_id, item.fragment),
-        );
+        await this.#write(message_id, (current) => appendStreamedText(current, item.part_id, item.fragment));
       }
     }
     await commitBatch();
@@ -186,7 +198,7 @@ export class StepStreamConsumer {
         if (!part_id) return;
         this.#streamingParts.delete(part.id);
         const message_id = await this.#access.ensureMessage();
-        await this.#access.update(message_id, (current) => finishStreamingPart(current, part_id));
+        await this.#write(message_id, (current) => finishStreamingPart(current, part_id));
         return;
       }
       case "tool-input-start": {
@@ -228,7 +240,7 @@ export class StepStreamConsumer {
     const part_id = this.#ids.part(kind);
     this.#streamingParts.set(provider_id, part_id);
     const message_id = await this.#access.ensureMessage();
-    await this.#access.update(message_id, (current) => addStreamingPart(current, part_id, kind));
+    await this.#write(message_id, (current) => addStreamingPart(current, part_id, kind));
     return part_id;
   }
 
@@ -246,6 +258,15 @@ export class StepStreamConsumer {
     if (!parsed.success)
       return { error: `Invalid input for tool ${tool_name}: ${z.prettifyError(parsed.error)}`, input };
     return { input };
+  }
+
+  /** One revision of `transition`, carrying the transitions that ride along with the first write. */
+  async #write(message_id: string, transition: AssistantTransitionFn): Promise<void> {
+    const riders = this.#riders.splice(0);
+    await this.#access.update(
+      message_id,
+      riders.length === 0 ? transition : batchTransitions([...riders, transition]),
+    );
   }
 
   /** Buffers a write; fragments of the same part in a row are joined. Arms the flush timer. */

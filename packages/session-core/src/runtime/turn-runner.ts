@@ -324,10 +324,6 @@ export class TurnRunner {
   /** One model request and the tools it called; returns how many tool calls the model made. */
   async #runStep(): Promise<number> {
     const { agent, context } = this.#host;
-    if (this.#messageId) {
-      const step_part_id = context.ids.part("step-start");
-      await this.#update(this.#messageId, (current) => startStep(current, step_part_id));
-    }
     const prompt = buildModelPrompt(
       agent.system,
       await loadAllMessages(context.store, this.#host.session_id),
@@ -344,6 +340,11 @@ export class TurnRunner {
       context.delta_flush_ms,
     );
     this.#consumer = consumer;
+    if (this.#messageId) {
+      // A later Step of the open segment: its start is committed with the Step's first change.
+      const step_part_id = context.ids.part("step-start");
+      consumer.ridesAlongWithFirstWrite((current) => startStep(current, step_part_id));
+    }
     try {
       const result = await this.#raceEnded(
         Promise.resolve(

@@ -85,14 +85,16 @@ describe("the revisions of one approval cycle", () => {
       "assistant@5 part:tool stream=finished tool=running interactions=resolved feed=resolved",
       "assistant@6 - stream=finished tool=running interactions=resolved",
       "assistant@7 part:tool stream=finished tool=completed",
-      // Step 2: text, one revision per boundary and per coalesced run of deltas, as clients expect.
-      "assistant@8 part:step-start stream=streaming tool=completed",
-      "assistant@9 part:text stream=streaming tool=completed",
-      "assistant@10 delta:text stream=streaming tool=completed",
-      "assistant@11 part:text stream=streaming tool=completed",
+      // Step 2: its step-start rides along with the text part's start (clients do not show
+      // step-starts); then one revision per coalesced run of deltas and the part's end, as G70 pins.
+      "assistant@8 part:text stream=streaming tool=completed",
+      "assistant@9 delta:text stream=streaming tool=completed",
+      "assistant@10 part:text stream=streaming tool=completed",
       // The close and the Turn's finish: one commit, the message's mutation then the Turn's.
-      "assistant@12 message:assistant+turn:finish stream=finished tool=completed ends-turn",
+      "assistant@11 message:assistant+turn:finish stream=finished tool=completed ends-turn",
     ]);
+    const [assistant] = await harness.assistants(session.id);
+    expect(assistant?.parts.map((part) => part.type)).toEqual(["step-start", "tool", "step-start", "text"]);
     expect(harness.toolStates(session.id, "call_1")).toEqual([
       "input-streaming",
       "ready",
