@@ -40,9 +40,13 @@ export function batchTransitions(transitions: readonly AssistantTransitionFn[]):
   };
 }
 
-/** One `part` mutation when every change is of the same part (by `part` mutations); else `message`. */
+/**
+ * The one change's own mutation; one `part` mutation when every change is of the same part (by
+ * `part` mutations); else `message`.
+ */
 function oneMutation(specs: MutationSpec[]): MutationSpec {
   const first = specs[0];
+  if (specs.length === 1 && first) return first;
   if (
     specs.length > 0 &&
     first?.variant === "part" &&

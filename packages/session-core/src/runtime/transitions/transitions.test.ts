@@ -256,6 +256,16 @@ describe("batchTransitions", () => {
     expect(finishModelStream(open())?.mutation).toEqual({ variant: "message" });
   });
 
+  it("a change that rides along keeps the other change's own mutation, a text delta included", () => {
+    const withText = addStreamingPart(open(), "text:1", "text").message;
+    const result = batchTransitions([
+      (message) => startStep(message, "step-start:2"),
+      (message) => appendStreamedText(message, "text:1", "hi"),
+    ])(withText, NOW);
+    expect(result?.mutation).toEqual({ variant: "delta", part_id: "text:1", type: "text", delta: "hi" });
+    expect(result?.message.parts.at(-1)).toMatchObject({ type: "step-start", part_id: "step-start:2" });
+  });
+
   it("skips transitions that change nothing, and is null when none changed anything", () => {
     const nothing = (message: AssistantMessage) => markInteractionResumed(message, "interaction:none", NOW);
     expect(batchTransitions([nothing, nothing])(open(), NOW)).toBeNull();
