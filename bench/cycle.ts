@@ -14,6 +14,10 @@ interface CycleSamples {
   walBytes: number[];
   statements: number[];
   commits: number[];
+  /** Of `commits`: the bus's NOTIFY transactions (each after the commit it announces). */
+  notifyCommits: number[];
+  /** Of `commits`: the transactions that wrote data (revisions, the queued prompt, the lease). */
+  durableCommits: number[];
 }
 
 /**
@@ -37,6 +41,8 @@ async function runCycles(
     walBytes: [],
     statements: [],
     commits: [],
+    notifyCommits: [],
+    durableCommits: [],
   };
   const warmups = 5;
   for (let run = 0; run < runs + warmups; run++) {
@@ -71,7 +77,13 @@ async function runCycles(
     if (counters && before && after) {
       samples.walBytes.push(await counters.walBytesBetween(before, after));
       samples.statements.push(after.statements - before.statements);
-      samples.commits.push(after.next_xid - before.next_xid);
+      const commits = after.next_xid - before.next_xid;
+      samples.commits.push(commits);
+      if (counters.hasStatements) {
+        const notifies = after.notifies - before.notifies;
+        samples.notifyCommits.push(notifies);
+        samples.durableCommits.push(commits - notifies);
+      }
     }
   }
   return samples;
@@ -159,6 +171,22 @@ export async function measureCycle(context: SuiteContext): Promise<Figure[]> {
       "durable commits (transaction ids assigned: explicit or autocommit writes and NOTIFYs), prompt → Turn finished",
     ),
   );
+  if (counters.hasStatements) {
+    figures.push(
+      medianFigure(
+        "durable_commits_per_cycle",
+        "count",
+        samples.durableCommits,
+        "of commits_per_cycle, the transactions that wrote data: revisions, the queued prompt, the lease (not the NOTIFYs)",
+      ),
+      medianFigure(
+        "notify_commits_per_cycle",
+        "count",
+        samples.notifyCommits,
+        "of commits_per_cycle, the bus's NOTIFY transactions (pg_notify statements, each after its commit)",
+      ),
+    );
+  }
   figures.push(
     latencyFigure("pending_visible_memory_ms", summarize(memory.pendingVisible), {
       floor: "floor_ws_echo_ms",

@@ -6,6 +6,12 @@ export interface CounterSnapshot {
   statements: number;
   commits: number;
   /**
+   * Calls of statements that send a NOTIFY (`pg_notify`). Parley's bus sends each after its commit,
+   * as one autocommit statement of its own, so each is one transaction id of `next_xid`'s count that
+   * wrote no data (NaN without `pg_stat_statements`).
+   */
+  notifies: number;
+  /**
    * The cluster's next transaction id. Its difference counts the transactions that were given an
    * id, i.e. every durable commit (a write, or a NOTIFY) whether it was an explicit BEGIN … COMMIT
    * or one autocommit statement; reads are not counted. Cluster-wide, like WAL.
@@ -54,10 +60,17 @@ export class PostgresCounters {
     );
     const lsn = wal.rows[0]?.lsn ?? "0/0";
     const next_xid = Number(wal.rows[0]?.next_xid ?? Number.NaN);
-    if (!this.#hasStatements) return { wal_lsn: lsn, statements: Number.NaN, commits: Number.NaN, next_xid };
-    const counts = await this.#client.query<{ statements: string | null; commits: string | null }>(
+    if (!this.#hasStatements) {
+      return { wal_lsn: lsn, statements: Number.NaN, commits: Number.NaN, notifies: Number.NaN, next_xid };
+    }
+    const counts = await this.#client.query<{
+      statements: string | null;
+      commits: string | null;
+      notifies: string | null;
+    }>(
       `SELECT sum(calls)::text AS statements,
-              sum(calls) FILTER (WHERE upper(query) LIKE 'COMMIT%')::text AS commits
+              sum(calls) FILTER (WHERE upper(query) LIKE 'COMMIT%')::text AS commits,
+              sum(calls) FILTER (WHERE query ILIKE '%pg_notify%')::text AS notifies
          FROM pg_stat_statements
         WHERE dbid = (SELECT oid FROM pg_database WHERE datname = $1)`,
       [this.#database],
@@ -67,6 +80,7 @@ export class PostgresCounters {
       wal_lsn: lsn,
       statements: Number(row?.statements ?? 0),
       commits: Number(row?.commits ?? 0),
+      notifies: Number(row?.notifies ?? 0),
       next_xid,
     };
   }

@@ -39,6 +39,9 @@ export function assertWellFormed(commit: SessionCommit): void {
       );
     }
   }
+  if (commit.preceding_mutation && !commit.mutation) {
+    throw new Error(`Commit for ${commit.session_id} carries a preceding mutation without its mutation`);
+  }
   for (const record of commit.interactions ?? []) {
     if (record.session_id !== commit.session_id) {
       throw new Error(
@@ -252,26 +255,26 @@ export function rejectionError(error: unknown, commit: SessionCommit): unknown {
 /**
  * One revision as ONE statement, so one round trip and one implicit transaction (autocommit):
  * - `updated` locks the session row (serialising the session's commits) while checking the fencing
- *   epoch, applying the session patch and taking the next event id;
+ *   epoch, applying the session patch and taking the next event id (two with a preceding mutation);
  * - `written` writes the message with its optimistic check, only once the row is locked (under READ
  *   COMMITTED an UPDATE that met a concurrently committed row re-checks `revision` on the newest
  *   version; an INSERT meets the unique keys);
- * - `logged` appends the replay-log row with that id (gap-free per session: counter and row share
- *   the session lock and the statement's atomicity);
+ * - `logged` appends the replay-log rows with the ids up to it (gap-free per session: counter and
+ *   rows share the session lock and the statement's atomicity);
  * - `indexed` upserts the interaction rows, `feed_gate`/`fed` append the admin feed;
  * - the final SELECT raises when a check failed, which aborts the whole statement.
  * Every data-modifying CTE runs exactly once; the later ones read the earlier ones' RETURNING only.
  */
 function revisionStatement(
   commit: SessionCommit,
-  mutationJson: string | null,
-  mutationCreatedAt: number,
+  logged_mutations: LoggedMutations | null,
   events: readonly unknown[],
   now: number,
 ): Prisma.Sql {
   const { session_id, epoch, message } = commit;
+  const count = logged_mutations?.count ?? 0;
   const assignments = [
-    Prisma.sql`last_event_id = last_event_id + ${mutationJson === null ? 0 : 1}::int`,
+    Prisma.sql`last_event_id = last_event_id + ${count}::int`,
     ...sessionPatchAssignments(commit),
   ];
   const written = message
@@ -279,15 +282,16 @@ function revisionStatement(
     : Prisma.empty;
   const messageWritten = message ? Prisma.sql`EXISTS (SELECT 1 FROM written)` : Prisma.sql`TRUE`;
   const accepted = Prisma.sql`EXISTS (SELECT 1 FROM updated) AND ${messageWritten}`;
+  // Each mutation gets its id in order: the last one the new counter, the one before it that minus one.
   const logged =
-    mutationJson === null
+    logged_mutations === null
       ? Prisma.empty
       : Prisma.sql`, logged AS (
       INSERT INTO session_events (session_id, event_id, mutation, created_at)
-      SELECT ${session_id}, updated.last_event_id,
-             ${mutationJson}::jsonb || jsonb_build_object('event_id', updated.last_event_id),
-             ${mutationCreatedAt}::bigint
-        FROM updated
+      SELECT ${session_id}, updated.last_event_id - ${count}::int + m.position::int,
+             m.value || jsonb_build_object('event_id', updated.last_event_id - ${count}::int + m.position::int),
+             (m.value->>'created_at')::bigint
+        FROM updated, jsonb_array_elements(${logged_mutations.json}::jsonb) WITH ORDINALITY AS m(value, position)
        WHERE ${messageWritten}
     )`;
   const interactions = interactionsWrite(commit, accepted);
@@ -336,11 +340,18 @@ async function runRevision(
   commit: SessionCommit,
   now: number,
 ): Promise<CommitResult> {
-  const { mutation } = commit;
+  const { mutation, preceding_mutation } = commit;
   const mutationJson = mutation ? JSON.stringify(mutation) : null;
+  const precedingJson = preceding_mutation ? JSON.stringify(preceding_mutation) : null;
+  const logged: LoggedMutations | null =
+    mutationJson === null
+      ? null
+      : precedingJson === null
+        ? { json: `[${mutationJson}]`, count: 1 }
+        : { json: `[${precedingJson},${mutationJson}]`, count: 2 };
   const eventsJson = commit.interaction_events?.length ? JSON.stringify(commit.interaction_events) : null;
   const events: Omit<InteractionEvent, "event_id">[] = eventsJson ? JSON.parse(eventsJson) : [];
-  const statement = revisionStatement(commit, mutationJson, mutation?.created_at ?? 0, events, now);
+  const statement = revisionStatement(commit, logged, events, now);
   let rows: { last_event_id: number | null; feed_ids: bigint[] | null }[];
   try {
     rows = await client.$queryRaw(statement);
@@ -355,11 +366,18 @@ async function runRevision(
   const interaction_events = events.map((event, index) => ({ ...event, event_id: ids[index] ?? Number.NaN }));
   if (mutationJson === null) return { interaction_events };
   const event_id = row.last_event_id;
-  const stored = JSON.parse(mutationJson) as UnsequencedMutation;
-  const event: SessionEvent = {
+  const sequenced = (json: string, id: number): SessionEvent => ({
     session_id: commit.session_id,
-    event_id,
-    mutation: { ...stored, event_id } as SessionMutation,
-  };
-  return { event, interaction_events };
+    event_id: id,
+    mutation: { ...(JSON.parse(json) as UnsequencedMutation), event_id: id } as SessionMutation,
+  });
+  const event = sequenced(mutationJson, event_id);
+  if (precedingJson === null) return { event, interaction_events };
+  return { event, preceding_event: sequenced(precedingJson, event_id - 1), interaction_events };
+}
+
+/** The mutations a revision logs, as one JSON array in log order, and how many (ids to take). */
+interface LoggedMutations {
+  json: string;
+  count: 1 | 2;
 }

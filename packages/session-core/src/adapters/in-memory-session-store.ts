@@ -14,7 +14,7 @@ import type {
   SessionStore,
 } from "../ports/session-store.js";
 import type { SessionMessage } from "../schema/messages.js";
-import type { SessionMutation } from "../schema/mutation.js";
+import type { SessionMutation, UnsequencedMutation } from "../schema/mutation.js";
 import type { SessionRecord } from "../schema/session.js";
 import type { SessionCommand } from "../schema/session-command.js";
 import {
@@ -411,10 +411,15 @@ export class InMemorySessionStore implements SessionStore, LeaseEpochSink {
         );
       }
     }
-    if (commit.mutation && commit.mutation.session_id !== session_id) {
-      throw new Error(
-        `Mutation ${commit.mutation.mutation_id} belongs to session ${commit.mutation.session_id}, not ${session_id}`,
-      );
+    for (const mutation of [commit.preceding_mutation, commit.mutation]) {
+      if (mutation && mutation.session_id !== session_id) {
+        throw new Error(
+          `Mutation ${mutation.mutation_id} belongs to session ${mutation.session_id}, not ${session_id}`,
+        );
+      }
+    }
+    if (commit.preceding_mutation && !commit.mutation) {
+      throw new Error(`Commit for ${session_id} carries a preceding mutation without its mutation`);
     }
     for (const event of commit.interaction_events ?? []) {
       if (event.session_id !== session_id) {
@@ -480,22 +485,28 @@ export class InMemorySessionStore implements SessionStore, LeaseEpochSink {
       }
       if (state.active_turn_id === ends.turn_id) state.active_turn_id = null;
     }
-    let event: SessionEvent | undefined;
-    if (commit.mutation) {
+    const append = (mutation: UnsequencedMutation): SessionEvent => {
       const event_id = state.events.length + 1;
-      event = {
+      const event = {
         session_id: commit.session_id,
         event_id,
-        mutation: { ...commit.mutation, event_id } as SessionMutation,
+        mutation: { ...mutation, event_id } as SessionMutation,
       };
       state.events.push(event);
-    }
+      return event;
+    };
+    const preceding_event = commit.preceding_mutation ? append(commit.preceding_mutation) : undefined;
+    const event = commit.mutation ? append(commit.mutation) : undefined;
     const interaction_events = (commit.interaction_events ?? []).map((entry) => {
       const stored: InteractionEvent = { ...entry, event_id: this.#interactionEvents.length + 1 };
       this.#interactionEvents.push(stored);
       return stored;
     });
-    return structuredClone(event ? { event, interaction_events } : { interaction_events });
+    return structuredClone({
+      ...(event ? { event } : {}),
+      ...(preceding_event ? { preceding_event } : {}),
+      interaction_events,
+    });
   }
 
   #sessionInteractions(session_id: string): InteractionRecord[] {

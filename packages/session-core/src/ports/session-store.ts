@@ -64,6 +64,13 @@ export interface SessionCommit {
   >;
   /** The mutation to append to the replay log. Omitted: nothing is published, no event id is taken. */
   mutation?: UnsequencedMutation;
+  /**
+   * A second mutation, logged just before `mutation` with the id before it (one commit, consecutive
+   * ids), for a change of another kind that belongs with it: a Turn's `start` with its user message,
+   * an assistant message's close with the Turn's `finish`. At most one mutation per message still
+   * holds. Requires `mutation`.
+   */
+  preceding_mutation?: UnsequencedMutation;
   /** Admin feed entries for the interactions this revision changes. */
   interaction_events?: Omit<InteractionEvent, "event_id">[];
   /**
@@ -105,6 +112,8 @@ export interface EnqueueCommandResult {
 export interface CommitResult {
   /** The appended replay-log entry, when the commit carried a mutation. */
   event?: SessionEvent;
+  /** The entry of `preceding_mutation` (its id is `event.event_id - 1`), when the commit carried one. */
+  preceding_event?: SessionEvent;
   interaction_events: InteractionEvent[];
 }
 

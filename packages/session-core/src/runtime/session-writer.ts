@@ -6,6 +6,7 @@ import type {
   InteractionEvent,
   InteractionRecord,
   SessionCommit,
+  SessionEvent,
   SessionStore,
 } from "../ports/session-store.js";
 import type { AssistantMessage, SessionMessage } from "../schema/messages.js";
@@ -78,7 +79,19 @@ export class SessionWriter {
   updateAssistant<T>(
     message_id: string,
     transition: AssistantTransitionFn<T>,
-    options: { epoch?: number; stored?: AssistantMessage } = {},
+    options: {
+      epoch?: number;
+      stored?: AssistantMessage;
+      /**
+       * A session change committed with this revision, after it: its `mutation` is logged after the
+       * message's (`preceding_mutation` of the commit), e.g. the Turn's `finish` with the close.
+       * `onCommitted` runs after the commit, before subscribers see either mutation.
+       */
+      followed_by?: Pick<SessionCommit, "settle_commands" | "ends_turn"> & {
+        mutation: UnsequencedMutation;
+        onCommitted?: () => void;
+      };
+    } = {},
   ): Promise<{ message: AssistantMessage; value: T | undefined } | null> {
     return this.serial(async () => {
       const cachedCopy = this.#open.get(message_id);
@@ -106,6 +119,8 @@ export class SessionWriter {
           continue;
         }
         const next: AssistantMessage = { ...result.message, revision: current.revision + 1, updated_at: now };
+        const own = result.publish === false ? undefined : this.#mutationFor(next, result.mutation, now);
+        const followed_by = options.followed_by;
         try {
           await this.#commitAndPublish(
             {
@@ -113,11 +128,23 @@ export class SessionWriter {
               ...(options.epoch === undefined ? {} : { epoch: options.epoch }),
               message: { snapshot: next, expected_revision: current.revision },
               ...this.#interactionRows(next, result),
-              ...(result.publish === false
-                ? {}
-                : { mutation: this.#mutationFor(next, result.mutation, now) }),
+              ...(followed_by === undefined
+                ? own === undefined
+                  ? {}
+                  : { mutation: own }
+                : {
+                    mutation: followed_by.mutation,
+                    ...(own === undefined ? {} : { preceding_mutation: own }),
+                    ...(followed_by.settle_commands === undefined
+                      ? {}
+                      : { settle_commands: followed_by.settle_commands }),
+                    ...(followed_by.ends_turn === undefined ? {} : { ends_turn: followed_by.ends_turn }),
+                  }),
             },
-            () => this.#remember(next),
+            () => {
+              this.#remember(next);
+              followed_by?.onCommitted?.();
+            },
           );
           return { message: next, value: result.value };
         } catch (error) {
@@ -142,7 +169,13 @@ export class SessionWriter {
    */
   appendMessage<M extends SessionMessage>(
     build: (sequence: number, now: number) => M,
-    options: { epoch?: number; publish?: boolean; settle_commands?: SessionCommit["settle_commands"] } = {},
+    options: {
+      epoch?: number;
+      publish?: boolean;
+      settle_commands?: SessionCommit["settle_commands"];
+      /** Logged just before the message's own mutation, in the same commit (e.g. the Turn's `start`). */
+      preceding_mutation?: UnsequencedMutation;
+    } = {},
   ): Promise<M> {
     return this.serial(async () => {
       for (let attempt = 0; ; attempt += 1) {
@@ -157,6 +190,9 @@ export class SessionWriter {
               ...(options.settle_commands === undefined ? {} : { settle_commands: options.settle_commands }),
               message: { snapshot: message, expected_revision: 0 },
               ...(options.publish === false ? {} : { mutation: this.#messageMutation(message, now) }),
+              ...(options.publish === false || options.preceding_mutation === undefined
+                ? {}
+                : { preceding_mutation: options.preceding_mutation }),
             },
             () => {
               this.#nextSequence = message.sequence + 1;
@@ -212,7 +248,9 @@ export class SessionWriter {
   async #commitAndPublish(commit: SessionCommit, applyLocally: () => void): Promise<CommitResult> {
     const result = await this.#deps.store.commit(commit);
     applyLocally();
-    const session_events = result.event ? [result.event] : [];
+    const session_events = [result.preceding_event, result.event].filter(
+      (event): event is SessionEvent => event !== undefined,
+    );
     if (session_events.length > 0 || result.interaction_events.length > 0) {
       try {
         await this.#deps.bus.publish({ session_events, interaction_events: result.interaction_events });

@@ -7,8 +7,10 @@ import { toolPartId } from "./ids.js";
 import {
   addStreamingPart,
   appendStreamedText,
+  finishModelStream,
   finishStreamingPart,
 } from "./transitions/assistant-transitions.js";
+import { batchTransitions } from "./transitions/batched-transition.js";
 import {
   appendToolInput,
   settleToolCall,
@@ -29,17 +31,41 @@ export class ModelStreamError extends Error {
   override readonly name = "ModelStreamError";
 }
 
-interface PendingFragment {
+/** Streamed text of one part, coalesced: one revision and one `delta` mutation each. */
+interface PendingText {
+  kind: "text" | "reasoning";
   part_id: string;
-  kind: "text" | "reasoning" | "tool";
-  tool_call_id?: string;
   fragment: string;
 }
 
+/** Streamed input of one tool call, coalesced: batched with the tool changes around it. */
+interface PendingToolInput {
+  kind: "tool-input";
+  part_id: string;
+  tool_call_id: string;
+  fragment: string;
+}
+
+/** A tool change (its input starts, its call is settled) or the Step's end, batched. */
+interface PendingChange {
+  kind: "change";
+  transition: AssistantTransitionFn;
+  /** Set when this change creates the tool part of that call (`input-streaming`). */
+  starts_tool?: string;
+}
+
+type PendingWrite = PendingText | PendingToolInput | PendingChange;
+
 /**
- * Turns one Step's `LanguageModelV3` stream into assistant revisions. Text, reasoning and tool-input
- * deltas are coalesced (every `flush_ms` and at every part boundary) into one revision each; every
- * other stream part is a boundary and is written in stream order on the session's write chain.
+ * Turns one Step's `LanguageModelV3` stream into assistant revisions, in stream order on the
+ * session's write chain. Writes are buffered and committed every `flush_ms` (subscribers see only
+ * persisted state, so that is how often they see progress) and at text and reasoning boundaries:
+ * - text and reasoning: the part's start, each coalesced run of deltas (one `delta` mutation) and
+ *   its end are one revision each, as clients expect them;
+ * - tool calls: the part's start with the input streamed so far, and later its settled state
+ *   (`ready`/`failed`) with the Step's end, are batched into as few revisions as possible
+ *   (`batchTransitions`), while every state the part goes through is still published:
+ *   `input-streaming` is committed before `ready`.
  */
 export class StepStreamConsumer {
   readonly #access: StepWriteAccess;
@@ -49,7 +75,9 @@ export class StepStreamConsumer {
   /** Provider part id → our part id, for text and reasoning. */
   readonly #streamingParts = new Map<string, string>();
   readonly #inputText = new Map<string, string>();
-  #pending: PendingFragment[] = [];
+  #pending: PendingWrite[] = [];
+  /** Committed with the Step's first write (`ridesAlongWithFirstWrite`). */
+  #riders: AssistantTransitionFn[] = [];
   #timer: ReturnType<typeof setTimeout> | undefined;
   #timerFlush: Promise<void> = Promise.resolve();
   /** Tool calls of this Step in arrival order; `ready` ones run after the stream ends. */
@@ -75,20 +103,36 @@ export class StepStreamConsumer {
         if (done) break;
         await this.#handle(value);
       }
-      await this.flush();
       const message_id = await this.#openPartsMessage();
       if (message_id) {
+        await this.flush();
         for (const part_id of this.#streamingParts.values()) {
-          await this.#access.update(message_id, (current) => finishStreamingPart(current, part_id));
+          await this.#write(message_id, (current) => finishStreamingPart(current, part_id));
         }
       }
+      // A Step that called tools ends its model stream with its last batch. A Step without tool calls
+      // ends the segment or the Turn next, and that close records the end of the stream.
+      if (this.toolCalls.length > 0) this.#queue({ kind: "change", transition: finishModelStream });
+      await this.flush();
+      // A Step that wrote nothing still records its start.
+      if (this.#riders.length > 0) await this.#write(await this.#access.ensureMessage(), () => null);
     } finally {
       this.#cancelTimer();
       reader.releaseLock();
     }
   }
 
-  /** Writes every buffered fragment, one revision each, in arrival order. */
+  /**
+   * `transition` is committed with this Step's first write, in the same revision, without a mutation
+   * of its own (e.g. a later Step's `step-start`, which clients do not show: it reaches them with
+   * the message's next whole-message mutation). If the Step writes nothing, it is committed alone
+   * when the stream ends. The segment's message must exist.
+   */
+  ridesAlongWithFirstWrite(transition: AssistantTransitionFn): void {
+    this.#riders.push(transition);
+  }
+
+  /** Commits every buffered write, in arrival order (see the class comment for how they are grouped). */
   async flush(): Promise<void> {
     this.#cancelTimer();
     await this.#timerFlush;
@@ -100,18 +144,23 @@ export class StepStreamConsumer {
     this.#pending = [];
     if (pending.length === 0) return;
     const message_id = await this.#access.ensureMessage();
+    let batch: AssistantTransitionFn[] = [];
+    const commitBatch = async () => {
+      if (batch.length === 0) return;
+      const transition = batchTransitions(batch);
+      batch = [];
+      await this.#write(message_id, transition);
+    };
     for (const item of pending) {
-      if (item.kind === "tool") {
-        const tool_call_id = item.tool_call_id ?? "";
-        await this.#access.update(message_id, (current) =>
-          appendToolInput(current, tool_call_id, item.fragment),
-        );
+      if (item.kind === "change") batch.push(item.transition);
+      else if (item.kind === "tool-input") {
+        batch.push((current) => appendToolInput(current, item.tool_call_id, item.fragment));
       } else {
-        await this.#access.update(message_id, (current) =>
-          appendStreamedText(current, item.part_id, item.fragment),
-        );
+        await commitBatch();
+        await this.#write(message_id, (current) => appendStreamedText(current, item.part_id, item.fragment));
       }
     }
+    await commitBatch();
   }
 
   async #openPartsMessage(): Promise<string | undefined> {
@@ -124,14 +173,14 @@ export class StepStreamConsumer {
       case "reasoning-delta": {
         const kind = part.type === "text-delta" ? "text" : "reasoning";
         const part_id = this.#streamingParts.get(part.id) ?? (await this.#startStreamingPart(part.id, kind));
-        this.#buffer({ part_id, kind, fragment: part.delta });
+        this.#queue({ part_id, kind, fragment: part.delta });
         return;
       }
       case "tool-input-delta": {
         this.#inputText.set(part.id, (this.#inputText.get(part.id) ?? "") + part.delta);
-        this.#buffer({
+        this.#queue({
           part_id: toolPartId(part.id),
-          kind: "tool",
+          kind: "tool-input",
           tool_call_id: part.id,
           fragment: part.delta,
         });
@@ -149,30 +198,33 @@ export class StepStreamConsumer {
         if (!part_id) return;
         this.#streamingParts.delete(part.id);
         const message_id = await this.#access.ensureMessage();
-        await this.#access.update(message_id, (current) => finishStreamingPart(current, part_id));
+        await this.#write(message_id, (current) => finishStreamingPart(current, part_id));
         return;
       }
       case "tool-input-start": {
-        await this.flush();
-        const message_id = await this.#access.ensureMessage();
         this.#inputText.set(part.id, "");
-        await this.#access.update(message_id, (current) =>
-          findToolIndex(current, part.id) >= 0
-            ? null
-            : startToolInput(current, { tool_call_id: part.id, tool_name: part.toolName }),
-        );
+        this.#queue({
+          kind: "change",
+          starts_tool: part.id,
+          transition: (current) =>
+            findToolIndex(current, part.id) >= 0
+              ? null
+              : startToolInput(current, { tool_call_id: part.id, tool_name: part.toolName }),
+        });
         return;
       }
       case "tool-input-end":
-        await this.flush();
         return;
       case "tool-call": {
-        await this.flush();
         if (part.providerExecuted) return;
-        const message_id = await this.#access.ensureMessage();
+        // Its `input-streaming` state is published before it settles: a start still buffered is
+        // committed first, in a revision of its own.
+        if (this.#pending.some((item) => item.kind === "change" && item.starts_tool === part.toolCallId)) {
+          await this.flush();
+        }
         const outcome = this.#validateCall(part.toolName, part.input);
         const call = { tool_call_id: part.toolCallId, tool_name: part.toolName, input_text: part.input };
-        await this.#access.update(message_id, (current) => settleToolCall(current, call, outcome));
+        this.#queue({ kind: "change", transition: (current) => settleToolCall(current, call, outcome) });
         this.toolCalls.push({ tool_call_id: part.toolCallId, ready: !("error" in outcome) });
         return;
       }
@@ -188,7 +240,7 @@ export class StepStreamConsumer {
     const part_id = this.#ids.part(kind);
     this.#streamingParts.set(provider_id, part_id);
     const message_id = await this.#access.ensureMessage();
-    await this.#access.update(message_id, (current) => addStreamingPart(current, part_id, kind));
+    await this.#write(message_id, (current) => addStreamingPart(current, part_id, kind));
     return part_id;
   }
 
@@ -208,10 +260,27 @@ export class StepStreamConsumer {
     return { input };
   }
 
-  #buffer(fragment: PendingFragment): void {
+  /** One revision of `transition`, carrying the transitions that ride along with the first write. */
+  async #write(message_id: string, transition: AssistantTransitionFn): Promise<void> {
+    const riders = this.#riders.splice(0);
+    await this.#access.update(
+      message_id,
+      riders.length === 0 ? transition : batchTransitions([...riders, transition]),
+    );
+  }
+
+  /** Buffers a write; fragments of the same part in a row are joined. Arms the flush timer. */
+  #queue(write: PendingWrite): void {
     const last = this.#pending[this.#pending.length - 1];
-    if (last && last.part_id === fragment.part_id) last.fragment += fragment.fragment;
-    else this.#pending.push(fragment);
+    if (
+      last &&
+      last.kind !== "change" &&
+      write.kind !== "change" &&
+      last.kind === write.kind &&
+      last.part_id === write.part_id
+    ) {
+      last.fragment += write.fragment;
+    } else this.#pending.push(write);
     if (this.#timer === undefined) {
       this.#timer = setTimeout(() => {
         this.#timer = undefined;

@@ -1,8 +1,11 @@
 import type { SessionCommit } from "../ports/session-store.js";
 import type { ErrorMessage, UserMessage } from "../schema/messages.js";
-import type { TurnMutation } from "../schema/mutation.js";
+import type { TurnMutation, UnsequencedMutation } from "../schema/mutation.js";
 import type { RuntimeIds } from "./ids.js";
 import type { SessionWriter } from "./session-writer.js";
+import type { AssistantTransitionFn } from "./transitions/transition.js";
+
+type TurnFields = Pick<TurnMutation, "type" | "status" | "text" | "error">;
 
 /**
  * The messages and mutations a Turn writes besides its assistant segments: its user and steer
@@ -30,8 +33,16 @@ export class TurnRecords {
     this.#epoch = options.epoch;
   }
 
-  /** `command_id`: the queued prompt this message applies, settled in the same commit. */
-  async userMessage(query: string, input_type: "prompt" | "steer", command_id?: string): Promise<void> {
+  /**
+   * `command_id`: the queued prompt this message applies, settled in the same commit. `starts_turn`:
+   * the Turn's `start` is logged just before the message, in the same commit.
+   */
+  async userMessage(
+    query: string,
+    input_type: "prompt" | "steer",
+    command_id?: string,
+    options: { starts_turn?: boolean } = {},
+  ): Promise<void> {
     const session_id = this.#writer.session_id;
     await this.#writer.appendMessage(
       (sequence, now): UserMessage => ({
@@ -49,6 +60,9 @@ export class TurnRecords {
       {
         epoch: this.#epoch,
         ...(command_id === undefined ? {} : { settle_commands: [{ command_id, status: "applied" }] }),
+        ...(options.starts_turn
+          ? { preceding_mutation: this.#turnMutationOf({ type: "start", status: "running" }) }
+          : {}),
       },
     );
   }
@@ -77,25 +91,44 @@ export class TurnRecords {
 
   /** `onCommitted` runs after the commit and before subscribers see the mutation. */
   async turnMutation(
-    fields: Pick<TurnMutation, "type" | "status" | "text" | "error">,
+    fields: TurnFields,
     onCommitted?: () => void,
     commands: Pick<SessionCommit, "settle_commands" | "ends_turn"> = {},
   ): Promise<void> {
-    const defined = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
     await this.#writer.commitSessionChange(
-      {
-        epoch: this.#epoch,
-        ...commands,
-        mutation: {
-          ...this.#writer.newMutationBase(this.#now()),
-          variant: "turn",
-          turn_id: this.#turn_id,
-          type: fields.type,
-          status: fields.status,
-          ...defined,
-        },
-      },
+      { epoch: this.#epoch, ...commands, mutation: this.#turnMutationOf(fields) },
       onCommitted,
     );
+  }
+
+  /**
+   * Closes the segment's open message with `close` and commits the Turn's `finish` in the same
+   * revision (the message's mutation, then the `turn` one). When `close` changes nothing, the finish
+   * is committed alone. `onCommitted` runs after the commit and before subscribers see the finish.
+   */
+  async closeAndFinish(
+    message_id: string,
+    close: AssistantTransitionFn,
+    fields: TurnFields,
+    onCommitted: () => void,
+    commands: Pick<SessionCommit, "settle_commands" | "ends_turn">,
+  ): Promise<void> {
+    const closed = await this.#writer.updateAssistant(message_id, close, {
+      epoch: this.#epoch,
+      followed_by: { ...commands, mutation: this.#turnMutationOf(fields), onCommitted },
+    });
+    if (!closed) await this.turnMutation(fields, onCommitted, commands);
+  }
+
+  #turnMutationOf(fields: TurnFields): UnsequencedMutation {
+    const defined = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+    return {
+      ...this.#writer.newMutationBase(this.#now()),
+      variant: "turn",
+      turn_id: this.#turn_id,
+      type: fields.type,
+      status: fields.status,
+      ...defined,
+    };
   }
 }

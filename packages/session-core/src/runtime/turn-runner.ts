@@ -15,7 +15,6 @@ import { runToolCall } from "./tool-execution.js";
 import {
   closeAssistantMessage,
   createAssistantMessage,
-  finishModelStream,
   lastStepText,
   startStep,
 } from "./transitions/assistant-transitions.js";
@@ -178,9 +177,13 @@ export class TurnRunner {
   /** A new Turn: the `set` commands queued ahead of its prompt, its prompt, then Steps. */
   runNew(prompt: PromptCommand, configs: SetCommand[]): void {
     void this.#guard(async () => {
-      await this.#records.turnMutation({ type: "start", status: "running" });
+      // Without queued `set`s in between, the Turn's start and its prompt are one commit.
+      const startsWithPrompt = configs.length === 0;
+      if (!startsWithPrompt) await this.#records.turnMutation({ type: "start", status: "running" });
       for (const command of configs) await this.#host.applyConfig(command, this.turn_id, this.epoch);
-      await this.#records.userMessage(prompt.input.query, "prompt", prompt.command_id);
+      await this.#records.userMessage(prompt.input.query, "prompt", prompt.command_id, {
+        starts_turn: startsWithPrompt,
+      });
       await this.#loop(1);
     });
   }
@@ -316,10 +319,6 @@ export class TurnRunner {
   /** One model request and the tools it called; returns how many tool calls the model made. */
   async #runStep(): Promise<number> {
     const { agent, context } = this.#host;
-    if (this.#messageId) {
-      const step_part_id = context.ids.part("step-start");
-      await this.#update(this.#messageId, (current) => startStep(current, step_part_id));
-    }
     const prompt = buildModelPrompt(
       agent.system,
       await loadAllMessages(context.store, this.#host.session_id),
@@ -336,6 +335,11 @@ export class TurnRunner {
       context.delta_flush_ms,
     );
     this.#consumer = consumer;
+    if (this.#messageId) {
+      // A later Step of the open segment: its start is committed with the Step's first change.
+      const step_part_id = context.ids.part("step-start");
+      consumer.ridesAlongWithFirstWrite((current) => startStep(current, step_part_id));
+    }
     try {
       const result = await this.#raceEnded(
         Promise.resolve(
@@ -353,13 +357,9 @@ export class TurnRunner {
       this.#lastText = "";
       return 0;
     }
-    // A Step without tool calls ends the segment or the Turn next, and that close records the end of
-    // the stream in the same revision (one `message` mutation instead of two).
-    const finished =
-      consumer.toolCalls.length > 0
-        ? await this.#update(message_id, (current) => finishModelStream(current))
-        : undefined;
-    const message = finished ?? this.#host.writer.cached(message_id);
+    // The consumer committed the end of the model stream with the Step's last batch when it called
+    // tools; otherwise the close that comes next records it.
+    const message = this.#host.writer.cached(message_id);
     this.#lastText = message ? lastStepText(message) : "";
     const ready = consumer.toolCalls.filter((call) => call.ready).map((call) => call.tool_call_id);
     await this.#executeTools(message_id, ready);
@@ -481,13 +481,36 @@ export class TurnRunner {
     );
   }
 
+  /** The close of the open message and the Turn's finish are one commit. */
   async #finishCompleted(): Promise<void> {
-    await this.#close("completed", "Tool did not complete before Assistant Message closed", "turn_stopped");
-    await this.#records.turnMutation(
-      { type: "finish", status: "completed", text: this.#lastText },
-      this.#markFinished,
-      { ends_turn: { turn_id: this.turn_id, cancel_queued_prompts: false } },
-    );
+    const tool_error = "Tool did not complete before Assistant Message closed";
+    const finish = { type: "finish", status: "completed", text: this.#lastText } as const;
+    const commands = { ends_turn: { turn_id: this.turn_id, cancel_queued_prompts: false } };
+    if (!this.#messageId) await this.#records.turnMutation(finish, this.#markFinished, commands);
+    else {
+      try {
+        await this.#records.closeAndFinish(
+          this.#messageId,
+          (current, now) =>
+            closeAssistantMessage(current, {
+              status: "completed",
+              tool_error,
+              cancel_reason: "turn_stopped",
+              now,
+            }),
+          finish,
+          this.#markFinished,
+          commands,
+        );
+      } catch (error) {
+        // A prompt queued for this Turn refused the finish (it joins as a steer): the message still
+        // closes, on its own, before the Turn goes on with a new segment.
+        if (error instanceof StoreConflictError && error.kind === "queued") {
+          await this.#close("completed", tool_error, "turn_stopped");
+        }
+        throw error;
+      }
+    }
     this.#settle({ turn_id: this.turn_id, text: this.#lastText, success: true });
   }
 

@@ -40,14 +40,17 @@ export function createAssistantMessage(input: NewAssistantMessage): AssistantMes
   };
 }
 
-/** A later Step of the same segment: a `step-start` part, and the model stream is open again. */
+/**
+ * A later Step of the same segment: a `step-start` part, and the model stream is open again. Clients
+ * do not show step-starts, so it rides along with the Step's first change when batched.
+ */
 export function startStep(message: AssistantMessage, part_id: string): AssistantTransition {
   assertOpen(message);
   const next = appendPart(
     { ...message, model_stream: "streaming" },
     { part_id, sequence: nextPartSequence(message), type: "step-start" },
   );
-  return { message: next, mutation: { variant: "part", part_id } };
+  return { message: next, mutation: { variant: "part", part_id }, rides_along: true };
 }
 
 export function addStreamingPart(
@@ -95,11 +98,18 @@ export function finishStreamingPart(message: AssistantMessage, part_id: string):
   };
 }
 
-/** The Step's model stream ended; from here a crash no longer counts as a cut stream (DESIGN §3.3). */
+/**
+ * The Step's model stream ended; from here a crash no longer counts as a cut stream (DESIGN §3.3).
+ * Only recovery reads it, so it rides along with the Step's last stream change when batched.
+ */
 export function finishModelStream(message: AssistantMessage): AssistantTransition | null {
   if (message.model_stream === "finished") return null;
   assertOpen(message);
-  return { message: { ...message, model_stream: "finished" }, mutation: { variant: "message" } };
+  return {
+    message: { ...message, model_stream: "finished" },
+    mutation: { variant: "message" },
+    rides_along: true,
+  };
 }
 
 export interface CloseAssistantInput {

@@ -29,6 +29,12 @@ export interface AssistantTransition<T = undefined> {
    * Interactions' index rows are still upserted so they match the tool part.
    */
   publish?: false;
+  /**
+   * true: a change readers do not need on its own (e.g. the model stream's end, which only recovery
+   * reads from the stored message). Alone it publishes its `mutation`; batched with published changes
+   * (`batchTransitions`) the batch publishes theirs, and this change is in the stored message only.
+   */
+  rides_along?: true;
   value?: T;
 }
 

@@ -11,9 +11,11 @@ import {
   lastStepText,
   startStep,
 } from "./assistant-transitions.js";
+import { batchTransitions } from "./batched-transition.js";
 import {
   cancelInteraction,
   interactionResultOf,
+  markInteractionResumed,
   pendingInteractionsOf,
   requestInteraction,
   respondToInteraction,
@@ -206,5 +208,68 @@ describe("interaction transitions", () => {
       cancelled &&
         cancelInteraction(cancelled.message, { interaction_id: "interaction:1", reason: "turn_stopped" }, 10),
     ).toBeNull();
+  });
+});
+
+const start = (id: string) => (message: AssistantMessage) =>
+  startToolInput(message, { tool_call_id: id, tool_name: "delete_file" });
+const input = (id: string, delta: string) => (message: AssistantMessage) =>
+  appendToolInput(message, id, delta);
+const settle = (id: string) => (message: AssistantMessage) =>
+  settleToolCall(
+    message,
+    { tool_call_id: id, tool_name: "delete_file", input_text: '{"path":"a"}' },
+    { input: { path: "a" } },
+  );
+
+describe("batchTransitions", () => {
+  it("applies the transitions in order as one change and publishes the one part they all changed", () => {
+    const result = batchTransitions([start("call_1"), input("call_1", '{"path":'), input("call_1", '"a"}')])(
+      open(),
+      NOW,
+    );
+    expect(result?.mutation).toEqual({ variant: "part", part_id: "tool:call_1" });
+    expect(result?.message.parts.at(-1)).toMatchObject({
+      state: "input-streaming",
+      input_text: '{"path":"a"}',
+    });
+  });
+
+  it("publishes the whole message when the batch changed several parts", () => {
+    const result = batchTransitions([settle("call_1"), start("call_2")])(open(), NOW);
+    expect(result?.mutation).toEqual({ variant: "message" });
+    expect(result?.message.parts.map((part) => part.part_id)).toEqual([
+      "step-start:1",
+      "tool:call_1",
+      "tool:call_2",
+    ]);
+  });
+
+  it("lets a change that rides along (the model stream's end) go with the published part", () => {
+    const streaming = start("call_1")(open()).message;
+    const result = batchTransitions([settle("call_1"), finishModelStream])(streaming, NOW);
+    expect(result?.mutation).toEqual({ variant: "part", part_id: "tool:call_1" });
+    expect(result?.message.model_stream).toBe("finished");
+    expect(result?.message.parts.at(-1)).toMatchObject({ state: "ready" });
+    // Alone, it is published as before.
+    expect(batchTransitions([finishModelStream])(result?.message ?? open(), NOW)).toBeNull();
+    expect(finishModelStream(open())?.mutation).toEqual({ variant: "message" });
+  });
+
+  it("a change that rides along keeps the other change's own mutation, a text delta included", () => {
+    const withText = addStreamingPart(open(), "text:1", "text").message;
+    const result = batchTransitions([
+      (message) => startStep(message, "step-start:2"),
+      (message) => appendStreamedText(message, "text:1", "hi"),
+    ])(withText, NOW);
+    expect(result?.mutation).toEqual({ variant: "delta", part_id: "text:1", type: "text", delta: "hi" });
+    expect(result?.message.parts.at(-1)).toMatchObject({ type: "step-start", part_id: "step-start:2" });
+  });
+
+  it("skips transitions that change nothing, and is null when none changed anything", () => {
+    const nothing = (message: AssistantMessage) => markInteractionResumed(message, "interaction:none", NOW);
+    expect(batchTransitions([nothing, nothing])(open(), NOW)).toBeNull();
+    const result = batchTransitions([nothing, (message) => startStep(message, "step-start:2")])(open(), NOW);
+    expect(result?.mutation).toEqual({ variant: "part", part_id: "step-start:2" });
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { InteractionEvent } from "../../ports/session-store.js";
-import type { SessionMutation } from "../../schema/mutation.js";
+import type { SessionMutation, UnsequencedMutation } from "../../schema/mutation.js";
 import { buildInteraction, buildUserMessage, messageCommitOf, messageMutationOf, T0 } from "../fixtures.js";
 import { assistantWithTools, type ConformanceContext, commitMessage, createSession } from "./context.js";
 
@@ -8,6 +8,19 @@ const SESSION = "session:a";
 
 function userMessage(session_id: string, sequence: number) {
   return buildUserMessage({ session_id, message_id: `message:${session_id}:${sequence}`, sequence });
+}
+
+/** A Turn's `start` mutation (what a commit can log before the Turn's first user message). */
+function turnStart(session_id: string, turn_id: string): UnsequencedMutation {
+  return {
+    variant: "turn",
+    mutation_id: `mutation:${turn_id}:start`,
+    session_id,
+    created_at: T0,
+    turn_id,
+    type: "start",
+    status: "running",
+  };
 }
 
 /** A commit creating one pending interaction (in a new message) with its admin feed entry. */
@@ -66,6 +79,51 @@ export function describeEventConformance(context: ConformanceContext): void {
       const expected = { ...messageMutationOf(message), event_id: 1 } as SessionMutation;
       expect(result.event).toStrictEqual({ session_id: SESSION, event_id: 1, mutation: expected });
       expect(await context.store.listEvents(SESSION, 0, 10)).toStrictEqual([result.event]);
+    });
+
+    it("logs a preceding mutation just before the mutation in the same commit, with consecutive ids", async () => {
+      await createSession(context, SESSION);
+      await commitMessage(context, userMessage(SESSION, 1));
+      const start = turnStart(SESSION, "turn:t1");
+      const message = userMessage(SESSION, 2);
+      const result = await context.store.commit(messageCommitOf(message, { preceding_mutation: start }));
+      expect(result.preceding_event).toStrictEqual({
+        session_id: SESSION,
+        event_id: 2,
+        mutation: { ...start, event_id: 2 } as SessionMutation,
+      });
+      expect(result.event).toStrictEqual({
+        session_id: SESSION,
+        event_id: 3,
+        mutation: { ...messageMutationOf(message), event_id: 3 } as SessionMutation,
+      });
+      const next = await commitMessage(context, userMessage(SESSION, 3));
+      expect(next.event?.event_id).toBe(4);
+      const events = await context.store.listEvents(SESSION, 1, 10);
+      expect(events.slice(0, 2)).toStrictEqual([result.preceding_event, result.event]);
+    });
+
+    it("a rejected commit logs neither of its two mutations and spends no id", async () => {
+      await createSession(context, SESSION);
+      await commitMessage(context, userMessage(SESSION, 1));
+      const taken = { ...userMessage(SESSION, 1), message_id: "message:other" };
+      await context.store
+        .commit(messageCommitOf(taken, { preceding_mutation: turnStart(SESSION, "turn:t1") }))
+        .then(
+          () => expect.unreachable("a taken sequence must be rejected"),
+          () => undefined,
+        );
+      const next = await commitMessage(context, userMessage(SESSION, 2));
+      expect(next.event?.event_id).toBe(2);
+      expect((await context.store.listEvents(SESSION, 0, 10)).map((event) => event.event_id)).toEqual([1, 2]);
+    });
+
+    it("refuses a preceding mutation without a mutation", async () => {
+      await createSession(context, SESSION);
+      await expect(
+        context.store.commit({ session_id: SESSION, preceding_mutation: turnStart(SESSION, "turn:t1") }),
+      ).rejects.toThrow();
+      expect(await context.store.listEvents(SESSION, 0, 10)).toEqual([]);
     });
 
     it("numbers each session's events independently", async () => {
