@@ -1,3 +1,4 @@
+import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { StoreConflictError } from "../errors.js";
 import type { TurnLease } from "../ports/turn-lease.js";
 import type { ApprovalMode } from "../schema/approval-mode.js";
@@ -42,6 +43,8 @@ export interface TurnHost {
   readonly agent: AgentDefinition;
   readonly workspace: WorkspaceRef | undefined;
   effectiveMode(): ApprovalMode;
+  /** The model of the next Step, by the session's effective `model_id` (read after the checkpoint). */
+  stepModel(): LanguageModelV3;
   /** Whether a Turn whose open tools all wait for a person gives the session back (DESIGN §10.1). */
   readonly parkWaitingTurns: boolean;
   applyConfig(command: SetCommand, turn_id: string, epoch: number): Promise<void>;
@@ -344,7 +347,9 @@ export class TurnRunner {
     try {
       const result = await this.#raceEnded(
         Promise.resolve(
-          agent.model.doStream({ prompt, tools: toModelTools(agent.tools), abortSignal: this.#abort.signal }),
+          this.#host
+            .stepModel()
+            .doStream({ prompt, tools: toModelTools(agent.tools), abortSignal: this.#abort.signal }),
         ),
       );
       await this.#raceEnded(consumer.consume(result.stream));
