@@ -88,7 +88,8 @@ function medianFigure(name: string, unit: string, samples: number[], note: strin
 }
 
 /**
- * The single approval cycle of DESIGN.md §8 on the Postgres stack, with WAL and statement counts,
+ * One approval cycle (tool asks, pending visible at another client, respond, tool resumed; see
+ * docs/performance.md) on the Postgres stack, with WAL and statement counts,
  * then the same cycle on the in-memory stack: the difference is what persistence costs.
  */
 export async function measureCycle(context: SuiteContext): Promise<Figure[]> {

@@ -1,16 +1,12 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createInterface } from "node:readline";
+import { findPostgresBinaries, type PrivatePostgres, startPrivatePostgres } from "@parley/api/testing";
 import { createEventBus, createPrismaClient, PrismaSessionStore } from "@parley/db";
 import { type PrivateNats, startPrivateNats } from "@parley/db/testing";
 import { createParleyClient, type ParleyClient } from "@parley/sdk";
 import type { SessionEvent } from "@parley/session-core";
 import { buildSessionRecord, buildUserMessage, messageCommitOf } from "@parley/session-core/testing";
 import pg from "pg";
-import {
-  findPostgresBinaries,
-  type PrivatePostgres,
-  startPrivatePostgres,
-} from "../apps/api/src/faults/private-postgres.js";
 import { describeMachine } from "./lib/machine.js";
 import { type Figure, latencyFigure, renderTable, valueFigure, writeReport } from "./lib/report.js";
 import { resolveScale } from "./lib/scale.js";
@@ -64,6 +60,8 @@ async function main(): Promise<void> {
     serverUrl = privatePostgres.url();
   }
   serverUrl ??= process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+  // Read now: the private cluster is gone by the time the report is written.
+  const machine = await describeMachine(serverUrl);
   const nats = await startPrivateNats();
   const figures: Figure[] = [];
   const errors: string[] = [];
@@ -93,12 +91,12 @@ async function main(): Promise<void> {
           note: "probe under load: commit done → delivered in another bus",
         }),
         valueFigure(
-          `load_${label}_bus_share`,
-          "ratio",
-          (bus.p50 * hops) / cycle.p50,
+          `load_${label}_bus_share_pct`,
+          "%",
+          (100 * bus.p50 * hops) / cycle.p50,
           result.latencies.length,
           {
-            note: `${hops} bus hop(s) per cycle × bus p50 / cycle p50`,
+            note: `${hops} bus hop(s) per cycle × bus p50 / cycle p50, in percent`,
           },
         ),
       );
@@ -114,7 +112,7 @@ async function main(): Promise<void> {
       started_at,
       finished_at: new Date().toISOString(),
       scale: scale.name,
-      machine: await describeMachine(serverUrl),
+      machine,
       figures,
       details: { errors: [...new Set(errors)].slice(0, 50) },
       failures: [],

@@ -1,14 +1,10 @@
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
+import { findPostgresBinaries, type PrivatePostgres, startPrivatePostgres } from "@parley/api/testing";
 import { migrateDatabase } from "@parley/db";
 import { createParleyClient, type ParleyClient } from "@parley/sdk";
 import pg from "pg";
-import {
-  findPostgresBinaries,
-  type PrivatePostgres,
-  startPrivatePostgres,
-} from "../apps/api/src/faults/private-postgres.js";
 import { describeMachine } from "./lib/machine.js";
 import { type Figure, latencyFigure, renderTable, valueFigure, writeReport } from "./lib/report.js";
 import { type BenchScale, resolveScale } from "./lib/scale.js";

@@ -1,9 +1,5 @@
 import { join } from "node:path";
-import {
-  findPostgresBinaries,
-  type PrivatePostgres,
-  startPrivatePostgres,
-} from "../apps/api/src/faults/private-postgres.js";
+import { findPostgresBinaries, type PrivatePostgres, startPrivatePostgres } from "@parley/api/testing";
 import { measureConcurrency } from "./concurrent.js";
 import { measureCycle } from "./cycle.js";
 import { measureFloor } from "./floor.js";

@@ -26,7 +26,7 @@ function hasApprovalInterrupt(result: unknown): boolean {
 }
 
 /**
- * The peer in the same run (DESIGN.md §8): LangGraph JS + PostgresSaver doing the same approval
+ * The peer in the same run: LangGraph JS + PostgresSaver doing the same approval
  * cycle (`interrupt()` → `Command({ resume })`) on the same Postgres server, in its own scratch
  * database, with the same counters as Parley's cycle. Figures are named `peer_<parley figure>` so
  * that `comparePeer` can put them side by side.

@@ -25,7 +25,7 @@ function run(name, command, args, extraEnv = {}) {
 
 const built = run("build", "npx", ["turbo", "run", "build"]);
 run("typecheck", "npx", ["turbo", "run", "typecheck"]);
-run("lint", "npx", ["biome", "check", "."]);
+run("lint", "npm", ["run", "lint"]);
 run("migrations match schema", "npm", ["run", "db:check-drift", "-w", "@parley/db"]);
 
 const vitestReport = join(reportDir, "vitest.json");

@@ -21,8 +21,12 @@ export class ToolProbe {
   readonly #resumed = new Map<string, () => void>();
   readonly #requested = new Map<string, () => void>();
 
+  /**
+   * The first request of a key is the one a person sees; a Turn resumed by replay runs the tool
+   * again, which asks again (attaching to the same Interaction) and must not move that time.
+   */
   markRequested(key: string): void {
-    this.times.set(key, { requested_at: now() });
+    if (!this.times.has(key)) this.times.set(key, { requested_at: now() });
     this.#requested.get(key)?.();
   }
 

@@ -14,7 +14,7 @@ export interface MachineInfo {
   postgres_settings: Record<string, string>;
 }
 
-/** What the figures came from: they mean little without it (DESIGN.md §8). */
+/** What the figures came from: they mean little without it. */
 export async function describeMachine(databaseUrl: string): Promise<MachineInfo> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();

@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type AuthStore, type AuthUser, startApiServer } from "@parley/api";
+import { createWorkspaceCatalog, startApiServer } from "@parley/api";
+import { InMemoryAuthStore } from "@parley/api/testing";
 import { createParleyClient, type ParleyClient } from "@parley/sdk";
 import {
   InMemoryEventBus,
@@ -11,22 +12,8 @@ import {
   SessionRuntime,
 } from "@parley/session-core";
 import pino from "pino";
-import { createWorkspaceCatalog } from "../../apps/api/src/workspace-catalog.js";
 import { BENCH_AGENT_ID, createBenchAgent, ToolProbe } from "./bench-agent.js";
 import type { BenchStack } from "./parley-stack.js";
-
-/** One admin, one token: the in-memory stack measures the runtime and transport, not auth. */
-function singleAdminAuth(token: string): AuthStore {
-  const admin: AuthUser = { user_id: "user:bench-admin", name: "bench-admin", role: "admin" };
-  return {
-    createUser: async () => admin,
-    ensureUser: async () => admin,
-    findUserByName: async () => admin,
-    getUser: async () => admin,
-    issueToken: async () => token,
-    authenticate: async (candidate) => (candidate === token ? admin : null),
-  };
-}
 
 /**
  * The same API server and runtime as `startParleyStack`, over session-core's in-memory store, bus
@@ -48,19 +35,25 @@ export async function startMemoryStack(options: { port: number }): Promise<Bench
     agents: { get: (agent_id: string) => (agent_id === BENCH_AGENT_ID ? agent : undefined) },
     resolveWorkspace: (session) => workspaces.resolve(session),
   });
-  const token = "bench-memory-token";
+  // One admin, one token, in memory: this stack measures the runtime and transport, not auth.
+  const auth = new InMemoryAuthStore();
+  const token = await auth.issueToken(
+    (await auth.createUser({ name: "bench-admin", role: "admin" })).user_id,
+  );
   const server = await startApiServer({
     services: {
       runtime,
       store,
       bus,
-      auth: singleAdminAuth(token),
+      auth,
       workspaces,
       agent_id: BENCH_AGENT_ID,
       logger: pino({ level: process.env.BENCH_LOG_LEVEL ?? "error" }, pino.destination(2)),
     },
     port: options.port,
     host: "127.0.0.1",
+    // As in the Postgres stack: every simulated user signs in with the one bench token.
+    limits: { connections_per_user: 1_000_000, rate_requests: 0 },
     checkHealth: async () => true,
   });
   const clients: ParleyClient[] = [];

@@ -1,12 +1,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type ApiServer, startApiServer } from "@parley/api";
+import { type ApiServer, createWorkspaceCatalog, startApiServer, type WorkspaceCatalog } from "@parley/api";
 import { createDatabase, migrateDatabase } from "@parley/db";
 import { createParleyClient, type ParleyClient } from "@parley/sdk";
 import { type AgentDefinition, SessionRuntime } from "@parley/session-core";
 import pino from "pino";
-import { createWorkspaceCatalog, type WorkspaceCatalog } from "../../apps/api/src/workspace-catalog.js";
 import { BENCH_AGENT_ID, createBenchAgent, ToolProbe } from "./bench-agent.js";
 import { createScratchDatabase, type ScratchDatabase } from "./scratch-database.js";
 import { within } from "./stats.js";

@@ -1,5 +1,6 @@
 /**
- * How big each measurement is. `full` is the scale of DESIGN.md §8 and issue #7; `small` is a quick
+ * How big each measurement is. `full` is the scale the figures in docs/performance.md use (1,000
+ * sessions waiting, 100,000 interactions in the inbox …); `small` is a quick
  * run for development. Every size can be overridden alone with `BENCH_<NAME>` (e.g.
  * `BENCH_WAITING_SESSIONS=200`).
  */

@@ -1,5 +1,5 @@
-// The peer under test, vendored from the reference harness `peer-bench/graph.mjs` beside
-// DESIGN.md (so a clean clone can run it): a LangGraph JS graph with one human-approval
+// The peer under test, copied here from an outside reference harness so that a clean clone can run
+// it: a LangGraph JS graph with one human-approval
 // `interrupt()` inside a tool, persisted by `@langchain/langgraph-checkpoint-postgres`.
 //
 //   START → agent (plain code, emits one tool call) → tools (ToolNode; the tool calls interrupt();

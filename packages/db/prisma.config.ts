@@ -1,7 +1,7 @@
 // Prisma CLI configuration for Parley (lives in packages/db so that `npm run … -w @parley/db` finds
 // it; the schema and migrations stay at the repository root under prisma/). `engine: "js"` makes the
 // CLI use the bundled Wasm schema engine through a driver adapter, so every command works offline
-// (Prisma 6.19.3; see /work/shared/STACK.md and src/migrations/prisma-cli-adapter.ts).
+// (Prisma 6.19.3; src/migrations/prisma-cli-adapter.ts says which adapter bugs it works around).
 import path from "node:path";
 import { defineConfig } from "prisma/config";
 import { createPrismaCliAdapter } from "./src/migrations/prisma-cli-adapter.js";

@@ -4,3 +4,4 @@ export type { AdminInteractionEvent } from "./procedures/admin-on-interaction.js
 export { type AppRouter, appRouter } from "./router.js";
 export { type ApiServer, type StartApiServerOptions, startApiServer } from "./server.js";
 export type { ApiServices } from "./services.js";
+export { createWorkspaceCatalog, type WorkspaceCatalog } from "./workspace-catalog.js";

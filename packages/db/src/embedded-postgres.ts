@@ -15,8 +15,6 @@ import { EmbeddedPostgresError } from "./embedded/embedded-postgres-error.js";
 import { resolveBinaries, SYSTEM_ROOT } from "./embedded/postgres-binaries.js";
 import { canTraverse, type PosixIdentity } from "./embedded/traversal.js";
 
-export { EmbeddedPostgresError } from "./embedded/embedded-postgres-error.js";
-
 export interface EmbeddedPostgresOptions {
   /**
    * The cluster's data directory; initialised on first use, reused afterwards. As root, when the

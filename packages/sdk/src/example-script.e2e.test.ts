@@ -91,7 +91,7 @@ describe("the README's plain Node script (packages/sdk/examples/approve-pending.
     expect(remove.code).toBe(0);
     expect(remove.stdout.trim().split("\n")).toEqual([
       "policy: deny delete_file (notes.txt is outside tmp/)",
-      // The policy's reason reaches the model, which repeats it (deny with a reason, DESIGN §10.4).
+      // The policy's reason reaches the model, which repeats it (docs/behaviour.md#approvals).
       'turn completed: You denied the approval, so I did not delete notes.txt. Nothing was changed. Your reason: "notes.txt is outside tmp/" — I\'ll take that into account.',
     ]);
   });

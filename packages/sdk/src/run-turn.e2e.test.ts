@@ -40,7 +40,7 @@ function answerQuestions(request: InteractionRequest): InteractionResponse {
   };
 }
 
-describe("session.run and session.waitForTurn (DESIGN.md §10.3)", () => {
+describe("session.run and session.waitForTurn", () => {
   let environment: E2eEnvironment;
   let proxy: CuttableProxy;
   let dana: E2eUser;

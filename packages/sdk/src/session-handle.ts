@@ -25,7 +25,7 @@ import type {
   SubscribeOptions,
 } from "./types.js";
 
-/** The design note's Session facade over the network (DESIGN.md §5). Every call is one request. */
+/** A Session over the network (docs/behaviour.md#session). Every call is one request. */
 export interface ParleySession {
   readonly id: string;
   /**
@@ -39,7 +39,7 @@ export interface ParleySession {
   /** Resolves once the prompt is persisted and assigned to a Turn. */
   prompt(input: PromptInput): Promise<PromptResult>;
   /**
-   * Sends the prompt and resolves when its Turn finishes (DESIGN.md §10.3). `onInteraction` is
+   * Sends the prompt and resolves when its Turn finishes (its `turn` finish mutation). `onInteraction` is
    * called for each Interaction the Turn raises; the response it returns is sent with `respond`.
    * Survives reconnects; rejects with a `ParleyError` if the prompt or an answer is refused.
    */

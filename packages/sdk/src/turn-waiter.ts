@@ -7,7 +7,7 @@ import type {
 import { toParleyError } from "./parley-error.js";
 import type { SubscribeOptions } from "./types.js";
 
-/** How a Turn ended: its `turn` finish mutation (DESIGN.md §10.3). */
+/** How a Turn ended: its `turn` finish mutation. */
 export interface TurnOutcome {
   turn_id: string;
   status: "completed" | "failed" | "stopped";

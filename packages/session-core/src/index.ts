@@ -1,5 +1,6 @@
 export * from "./adapters/in-memory-event-bus.js";
 export * from "./adapters/in-memory-session-store.js";
+export { type InteractionPosition, interactionPosition } from "./adapters/in-memory-store-order.js";
 export * from "./adapters/in-memory-turn-lease.js";
 export * from "./adapters/listener-registry.js";
 export * from "./errors.js";

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { describeApprovalTarget } from "./approval-target.js";
 import { openConfinedDirectory, pathInDirectory } from "./confined-open.js";
 import {
+  approvedInput,
   DENIED_RESULT,
   explanationInputSchema,
   requestToolApproval,
@@ -44,8 +45,10 @@ export const deleteFileTool = define_agent_tool({
     if (!decision.approved) return DENIED_RESULT;
     // A Turn stopped or taken over while the approval was pending must not act any more.
     context.abort_signal.throwIfAborted();
-    // Resolved again: the workspace may have changed while the approval was pending.
-    const target = await assertDeletable(root, input.path);
+    const { path: approvedPath } = approvedInput(deleteFileInputSchema, decision, input);
+    // Resolved again: the workspace may have changed while the approval was pending (and the
+    // approver may have edited the path, which is confined like the model's).
+    const target = await assertDeletable(root, approvedPath);
     await unlinkConfined(root, target);
     return { success: true, deleted: target.relative };
   },

@@ -176,6 +176,32 @@ describe("write_file", () => {
     expect(await snapshotDirectory(root)).toEqual(before);
   });
 
+  it("writes the approver's edited path and content instead of the model's", async () => {
+    const { context } = createRecordingToolContext({
+      tool_name: "write_file",
+      root,
+      edited_input: { path: "docs/edited.md", content: "edited text" },
+    });
+    await expect(
+      writeFileTool.execute({ path: "todo.md", content: "buy milk", explanation: "a list" }, context),
+    ).resolves.toEqual({ success: true, path: "docs/edited.md", bytes_written: 11, created: true });
+    expect(await readFile(path.join(root, "docs", "edited.md"), "utf8")).toBe("edited text");
+    await expect(readFile(path.join(root, "todo.md"), "utf8")).rejects.toThrow("ENOENT");
+  });
+
+  it("confines an edited path like the model's", async () => {
+    const before = await snapshotDirectory(root);
+    const { context } = createRecordingToolContext({
+      tool_name: "write_file",
+      root,
+      edited_input: { path: "../outside/escape.txt", content: "x" },
+    });
+    await expect(writeFileTool.execute({ path: "todo.md", content: "x" }, context)).rejects.toThrow(
+      "Path escapes the workspace",
+    );
+    expect(await snapshotDirectory(root)).toEqual(before);
+  });
+
   it("refuses a directory target without asking", async () => {
     const { context, approvals } = createRecordingToolContext({ tool_name: "write_file", root });
     await expect(writeFileTool.execute({ path: "docs", content: "x" }, context)).rejects.toThrow(
@@ -220,6 +246,20 @@ describe("delete_file", () => {
       },
     ]);
     expect((await snapshotDirectory(root))["notes.txt"]).toBeUndefined();
+  });
+
+  it("deletes the approver's edited path instead of the model's", async () => {
+    const { context } = createRecordingToolContext({
+      tool_name: "delete_file",
+      root,
+      edited_input: { path: "docs/guide.md" },
+    });
+    await expect(deleteFileTool.execute({ path: "notes.txt" }, context)).resolves.toEqual({
+      success: true,
+      deleted: "docs/guide.md",
+    });
+    expect(await readFile(path.join(root, "notes.txt"), "utf8")).toBe("hello");
+    await expect(readFile(path.join(root, "docs", "guide.md"), "utf8")).rejects.toThrow("ENOENT");
   });
 
   it("deletes nothing when the approval is not given", async () => {

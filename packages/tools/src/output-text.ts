@@ -26,7 +26,7 @@ export function decodeOutputBytes(bytes: Uint8Array, options: { cut?: boolean } 
     text = fatalDecoder.decode(complete);
   } catch {
     text = lenientDecoder.decode(complete);
-    // A U+FFFD already present as valid UTF-8 is counted too; the note only says "replaced", and
+    // A U+FFFD already present as valid UTF-8 is counted too; the rule only says invalid bytes are "replaced", and
     // output that held U+FFFD as well as invalid bytes is rare enough not to matter.
     invalid_sequences = countOccurrences(text, INVALID_UTF8_REPLACEMENT);
   }

@@ -4,7 +4,7 @@ import { z } from "zod";
 /**
  * The optional `explanation` input of the gated tools (like a Bash tool's `description`): the
  * model says why it makes this call. It reaches the approval as `payload.model_explanation`, shown
- * as the model's claim, never as a verified fact or a security signal (reference §A.8.3).
+ * as the model's claim, never as a verified fact or a security signal (docs/behaviour.md#approvals).
  */
 export const explanationInputSchema = z
   .string()
@@ -22,7 +22,7 @@ export function withoutExplanation<T extends { explanation?: string | undefined 
 
 /**
  * Asks the session's approval port whether a tool may do its side effect (`operation: "tool"` with
- * the validated input, as the design note's delete_file does). Call it before touching anything:
+ * the validated input, as delete_file does). Call it before touching anything:
  * on a durable resume `execute` runs again and this returns the already-given answer.
  */
 export function requestToolApproval(
@@ -51,9 +51,18 @@ export function requestToolApproval(
 }
 
 /**
- * What a tool returns when its approval was not given (the note's `{ success: false, error: "denied" }`).
+ * What a tool returns when its approval was not given (`{ success: false, error: "denied" }`).
  * When a person denied the Interaction the runtime has already failed the tool with
  * "Interaction denied" and ignores this output; it reaches the model only when the approval ended
  * some other way (for example, cancelled by `stop()`).
  */
 export const DENIED_RESULT = { success: false, error: "denied" } as const;
+
+/**
+ * The input an approved call runs with: `decision.input` (the approver's edit when they made one,
+ * else the `validated_input` asked about; checked against the tool's input schema when answered,
+ * parsed again here for its types), or the model's own `input` when the port returned none.
+ */
+export function approvedInput<T>(schema: z.ZodType<T>, decision: ApprovalDecision, input: T): T {
+  return decision.input === undefined ? input : schema.parse(decision.input);
+}

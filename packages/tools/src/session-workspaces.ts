@@ -2,11 +2,11 @@ import { statSync } from "node:fs";
 import path from "node:path";
 import { ParleyError, type WorkspaceRef } from "@parley/session-core";
 
-/** Default of `PARLEY_WORKSPACE_ROOT`, relative to the server's working directory (DESIGN.md §9). */
+/** Default of `PARLEY_WORKSPACE_ROOT`, relative to the server's working directory. */
 export const DEFAULT_WORKSPACE_ROOT = ".parley/workspaces";
 
 /**
- * Where sessions may work (DESIGN.md §9): operator-named workspaces chosen at session creation, and
+ * Where sessions may work (docs/behaviour.md#workspaces-and-tools): operator-named workspaces chosen at session creation, and
  * a root under which every session without one gets its own `<root>/<session_id>/` directory.
  * Clients only ever name a `workspace_id`; paths come from the operator.
  */

@@ -2,7 +2,7 @@ import { accessSync, constants } from "node:fs";
 import path from "node:path";
 
 /**
- * How the `shell` tool isolates a command (DESIGN.md §10.2).
+ * How the `shell` tool isolates a command (docs/behaviour.md#workspaces-and-tools).
  * - `bubblewrap`: a `bwrap` sandbox whose only writable path is the workspace (the default).
  * - `unsandboxed`: the operator's explicit `PARLEY_SANDBOX=off`, for trusted single-user setups; the
  *   command runs as the server's user with a minimal environment and the same resource caps.

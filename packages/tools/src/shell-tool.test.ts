@@ -42,6 +42,7 @@ describe.each(sandboxes)("shell $label", ({ sandbox }) => {
           command: "pwd; echo oops >&2; exit 3",
           cwd: "sub",
           workspace: { name: "session workspace", cwd: path.join(root, "sub") },
+          validated_input: { command: "pwd; echo oops >&2; exit 3", cwd: "sub" },
         },
       },
     ]);
@@ -63,8 +64,28 @@ describe.each(sandboxes)("shell $label", ({ sandbox }) => {
       command: "pwd",
       cwd: ".",
       workspace: { name: "session workspace", cwd: root },
+      validated_input: { command: "pwd" },
     });
     expect(result).toMatchObject({ exit_code: 0, stdout: `${root}\n` });
+  });
+
+  it("runs the approver's edited command in the edited directory", async () => {
+    const { context, approvals } = createRecordingToolContext({
+      tool_name: "shell",
+      root,
+      edited_input: { command: "pwd; echo edited", cwd: "sub" },
+    });
+    const result = await shellTool.execute(
+      { command: "rm -rf sub", explanation: "clean up", timeout_ms: 5_000 },
+      context,
+    );
+    expect(approvals[0]?.payload).toMatchObject({
+      command: "rm -rf sub",
+      validated_input: { command: "rm -rf sub", timeout_ms: 5_000 },
+      model_explanation: "clean up",
+    });
+    expect(result).toMatchObject({ exit_code: 0, stdout: `${path.join(root, "sub")}\nedited\n` });
+    await access(path.join(root, "sub"));
   });
 
   it("runs nothing when the approval is not given", async () => {

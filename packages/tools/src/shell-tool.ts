@@ -1,7 +1,7 @@
 import { stat } from "node:fs/promises";
-import { define_agent_tool, type ToolCallContext } from "@parley/session-core";
+import { define_agent_tool, type JsonValue, type ToolCallContext } from "@parley/session-core";
 import { z } from "zod";
-import { DENIED_RESULT, explanationInputSchema } from "./request-tool-approval.js";
+import { approvedInput, DENIED_RESULT, explanationInputSchema } from "./request-tool-approval.js";
 import { runShellCommand, type ShellRunResult } from "./run-shell-command.js";
 import { DEFAULT_SHELL_SANDBOX, type ShellSandbox } from "./shell-sandbox.js";
 import { confinePath, realWorkspaceRoot, requireWorkspace, WorkspacePathError } from "./workspace-path.js";
@@ -35,7 +35,7 @@ export const SHELL_DESCRIPTION =
   "Run a shell command (/bin/sh -c) in the workspace and return its exit code and output (each stream capped at 64 KiB). Asks the user for approval first.";
 
 /**
- * The `shell` tool, running each approved command in `sandbox` (DESIGN.md §10.2): by default a
+ * The `shell` tool, running each approved command in `sandbox`: by default a
  * bubblewrap sandbox whose only writable path is the workspace, with no network, no view of the
  * server's processes and an environment of `PATH`, `HOME` and `LANG` only. Every run still needs
  * an approval (or the session's `always-allow` mode).
@@ -58,23 +58,38 @@ export function createShellTool(options: { sandbox?: ShellSandbox } = {}) {
           command: input.command,
           cwd: cwd.relative,
           workspace: { name: workspaceName(context), cwd: cwd.real },
+          validated_input: editableShellInput(input),
           ...(input.explanation === undefined ? {} : { model_explanation: input.explanation }),
         },
       });
       if (!decision.approved) return DENIED_RESULT;
-      // Resolved again: the workspace may have changed while the approval was pending.
-      const approvedCwd = await assertDirectory(root, input.cwd ?? ".");
+      const approved = approvedInput(shellInputSchema, decision, input);
+      // Resolved again: the workspace may have changed while the approval was pending (and the
+      // approver may have edited the directory, which is confined like the model's).
+      const approvedCwd = await assertDirectory(root, approved.cwd ?? ".");
       return runShellCommand({
-        command: input.command,
+        command: approved.command,
         workspace_root: root,
         cwd: approvedCwd.real,
-        timeout_ms: input.timeout_ms ?? SHELL_DEFAULT_TIMEOUT_MS,
+        timeout_ms: approved.timeout_ms ?? SHELL_DEFAULT_TIMEOUT_MS,
         max_output_bytes: SHELL_MAX_OUTPUT_BYTES,
         abort_signal: context.abort_signal,
         sandbox,
       });
     },
   });
+}
+
+/**
+ * What the approver may edit (checked against `shellInputSchema` when answered): the command, its
+ * directory and timeout as the model gave them, without the model's explanation.
+ */
+function editableShellInput(input: ShellInput): { [key: string]: JsonValue } {
+  return {
+    command: input.command,
+    ...(input.cwd === undefined ? {} : { cwd: input.cwd }),
+    ...(input.timeout_ms === undefined ? {} : { timeout_ms: input.timeout_ms }),
+  };
 }
 
 /** What the model is told: in the sandbox, also what the command cannot do, so it does not try. */

@@ -16,7 +16,7 @@ export interface WorkspaceTools {
 }
 
 /**
- * The built-in workspace tools under the names the design fixes (DESIGN.md §6, §9). `shell`: the
+ * The built-in workspace tools under their public names (docs/behaviour.md#workspaces-and-tools). `shell`: the
  * sandbox its commands run in (default: bubblewrap, no network); null leaves the tool out.
  */
 export function createWorkspaceTools(options?: { shell?: ShellSandbox }): Required<WorkspaceTools>;

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { describeApprovalTarget } from "./approval-target.js";
 import { openConfinedFile } from "./confined-open.js";
 import {
+  approvedInput,
   DENIED_RESULT,
   explanationInputSchema,
   requestToolApproval,
@@ -42,22 +43,24 @@ export const writeFileTool = define_agent_tool({
     if (!decision.approved) return DENIED_RESULT;
     // A Turn stopped or taken over while the approval was pending must not act any more.
     context.abort_signal.throwIfAborted();
-    // Resolved again: the workspace may have changed while the approval was pending.
-    const target = await assertWritable(root, input.path);
+    const { path, content } = approvedInput(writeFileInputSchema, decision, input);
+    // Resolved again: the workspace may have changed while the approval was pending (and the
+    // approver may have edited the path, which is confined like the model's).
+    const target = await assertWritable(root, path);
     // One descriptor, opened through directories held open from the root (missing ones made there)
     // and without following anything swapped in after the check; truncated only once it is known
     // to be a regular file.
     const handle = await openConfinedFile(root, target, { write: true });
     try {
       await handle.truncate(0);
-      await handle.writeFile(input.content, "utf8");
+      await handle.writeFile(content, "utf8");
     } finally {
       await handle.close();
     }
     return {
       success: true,
       path: target.relative,
-      bytes_written: Buffer.byteLength(input.content, "utf8"),
+      bytes_written: Buffer.byteLength(content, "utf8"),
       created: !target.exists,
     };
   },

@@ -72,17 +72,6 @@ export function readInteractions(databaseUrl: string, session_id: string) {
   });
 }
 
-/** The session's last assistant message snapshot, as committed. */
-export function readLastAssistant(databaseUrl: string, session_id: string) {
-  return withClient(databaseUrl, async (client) => {
-    const result = await client.query<{ status: string | null; snapshot: { parts?: unknown[] } }>(
-      "SELECT status, snapshot FROM messages WHERE session_id = $1 AND type = 'assistant' ORDER BY sequence DESC LIMIT 1",
-      [session_id],
-    );
-    return result.rows[0] ?? null;
-  });
-}
-
 /** Lines the side-effect command appended (0 when it never ran). */
 export function sideEffectLines(workspaceRoot: string, session_id: string, file: string): string[] {
   const target = path.join(workspaceRoot, session_id, file);

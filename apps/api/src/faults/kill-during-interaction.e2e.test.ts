@@ -26,7 +26,8 @@ const PROMPT = `run echo side-effect >> ${SIDE_EFFECT_FILE}`;
 const APPROVE = { type: "approval", outcome: "resolved", payload: { decision: "approved" } } as const;
 
 /**
- * kill -9 of the API at each point of an interaction's life (DESIGN.md §3.3). The kill points are
+ * kill -9 of the API at each point of an interaction's life (docs/behaviour.md#durability: a pending
+ * Interaction survives, and the approved side effect runs once). The kill points are
  * exact, not timed: the kill switch (kill-switch.ts) is preloaded into the API process and fires on
  * the COMMIT of the transaction that writes the Interaction. After each crash a second API process
  * starts on the same port and database; the SDK clients reconnect by themselves.
@@ -114,7 +115,7 @@ describe("kill -9 of the API during an interaction's life", () => {
     expect(received.find((mutation) => isToolState(mutation, "waiting-user"))).toBeUndefined();
 
     // The tool had not committed `running` (its request was the first write of its execution), so
-    // recovery runs it again from its start (DESIGN.md §3.3); it asks again, exactly once.
+    // recovery runs it again from its start (docs/behaviour.md#durability); it asks again, exactly once.
     await startApi();
     const pending = await waitForPending(session, received);
     expect((await readInteractions(database.url, session.id)).map((row) => row.status)).toEqual(["pending"]);
@@ -189,7 +190,7 @@ describe("kill -9 of the API during an interaction's life", () => {
     );
     expect(await first.kill("SIGKILL")).toEqual({ code: null, signal: "SIGKILL" });
 
-    // DESIGN §10.1: a part found `running` is failed and never executed again.
+    // A part found `running` after a crash is failed and never executed again (docs/behaviour.md#durability).
     await startApi();
     const finish = await waitForTurnFinish(session, received);
     expect(finish).toMatchObject({ status: "completed" });

@@ -1,7 +1,7 @@
 /**
  * The resource limits of one API instance (README "Configuration"). Beyond them a call is refused
  * with `limit_exceeded` (connections, subscriptions, rate) or `invalid_input` (batch size, like the
- * body-size limit of DESIGN.md §9); nothing else is affected.
+ * 1 MiB body-size limit, docs/behaviour.md#limits); nothing else is affected.
  */
 export interface ApiLimits {
   /** Open WebSocket connections and SSE streams per user on this instance. */

@@ -29,7 +29,7 @@ const PROVIDER_NAMES: Record<Exclude<ModelSetting["provider"], "demo">, string> 
 };
 
 /** The label people read: `Demo`, `Demo (alt)`, `gpt-5-mini (OpenAI)`. */
-export function labelOfModelSetting(setting: ModelSetting): string {
+function labelOfModelSetting(setting: ModelSetting): string {
   if (setting.provider === "demo") return setting.name === "" ? "Demo" : `Demo (${setting.name})`;
   return `${setting.name} (${PROVIDER_NAMES[setting.provider]})`;
 }

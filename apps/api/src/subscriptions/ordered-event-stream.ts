@@ -16,7 +16,7 @@ const PAGE_SIZE = 500;
 const RESYNC = Symbol("resync");
 
 /**
- * Gap-free, duplicate-free delivery of an ordered event log (DESIGN.md §3.5): listen first, then
+ * Gap-free, duplicate-free delivery of an ordered event log (docs/behaviour.md#subscriptions): listen first, then
  * replay everything after `after_event_id` from the log, then stream live events, skipping ones
  * already delivered and filling from the log any hole the live channel left (e.g. a dropped
  * notification, or a bus that was reconnecting: `resync` re-reads the log's tail). With

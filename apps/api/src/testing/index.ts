@@ -1,3 +1,4 @@
+export * from "../faults/private-postgres.js";
 export * from "./api-process.js";
 export * from "./cuttable-proxy.js";
 export * from "./e2e-environment.js";

@@ -1,8 +1,9 @@
 "use client";
 
 import type { ApprovalPayload, Interaction, JsonValue } from "@parley/session-core";
-import { Check, CheckCheck, FilePlus2, FileX2, FolderOpen, X } from "lucide-react";
+import { Check, CheckCheck, FilePlus2, FileX2, FolderOpen, Pencil, X } from "lucide-react";
 import { type FormEvent, useId, useRef, useState } from "react";
+import { readEditFields } from "@/lib/approval-edit";
 import {
   buildApprovalResponse,
   denialReason,
@@ -11,7 +12,10 @@ import {
   readApprovalPayload,
   unifiedDiff,
 } from "@/lib/interaction-view";
+import { ApprovalChanges } from "./approval-changes";
+import { ApprovalEditForm } from "./approval-edit-form";
 import { useConnection } from "./connection-provider";
+import { DiffView } from "./diff-view";
 import { errorText, type InteractionBodyProps, useRespond } from "./use-respond";
 
 function inputField(payload: ApprovalPayload | null, key: string): string | undefined {
@@ -82,15 +86,7 @@ function Effect({ interaction, payload }: { interaction: Interaction; payload: A
           diff.length === 0 ? (
             <p className="muted small">No change: the content is the same as the file's.</p>
           ) : (
-            <pre className="diff" data-testid="approval-diff">
-              <span className="sr-only">Changes to {path}:</span>
-              {diff.map((line, index) => (
-                // biome-ignore lint/suspicious/noArrayIndexKey: diff lines are positional
-                <span key={index} className={`diff-line ${line.kind}`}>
-                  {line.text}
-                </span>
-              ))}
-            </pre>
+            <DiffView lines={diff} label={`Changes to ${path}:`} testId="approval-diff" />
           )
         ) : (
           <>
@@ -131,13 +127,25 @@ function Effect({ interaction, payload }: { interaction: Interaction; payload: A
   ) : null;
 }
 
-/** The call's effect, the model's explanation, and Approve / Deny (with a reason the agent sees). */
-export function ApprovalBody({ interaction, onRespond, outcome, expanded }: InteractionBodyProps) {
+/**
+ * The call's effect, the model's explanation, and Approve / Edit / Deny (with a reason the agent
+ * sees). Answered with an edit, it also shows who edited the call and what changed.
+ */
+export function ApprovalBody({
+  interaction,
+  onRespond,
+  outcome,
+  expanded,
+  nameOf,
+}: InteractionBodyProps & { nameOf: (user_id: string) => string }) {
   const payload = readApprovalPayload(interaction.request.payload);
   const { submit, busy, sent, error, locked } = useRespond(interaction, onRespond);
   const { online } = useConnection();
   const [denying, setDenying] = useState(false);
   const [reason, setReason] = useState("");
+  const [editing, setEditing] = useState(false);
+  const editButtonRef = useRef<HTMLButtonElement>(null);
+  const editFields = readEditFields(payload?.validated_input);
   const reasonRef = useRef<HTMLInputElement>(null);
   const reasonId = useId();
   const pending = interaction.status === "pending";
@@ -145,8 +153,14 @@ export function ApprovalBody({ interaction, onRespond, outcome, expanded }: Inte
   const disabled = locked || !online;
 
   function openDeny() {
+    setEditing(false);
     setDenying(true);
     window.requestAnimationFrame(() => reasonRef.current?.focus());
+  }
+
+  function closeEdit() {
+    setEditing(false);
+    window.requestAnimationFrame(() => editButtonRef.current?.focus());
   }
 
   function confirmDeny(event: FormEvent) {
@@ -169,6 +183,7 @@ export function ApprovalBody({ interaction, onRespond, outcome, expanded }: Inte
           <p>{payload.model_explanation}</p>
         </blockquote>
       ) : null}
+      <ApprovalChanges interaction={interaction} validated_input={payload?.validated_input} nameOf={nameOf} />
       {deniedWith ? (
         <p className="small" data-testid="denial-reason">
           Reason given: {deniedWith}
@@ -211,6 +226,14 @@ export function ApprovalBody({ interaction, onRespond, outcome, expanded }: Inte
           </div>
         </form>
       ) : null}
+      {pending && editing && editFields ? (
+        <ApprovalEditForm
+          fields={editFields}
+          disabled={disabled}
+          onApprove={(edited_input) => void submit(buildApprovalResponse("approved", { edited_input }))}
+          onCancel={closeEdit}
+        />
+      ) : null}
       {pending ? (
         <div className="card-actions">
           <button
@@ -235,6 +258,23 @@ export function ApprovalBody({ interaction, onRespond, outcome, expanded }: Inte
             >
               <CheckCheck size={16} aria-hidden />
               <span>Allow {interaction.request.source.tool_name} for this session</span>
+            </button>
+          ) : null}
+          {editFields && editFields.length > 0 && !editing ? (
+            <button
+              ref={editButtonRef}
+              type="button"
+              className="button icon-text"
+              disabled={disabled}
+              data-action="edit"
+              aria-keyshortcuts="e"
+              onClick={() => {
+                setDenying(false);
+                setEditing(true);
+              }}
+            >
+              <Pencil size={15} aria-hidden />
+              <span>Edit…</span>
             </button>
           ) : null}
           {denying ? null : (

@@ -53,7 +53,13 @@ export function InteractionCard({ interaction, tool, onRespond, nameOf, context 
   // The body stays at one place in the tree whether the card is pending or answered, so its state
   // (e.g. "someone else answered first") survives the change; folded, it shows only such an error.
   const body = isApproval ? (
-    <ApprovalBody interaction={interaction} onRespond={onRespond} outcome={outcome} expanded={open} />
+    <ApprovalBody
+      interaction={interaction}
+      onRespond={onRespond}
+      outcome={outcome}
+      expanded={open}
+      nameOf={nameOf}
+    />
   ) : interaction.interaction_type === "question" ? (
     <QuestionForm interaction={interaction} onRespond={onRespond} outcome={outcome} expanded={open} />
   ) : open ? (

@@ -9,6 +9,7 @@ export const SHORTCUTS: readonly { keys: string; does: string }[] = [
   { keys: "g", does: "Go to the request waiting for you (the oldest)" },
   { keys: "a", does: "Approve the focused request (or the oldest waiting approval)" },
   { keys: "d", does: "Deny it: opens the reason field; Enter denies, Escape goes back" },
+  { keys: "e", does: "Edit it before approving: opens its fields; Escape goes back" },
   { keys: "c", does: "Put the cursor in the message box" },
   { keys: "?", does: "Show this list" },
 ];
@@ -56,6 +57,12 @@ export function KeyboardShortcuts() {
         case "d": {
           const card = targetApproval();
           handled = clickAction(card, "deny");
+          if (handled) card?.scrollIntoView({ block: "center" });
+          break;
+        }
+        case "e": {
+          const card = targetApproval();
+          handled = clickAction(card, "edit");
           if (handled) card?.scrollIntoView({ block: "center" });
           break;
         }

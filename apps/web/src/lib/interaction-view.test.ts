@@ -31,6 +31,16 @@ describe("interaction view helpers", () => {
       outcome: "denied",
       payload: { decision: "denied" },
     });
+    expect(buildApprovalResponse("approved", { edited_input: { path: "b.md" } })).toEqual({
+      type: "approval",
+      outcome: "resolved",
+      payload: { decision: "approved", edited_input: { path: "b.md" } },
+    });
+    expect(buildApprovalResponse("denied", { edited_input: { path: "b.md" } })).toEqual({
+      type: "approval",
+      outcome: "denied",
+      payload: { decision: "denied" },
+    });
   });
 
   it("reads shell and tool approval payloads, dropping mistyped fields", () => {
@@ -54,6 +64,14 @@ describe("interaction view helpers", () => {
     expect(describeOutcome(interaction({ status: "denied", responded_by: "user:9" }), names)).toBe(
       "Denied by user:9",
     );
+    const edited = {
+      type: "approval",
+      outcome: "resolved" as const,
+      payload: { decision: "approved", edited_input: { path: "b" } },
+    };
+    expect(
+      describeOutcome(interaction({ status: "resolved", responded_by: "user:1", response: edited }), names),
+    ).toBe("Approved, edited by Ada");
     expect(
       describeOutcome(
         interaction({ status: "resolved", interaction_type: "question", responded_by: "user:1" }),

@@ -77,7 +77,7 @@ export function formatBytes(bytes: number): string {
 /** Approval answers always agree: `approved` ⇔ outcome `resolved`, `denied` ⇔ outcome `denied`. */
 export function buildApprovalResponse(
   decision: "approved" | "denied",
-  options: { reason?: string; allow_tool_for_session?: boolean } = {},
+  options: { reason?: string; allow_tool_for_session?: boolean; edited_input?: JsonValue } = {},
 ): InteractionResponse {
   const reason = options.reason?.trim();
   return {
@@ -87,6 +87,9 @@ export function buildApprovalResponse(
       decision,
       ...(decision === "denied" && reason ? { reason } : {}),
       ...(decision === "approved" && options.allow_tool_for_session ? { scope: "session" } : {}),
+      ...(decision === "approved" && options.edited_input !== undefined
+        ? { edited_input: options.edited_input }
+        : {}),
     },
   };
 }
@@ -108,10 +111,6 @@ export function formatJson(value: unknown): string {
   return JSON.stringify(value, null, 2) ?? "undefined";
 }
 
-export function isTerminal(interaction: Interaction): boolean {
-  return interaction.status !== "pending";
-}
-
 const cancelReasonText: Record<NonNullable<Interaction["cancel_reason"]>, string> = {
   turn_stopped: "the turn was stopped",
   session_disposed: "the session was closed",
@@ -127,11 +126,15 @@ export function describeOutcome(interaction: Interaction, nameOf: (user_id: stri
   switch (interaction.status) {
     case "pending":
       return "Waiting for an answer";
-    case "resolved":
+    case "resolved": {
       if (interaction.interaction_type !== "approval") return `Answered${by}`;
-      return isRecord(interaction.response?.payload) && interaction.response.payload.scope === "session"
-        ? `Approved for this session${by}`
-        : `Approved${by}`;
+      const payload = interaction.response?.payload;
+      const approved =
+        isRecord(payload) && payload.scope === "session" ? "Approved for this session" : "Approved";
+      // The approver changed the call before approving it: say so, and who.
+      if (isRecord(payload) && payload.edited_input !== undefined) return `${approved}, edited${by}`;
+      return `${approved}${by}`;
+    }
     case "denied":
       return interaction.interaction_type === "approval" ? `Denied${by}` : `Declined${by}`;
     case "cancelled":

@@ -11,7 +11,7 @@ export function isNatsBusUrl(bus_url: string): boolean {
 }
 
 /**
- * The bus `PARLEY_BUS` selects (DESIGN.md §10.5): unset → LISTEN/NOTIFY on the database (the
+ * The bus `PARLEY_BUS` selects (docs/behaviour.md#subscriptions): unset → LISTEN/NOTIFY on the database (the
  * zero-setup default), `nats://host:port` → NATS. Not started yet (`start()` connects).
  */
 export function createEventBus(options: {

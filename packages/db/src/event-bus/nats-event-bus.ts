@@ -18,7 +18,7 @@ export interface NatsEventBusOptions {
 }
 
 /**
- * `EventBus` over NATS core pub/sub (DESIGN.md §10.5), for when one Postgres's NOTIFY is not enough
+ * `EventBus` over NATS core pub/sub (docs/deployment.md), for when one Postgres's NOTIFY is not enough
  * or sessions are spread over several Postgres nodes. Same id-only notices and delivery rules as the
  * NOTIFY bus (`NoticeEventBus`).
  */

@@ -185,9 +185,7 @@ export class NoticeEventBus implements EventBus {
     }
     const position = this.#positions.get(session_id) ?? first - 1;
     if (last <= position) return;
-    const contiguous =
-      known.length === last - position &&
-      known.every((event, index) => event.event_id === position + 1 + index);
+    const contiguous = continuesFrom(known, position, last);
     // A publisher's own objects are copied (once per event) before listeners see them; rows read
     // from the table are fresh objects already.
     const events = contiguous ? known : await this.#readSessionEvents(session_id, position, last);
@@ -199,9 +197,7 @@ export class NoticeEventBus implements EventBus {
   async #deliverInteractions(last: number, known: InteractionEvent[]): Promise<void> {
     const position = this.#interactionPosition;
     if (last <= position) return;
-    const contiguous =
-      known.length === last - position &&
-      known.every((event, index) => event.event_id === position + 1 + index);
+    const contiguous = continuesFrom(known, position, last);
     const events = contiguous ? known : await this.#readInteractionEvents(position, last);
     const prepare = contiguous ? structuredClone : undefined;
     for (const event of events) this.#listeners.emitInteraction(event, prepare);
@@ -241,4 +237,11 @@ export class NoticeEventBus implements EventBus {
       if (oldest !== undefined) this.#positions.delete(oldest);
     }
   }
+}
+
+/** Whether `known` holds exactly the events after `position` up to `last`, in order (no read needed). */
+function continuesFrom(known: readonly { event_id: number }[], position: number, last: number): boolean {
+  return (
+    known.length === last - position && known.every((event, index) => event.event_id === position + 1 + index)
+  );
 }

@@ -20,7 +20,7 @@ export interface PostgresEventBusOptions {
 }
 
 /**
- * `EventBus` over PostgreSQL LISTEN/NOTIFY (the zero-setup default, DESIGN.md §10.5): a mutation
+ * `EventBus` over PostgreSQL LISTEN/NOTIFY (the zero-setup default, docs/deployment.md): a mutation
  * committed by one process reaches subscribers in every process connected to the same database.
  * NOTIFY is sent after commit, never inside the write transaction. Delivery rules: `NoticeEventBus`.
  */

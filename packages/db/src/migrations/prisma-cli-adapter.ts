@@ -75,7 +75,7 @@ function poolConfigFor(url: string, database?: string): pg.PoolConfig {
 
 /**
  * The driver-adapter factory the Prisma CLI (Wasm schema engine, `engine: "js"`) uses for
- * `migrate dev/deploy/diff/status`. It works around two adapter-pg 6.19 bugs (STACK.md): catalog
+ * `migrate dev/deploy/diff/status`. It works around two adapter-pg 6.19 bugs: catalog
  * column types (plus PostgreSQL 18's NOT NULL constraint rows), and a shadow database that kept the main connection string and was dropped while
  * its pool was still connected. Here the shadow pool is built from separate fields, and disposing
  * it ends the pool first, then drops the database with FORCE.

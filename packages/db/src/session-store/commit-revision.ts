@@ -227,7 +227,7 @@ export function rejectionError(error: unknown, commit: SessionCommit): unknown {
     case "session_not_found":
       return new ParleyError("session_not_found", `Session not found: ${session_id}`);
     case "closed":
-      // A closed session's writes fail in the store (DESIGN §10.1).
+      // A closed session is never resumed: its writes fail in the store (docs/behaviour.md#close).
       return new ParleyError("session_closed", `Session is closed: ${session_id}`);
     case "fenced":
       return new StoreConflictError(
@@ -322,7 +322,7 @@ export async function commitRevision(
   if (!commit.settle_commands?.length && !commit.ends_turn) return runRevision(prisma, commit, now);
   // A revision that settles session commands or ends a Turn must see the commands committed up to
   // the moment it holds the session row: one statement reads a snapshot taken before it waited for
-  // that lock, and would miss a prompt queued meanwhile (DESIGN §10.1). So: lock the row first,
+  // that lock, and would miss a prompt another instance queued meanwhile. So: lock the row first,
   // then the revision statement, then the command checks, each under a fresh snapshot.
   return prisma.$transaction(async (tx) => {
     await tx.$queryRaw`SELECT 1 FROM sessions WHERE session_id = ${commit.session_id} FOR UPDATE`;

@@ -1,6 +1,6 @@
-import type { InteractionQuery, InteractionRecord } from "@parley/session-core";
+import type { InteractionQuery } from "@parley/session-core";
 import { Prisma } from "@prisma/client";
-import { decodeInteractionCursor, type InteractionPosition } from "./page-cursors.js";
+import { decodeInteractionCursor } from "./page-cursors.js";
 import { INTERACTION_COLUMNS } from "./row-mapping.js";
 
 /**
@@ -52,16 +52,3 @@ export const INTERACTION_PAGE_ORDER = Prisma.sql`ORDER BY page.branch,
   CASE WHEN page.branch = 0 THEN page.interaction_id COLLATE "C" END ASC,
   page.inbox_at DESC,
   page.interaction_id COLLATE "C" DESC`;
-
-/** Where a record sits in that order, for the next page's cursor. */
-export function interactionPosition(record: InteractionRecord): InteractionPosition {
-  const { interaction } = record;
-  const pending = interaction.status === "pending";
-  return {
-    pending,
-    at: pending
-      ? interaction.request.created_at
-      : (interaction.resolved_at ?? interaction.request.created_at),
-    interaction_id: interaction.interaction_id,
-  };
-}

@@ -1,4 +1,4 @@
-import { ParleyError } from "@parley/session-core";
+import { type InteractionPosition, ParleyError } from "@parley/session-core";
 
 // Opaque page cursors: the sort key of a page's last item, as base64url JSON.
 
@@ -6,16 +6,6 @@ import { ParleyError } from "@parley/session-core";
 export interface SessionPosition {
   created_at: number;
   session_id: string;
-}
-
-/**
- * `queryInteractions` order: pending first by `created_at` then `interaction_id` ascending; then
- * the rest by `at` (`resolved_at`, else `created_at`) then `interaction_id` descending.
- */
-export interface InteractionPosition {
-  pending: boolean;
-  at: number;
-  interaction_id: string;
 }
 
 export function encodeCursor(position: SessionPosition | InteractionPosition): string {

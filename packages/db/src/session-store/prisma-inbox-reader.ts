@@ -1,6 +1,6 @@
-import type { InteractionQuery, InteractionRecord } from "@parley/session-core";
+import { type InteractionQuery, type InteractionRecord, interactionPosition } from "@parley/session-core";
 import type { PrismaClient } from "@prisma/client";
-import { INTERACTION_PAGE_ORDER, interactionPageSql, interactionPosition } from "./interaction-page.js";
+import { INTERACTION_PAGE_ORDER, interactionPageSql } from "./interaction-page.js";
 import { encodeCursor } from "./page-cursors.js";
 import { type InteractionRow, toInteractionRecord } from "./row-mapping.js";
 

@@ -16,12 +16,12 @@ import type {
   SessionRecord,
   SessionStore,
 } from "@parley/session-core";
-import { systemClock } from "@parley/session-core";
+import { interactionPosition, systemClock } from "@parley/session-core";
 import { Prisma, type PrismaClient } from "@prisma/client";
 import { TRANSACTION_OPTIONS } from "../prisma-client.js";
 import type { CommitObserver } from "./commit-observer.js";
 import { assertWellFormed, commitRevision } from "./commit-revision.js";
-import { INTERACTION_PAGE_ORDER, interactionPageSql, interactionPosition } from "./interaction-page.js";
+import { INTERACTION_PAGE_ORDER, interactionPageSql } from "./interaction-page.js";
 import { decodeSessionCursor, encodeCursor } from "./page-cursors.js";
 import {
   INTERACTION_COLUMNS,

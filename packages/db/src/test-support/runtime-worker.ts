@@ -79,8 +79,9 @@ async function main(): Promise<void> {
       get: (agent_id) =>
         agent_id === NOTES_AGENT_ID ? { agent_id, model, tools: { write_note: writeNote } } : undefined,
     },
-    // These workers test the takeover of a Turn a process holds while it waits (DESIGN §3.3), so
-    // they keep waiting Turns held; the API parks them (DESIGN §10.1, apps/api e2e tests).
+    // These workers test the takeover of a Turn a process holds while it waits
+    // (docs/behaviour.md#durability), so they keep waiting Turns held; the API parks them (apps/api
+    // e2e tests).
     park_waiting_turns: false,
   });
 

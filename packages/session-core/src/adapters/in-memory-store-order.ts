@@ -1,6 +1,7 @@
 import type { InteractionRecord } from "../ports/session-store.js";
 
 // Orders and opaque page cursors of `InMemorySessionStore`; the conformance suite fixes the same orders.
+// `interactionPosition` is the inbox order for both stores (the Postgres store imports it).
 
 /** Code-unit order, as `COLLATE "C"` in Postgres. */
 function compareStrings(left: string, right: string): number {

@@ -13,8 +13,10 @@ import type {
   InteractionRequestInput,
   InteractionResult,
 } from "../schema/interaction.js";
+import type { JsonValue } from "../schema/json.js";
 import type { AssistantMessage } from "../schema/messages.js";
 import type { ApprovalPort, InteractionHandle, InteractionPort } from "../tools/define-agent-tool.js";
+import { approvedInputOf } from "./approval-edit.js";
 import type { RuntimeIds } from "./ids.js";
 import type { HandOver, InteractionWaiters } from "./interaction-waiters.js";
 import { isToolAllowedForSession } from "./session-tool-allowance.js";
@@ -218,7 +220,7 @@ export class RuntimeInteractionPort implements InteractionPort {
         // One commit: the part is `running` (fenced) before the side effect starts, with its mark.
         if (this.#deps.markRunning) await this.#deps.markRunning(input.tool_call_id, how);
         else await this.#markAutoApproved(input.tool_call_id, how);
-        return { approved: true, auto_approved: true };
+        return withInput({ approved: true, auto_approved: true }, input.payload.validated_input);
       }
     }
     const handle = await this.request({
@@ -242,7 +244,12 @@ export class RuntimeInteractionPort implements InteractionPort {
       result.response.payload !== null &&
       !Array.isArray(result.response.payload) &&
       result.response.payload.decision === "approved";
-    return { approved, auto_approved: false, approval_id: handle.interaction_id };
+    const decision = { approved, auto_approved: false, approval_id: handle.interaction_id };
+    if (!approved || result.status !== "resolved") return decision;
+    // The stored request (a resumed tool attaches to it) and the stored answer: a replay runs with
+    // the same edit the person made.
+    const requestPayload = handle.request?.payload ?? input.payload;
+    return withInput(decision, approvedInputOf(requestPayload, result.response.payload));
   }
 
   /** The tool card says the call ran without asking, and why (one published revision). */
@@ -265,6 +272,10 @@ export class RuntimeInteractionPort implements InteractionPort {
       (await this.#existingAt(message_id, tool_call_id, this.#ordinals.get(tool_call_id) ?? 0)) !== undefined
     );
   }
+}
+
+function withInput(decision: ApprovalDecision, input: JsonValue | undefined): ApprovalDecision {
+  return input === undefined ? decision : { ...decision, input };
 }
 
 function toolInteractions(message: AssistantMessage, tool_call_id: string): Interaction[] {

@@ -2,6 +2,7 @@ import { ParleyError } from "../errors.js";
 import type { InteractionRecord } from "../ports/session-store.js";
 import type { TurnLease } from "../ports/turn-lease.js";
 import { type InteractionResult, type RespondInput, respondInputSchema } from "../schema/interaction.js";
+import { assertEditFitsTool } from "./approval-edit.js";
 import { assertRespondable } from "./respond-validation.js";
 import type { Actor } from "./session-facade.js";
 import type { SessionHost } from "./session-host.js";
@@ -58,6 +59,7 @@ export async function respondToSessionInteraction(
     );
   }
   assertRespondable(record.interaction, input.response);
+  assertEditFitsTool(record.interaction, input.response, hosts.context.agents.get(session.agent_id));
   return hosts.use(session_id, (host) => commitResponse(host, input, record, actor), session);
 }
 

@@ -2,6 +2,7 @@ import { ParleyError } from "../errors.js";
 import type { Interaction, InteractionResponse } from "../schema/interaction.js";
 import type { JsonValue } from "../schema/json.js";
 import { type Question, questionPayloadSchema } from "../schema/question.js";
+import { assertEditAllowed } from "./approval-edit.js";
 import { assertMatchesResponseSchema } from "./response-schema-validation.js";
 
 /** DESIGN §9 limits on answers. */
@@ -31,7 +32,10 @@ export function assertRespondable(interaction: Interaction, response: Interactio
   if (response.type !== interaction.request.type) {
     throw new ParleyError("interaction_type_mismatch", "Session Interaction response type mismatch");
   }
-  if (interaction.request.type === "approval") assertApprovalResponse(response);
+  if (interaction.request.type === "approval") {
+    assertApprovalResponse(response);
+    assertEditAllowed(interaction, response);
+  }
   if (interaction.request.type === "question" && response.outcome === "resolved") {
     assertQuestionAnswers(interaction, response.payload);
   }

@@ -5,13 +5,13 @@ import type { ToolCallContext } from "../tools/define-agent-tool.js";
 import { RuntimeInteractionPort } from "./interaction-port.js";
 import { TurnFencedError } from "./session-writer.js";
 import { errorText } from "./step-stream-consumer.js";
+import type { ToolCallHost } from "./tool-call-host.js";
 import { markToolAutoApproved } from "./transitions/interaction-transitions.js";
 import { completeTool, failTool, startTool } from "./transitions/tool-part-transitions.js";
 import { type AssistantTransitionFn, findToolIndex } from "./transitions/transition.js";
-import type { TurnHost } from "./turn-runner.js";
 
 export interface ToolCallRun {
-  host: TurnHost;
+  host: ToolCallHost;
   /** The Turn: owner of the tool's waiters. */
   owner: object;
   turn_id: string;

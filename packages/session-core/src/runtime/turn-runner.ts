@@ -6,12 +6,12 @@ import type { CancelReason } from "../schema/interaction.js";
 import type { AssistantMessage } from "../schema/messages.js";
 import type { StopResult, TurnResult } from "../schema/session.js";
 import type { PromptCommand, SetCommand } from "../schema/session-command.js";
-import type { WorkspaceRef } from "../tools/define-agent-tool.js";
 import { buildModelPrompt, toModelTools } from "./prompt-builder.js";
-import { loadAllMessages, type RuntimeContext } from "./runtime-context.js";
-import type { AgentDefinition, TurnHandle } from "./session-facade.js";
-import { type SessionWriter, TurnFencedError } from "./session-writer.js";
+import { loadAllMessages } from "./runtime-context.js";
+import type { TurnHandle } from "./session-facade.js";
+import { TurnFencedError } from "./session-writer.js";
 import { errorText, StepStreamConsumer } from "./step-stream-consumer.js";
+import type { ToolCallHost } from "./tool-call-host.js";
 import { runToolCall } from "./tool-execution.js";
 import {
   closeAssistantMessage,
@@ -36,12 +36,7 @@ export const TURN_INTERRUPTED = "Turn interrupted by server restart";
 export const TURN_PARKED = "Turn waits for a person; it resumes where the answer is committed";
 
 /** What a Turn needs from its session's host in this process. */
-export interface TurnHost {
-  readonly session_id: string;
-  readonly writer: SessionWriter;
-  readonly context: RuntimeContext;
-  readonly agent: AgentDefinition;
-  readonly workspace: WorkspaceRef | undefined;
+export interface TurnHost extends ToolCallHost {
   effectiveMode(): ApprovalMode;
   /** The model of the next Step, by the session's effective `model_id` (read after the checkpoint). */
   stepModel(): LanguageModelV3;

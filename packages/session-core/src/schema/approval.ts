@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { interactionRequestInputSchema } from "./interaction.js";
 import { jsonValueSchema } from "./json.js";
 
 /** Shared by shell and tool approvals; exported by the SDK. */
@@ -47,26 +48,10 @@ export const approvalPayloadSchema = z.object({
 });
 export type ApprovalPayload = z.infer<typeof approvalPayloadSchema>;
 
-export const approvalDecisionValueSchema = z.enum(["approved", "denied"]);
-
-export const approvalResponsePayloadSchema = z.object({
-  decision: approvalDecisionValueSchema,
-  /** Shown to the model with the denied result (reference §A.8.3). */
-  reason: z.string().optional(),
-  /** Parley: `session` allows this tool for the rest of the session (later calls run unasked). */
-  scope: z.enum(["once", "session"]).optional(),
-});
-export type ApprovalResponsePayload = z.infer<typeof approvalResponsePayloadSchema>;
-
-export const approvalRequestInputSchema = z.object({
-  turn_id: z.string(),
-  tool_call_id: z.string(),
-  tool_name: z.string().optional(),
-  source_type: z.enum(["tool", "shell"]).optional(),
-  title: z.string().optional(),
-  description: z.string().optional(),
-  payload: approvalPayloadSchema,
-});
+/** What a tool passes to `approval.request`: an interaction request of type `approval`, with its payload. */
+export const approvalRequestInputSchema = interactionRequestInputSchema
+  .omit({ type: true, response_schema: true })
+  .extend({ payload: approvalPayloadSchema });
 export type ApprovalRequestInput = z.infer<typeof approvalRequestInputSchema>;
 
 export interface ApprovalDecision {
@@ -75,4 +60,9 @@ export interface ApprovalDecision {
   readonly auto_approved: boolean;
   /** The interaction_id, when a person was asked. */
   readonly approval_id?: string;
+  /**
+   * When approved and the request carried `validated_input`: the input the tool must run with, the
+   * approver's `edited_input` if they edited it, else the `validated_input` asked about.
+   */
+  readonly input?: z.infer<typeof jsonValueSchema>;
 }

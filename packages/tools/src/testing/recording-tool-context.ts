@@ -1,7 +1,12 @@
 import { mkdtemp, realpath } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { ApprovalDecision, ApprovalRequestInput, ToolCallContext } from "@parley/session-core";
+import type {
+  ApprovalDecision,
+  ApprovalRequestInput,
+  JsonValue,
+  ToolCallContext,
+} from "@parley/session-core";
 
 /** A tool context whose approval port records every request and answers with a fixed decision. */
 export interface RecordingToolContext {
@@ -14,6 +19,8 @@ export function createRecordingToolContext(options: {
   tool_name: string;
   root: string | undefined;
   approve?: boolean;
+  /** The approver's edit of the request's `validated_input`, returned as the decision's `input`. */
+  edited_input?: JsonValue;
   /** Runs while the approval is "pending": lets a test change the workspace meanwhile. */
   whilePending?: () => Promise<void>;
 }): RecordingToolContext {
@@ -30,12 +37,18 @@ export function createRecordingToolContext(options: {
     interactions: {
       request: () => Promise.reject(new Error("unexpected interactions.request in a workspace tool")),
       approval: {
-        request: async (input): Promise<ApprovalDecision> => {
-          approvals.push(input);
+        request: async (asked): Promise<ApprovalDecision> => {
+          approvals.push(asked);
           await options.whilePending?.();
-          return approve
-            ? { approved: true, auto_approved: false, approval_id: "interaction:test" }
-            : { approved: false, auto_approved: false, approval_id: "interaction:test" };
+          if (!approve) return { approved: false, auto_approved: false, approval_id: "interaction:test" };
+          // As the runtime's port: the edit, else the validated input asked about.
+          const input = options.edited_input ?? asked.payload.validated_input;
+          return {
+            approved: true,
+            auto_approved: false,
+            approval_id: "interaction:test",
+            ...(input === undefined ? {} : { input }),
+          };
         },
       },
     },

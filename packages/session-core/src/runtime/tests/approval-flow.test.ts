@@ -49,7 +49,9 @@ describe("tool approvals", () => {
     });
     expect(await turn.finished).toEqual({ turn_id: turn.id, text: "step two", success: true });
     expect(effects).toEqual(["a.txt"]);
-    expect(decisions).toEqual([{ approved: true, auto_approved: false, approval_id: interaction_id }]);
+    expect(decisions).toEqual([
+      { approved: true, auto_approved: false, approval_id: interaction_id, input: { path: "a.txt" } },
+    ]);
     expect(model.calls).toHaveLength(2);
     expect(model.calls[1]?.tool_results).toEqual([
       {
@@ -102,7 +104,7 @@ describe("tool approvals", () => {
     const session = await harness.createSession({ approval_mode: "always-allow" });
     const turn = await session.prompt({ query: "delete a.txt" });
     expect(await turn.finished).toMatchObject({ success: true });
-    expect(decisions).toEqual([{ approved: true, auto_approved: true }]);
+    expect(decisions).toEqual([{ approved: true, auto_approved: true, input: { path: "a.txt" } }]);
     expect(effects).toEqual(["a.txt"]);
     expect(harness.toolStates(session.id, "call_1")).not.toContain("waiting-user");
     expect(await harness.store.queryInteractions({ limit: 10 })).toEqual({ items: [], next_cursor: null });
@@ -116,6 +118,8 @@ describe("tool approvals", () => {
     const interaction_id = await harness.pendingInteraction("call_1");
     await session.respond(approve(interaction_id));
     await turn.finished;
-    expect(decisions).toEqual([{ approved: true, auto_approved: false, approval_id: interaction_id }]);
+    expect(decisions).toEqual([
+      { approved: true, auto_approved: false, approval_id: interaction_id, input: { path: "a.txt" } },
+    ]);
   });
 });

@@ -98,8 +98,8 @@ describe("approval modes, status and set", () => {
     });
     expect(await turn.finished).toMatchObject({ success: true, text: "done" });
     expect(approval.decisions).toEqual([
-      { approved: true, auto_approved: false, approval_id: interaction_id },
-      { approved: true, auto_approved: true },
+      { approved: true, auto_approved: false, approval_id: interaction_id, input: { path: "a" } },
+      { approved: true, auto_approved: true, input: { path: "b" } },
     ]);
     expect(approval.effects).toEqual(["a", "b"]);
   });
@@ -123,7 +123,7 @@ describe("approval modes, status and set", () => {
     });
     await turn.finished;
     expect(approval.decisions).toEqual([
-      { approved: true, auto_approved: false, approval_id: interaction_id },
+      { approved: true, auto_approved: false, approval_id: interaction_id, input: { path: "a" } },
     ]);
   });
 
@@ -227,7 +227,7 @@ describe("approval modes, status and set", () => {
     const restored = await harness.runtime("B").openSession(session.id);
     expect(harness.events.length).toBe(before);
     await (await restored?.prompt({ query: "go" }))?.finished;
-    expect(approval.decisions).toEqual([{ approved: true, auto_approved: true }]);
+    expect(approval.decisions).toEqual([{ approved: true, auto_approved: true, input: { path: "a" } }]);
     expect((await restored?.status())?.security).toEqual({
       approval_mode: "always-allow",
       effective_approval_mode: "always-allow",

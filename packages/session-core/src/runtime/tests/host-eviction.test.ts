@@ -108,7 +108,7 @@ describe("session hosts are evicted once they hold nothing live", () => {
     });
     const turn = await reopened?.prompt({ query: "delete" });
     expect(await turn?.finished).toMatchObject({ success: true, text: "done 0" });
-    expect(decisions).toEqual([{ approved: true, auto_approved: true }]);
+    expect(decisions).toEqual([{ approved: true, auto_approved: true, input: { path: "f0" } }]);
     const messages = await harness.messages(session.id);
     expect(messages.map((message) => message.type)).toEqual(["action", "user", "assistant"]);
     expect(messages[0]).toMatchObject({
@@ -131,8 +131,8 @@ describe("session hosts are evicted once they hold nothing live", () => {
     const reopened = await runtime.openSession(session.id);
     expect(await (await reopened?.prompt({ query: "two" }))?.finished).toMatchObject({ text: "done 1" });
     expect(decisions).toEqual([
-      { approved: true, auto_approved: true },
-      { approved: true, auto_approved: true },
+      { approved: true, auto_approved: true, input: { path: "f0" } },
+      { approved: true, auto_approved: true, input: { path: "f1" } },
     ]);
     const messages = await harness.messages(session.id);
     expect(messages.map((message) => [message.sequence, message.type])).toEqual([

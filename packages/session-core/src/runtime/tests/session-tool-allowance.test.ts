@@ -47,10 +47,12 @@ describe("allow a tool for the rest of the session, and the auto-approved mark",
     });
     expect(await turn.finished).toMatchObject({ success: true, text: "done" });
     expect(remove.decisions).toEqual([
-      { approved: true, auto_approved: false, approval_id: first },
-      { approved: true, auto_approved: true },
+      { approved: true, auto_approved: false, approval_id: first, input: { path: "a" } },
+      { approved: true, auto_approved: true, input: { path: "b" } },
     ]);
-    expect(write.decisions).toEqual([{ approved: true, auto_approved: false, approval_id: third }]);
+    expect(write.decisions).toEqual([
+      { approved: true, auto_approved: false, approval_id: third, input: { path: "c" } },
+    ]);
     expect(remove.effects).toEqual(["a", "b"]);
     expect(toolMarks(await harness.messages(session.id))).toEqual({
       call_a: null,

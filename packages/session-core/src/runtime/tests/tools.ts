@@ -8,14 +8,21 @@ import {
   type ToolCallContext,
 } from "../../tools/define-agent-tool.js";
 
-/** A tool that asks for approval in its own `execute` and counts its side effect (the note's example). */
+const approvalToolInputSchema = z.strictObject({ path: z.string().min(1) });
+
+/**
+ * A tool that asks for approval in its own `execute` and counts its side effect (the note's
+ * example). Like the built-in gated tools it acts on the approved input, which an approver may
+ * have edited.
+ */
 export function createApprovalTool(name = "delete_file") {
   const effects: string[] = [];
   const decisions: ApprovalDecision[] = [];
   const tool = define_agent_tool({
     description: "Delete a file in the workspace.",
-    input_schema: z.object({ path: z.string() }),
-    async execute({ path }, context): Promise<JsonValue> {
+    input_schema: approvalToolInputSchema,
+    async execute(input, context): Promise<JsonValue> {
+      const { path } = input;
       const decision = await context.interactions.approval.request({
         turn_id: context.turn_id,
         tool_call_id: context.tool_call_id,
@@ -24,8 +31,9 @@ export function createApprovalTool(name = "delete_file") {
       });
       decisions.push(decision);
       if (!decision.approved) return { success: false, error: "denied" };
-      effects.push(path);
-      return { deleted: path };
+      const approved = approvalToolInputSchema.parse(decision.input ?? input);
+      effects.push(approved.path);
+      return { deleted: approved.path };
     },
   });
   return { tool, effects, decisions };

@@ -38,10 +38,6 @@ export type AssistantTransitionFn<T = undefined> = (
   now: number,
 ) => AssistantTransition<T> | null;
 
-export function isToolPart(part: AssistantPart): part is ToolPart {
-  return part.type === "tool";
-}
-
 export function isTerminalToolState(state: ToolPart["state"]): boolean {
   return state === "completed" || state === "failed";
 }

@@ -1,5 +1,5 @@
 // respond → the waiting tool continuing, measured from `respond()` to the tool's next line:
-//   npx tsx --conditions=parley-source packages/session-core/bench/respond-resumed.ts
+//   npx tsx --conditions=parley-source bench/respond-resumed.ts
 // over the in-memory store/bus/leases (no persistence cost: what remains is the runtime's own), and
 // with BENCH_DATABASE_URL=postgres://… over @parley/db in a fresh database dropped at the end.
 // "same" responds in the process running the Turn (A); "cross" responds in another runtime (B, with
@@ -8,17 +8,22 @@
 // every store call and lease acquisition by n ms, a simulated database round trip: the result then
 // shows how many round trips the runtime waits for one after another, undisturbed by the machine's
 // load. Not a test: numbers vary with the load.
+import * as db from "@parley/db";
+import {
+  define_agent_tool,
+  type EventBus,
+  InMemoryEventBus,
+  InMemoryLeaseRegistry,
+  InMemorySessionStore,
+  type Session,
+  SessionRuntime,
+  type SessionStore,
+  type TurnLeaseManager,
+} from "@parley/session-core";
+import { createScriptedModel } from "@parley/session-core/testing";
+import pg from "pg";
 import { z } from "zod";
-import { InMemoryEventBus } from "../src/adapters/in-memory-event-bus.js";
-import { InMemorySessionStore } from "../src/adapters/in-memory-session-store.js";
-import { InMemoryLeaseRegistry } from "../src/adapters/in-memory-turn-lease.js";
-import type { EventBus } from "../src/ports/event-bus.js";
-import type { SessionStore } from "../src/ports/session-store.js";
-import type { TurnLeaseManager } from "../src/ports/turn-lease.js";
-import type { Session } from "../src/runtime/session-facade.js";
-import { SessionRuntime } from "../src/runtime/session-runtime.js";
-import { createScriptedModel } from "../src/testing/scripted-model.js";
-import { define_agent_tool } from "../src/tools/define-agent-tool.js";
+import { summarize } from "./lib/stats.js";
 
 const CYCLES = Number(process.env.BENCH_CYCLES ?? 200);
 
@@ -28,12 +33,11 @@ interface Ports {
   leases: TurnLeaseManager;
 }
 
-function summarize(samples: number[]) {
-  const sorted = [...samples].sort((left, right) => left - right);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+/** The figure in milliseconds, percentiles by the bench's one rule (`lib/stats.ts`). */
+function summarizeMs(samples: number[]) {
+  const { n, mean, p50, p99 } = summarize(samples);
   const round = (value: number) => Math.round(value * 1000) / 1000;
-  const mean = sorted.reduce((sum, value) => sum + value, 0) / sorted.length;
-  return { n: sorted.length, mean_ms: round(mean), p50_ms: round(at(0.5)), p99_ms: round(at(0.99)) };
+  return { n, mean_ms: round(mean), p50_ms: round(p50), p99_ms: round(p99) };
 }
 
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 0);
@@ -142,8 +146,8 @@ async function bench(a: Ports, b: Ports, statements?: { count: number | undefine
   await runtimeA.shutdown();
   await runtimeB.shutdown();
   return {
-    same_process: summarize(same),
-    cross_process: summarize(cross),
+    same_process: summarizeMs(same),
+    cross_process: summarizeMs(cross),
     calls_until_resumed: counted,
   };
 }
@@ -159,10 +163,6 @@ if (url === undefined) {
   );
   console.log(JSON.stringify({ ports: "in-memory", latency_ms: LATENCY_MS, cycles: CYCLES, ...result }));
 } else {
-  // @parley/db is not a dependency of session-core: this dev-only script reaches it through the
-  // workspace's node_modules, so the package itself never depends on it.
-  const db = await import("@parley/db");
-  const pg = (await import("pg")).default;
   const name = `parley_bench_sc_${process.pid}`;
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();

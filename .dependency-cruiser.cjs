@@ -1,0 +1,107 @@
+// Import boundaries and cycles, checked by `npm run lint` (`depcruise`). Workspace packages resolve
+// through their `parley-source` export condition (as vitest and tsx resolve them), so an import of
+// `@parley/x` lands on that package's `src` entry and cycles are found across packages too. An
+// import through a package's name has the dependency type `aliased-workspace`; any other import
+// that lands in another package's folder (a relative path climbing into it) is a deep import.
+
+const PRODUCT_ROOT = "^(apps|packages)/([^/]+)/";
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: "no-circular",
+      severity: "error",
+      comment:
+        "Modules must not depend on each other in a ring, type-only imports included: extract the shared piece " +
+        "into a module both can import.",
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: "not-to-unresolvable",
+      severity: "error",
+      comment:
+        "An import that does not resolve is a typo, an undeclared package or a path behind a package's `exports` " +
+        "(such as `@parley/x/src/...`).",
+      from: {},
+      to: { couldNotResolve: true },
+    },
+    {
+      name: "session-core-imports-no-workspace-package",
+      severity: "error",
+      comment:
+        "session-core is the domain: the adapters (db), the transport (api, sdk), the tools and the web app " +
+        "depend on it, never the other way round.",
+      from: { path: "^packages/session-core/" },
+      to: { path: "^(apps/|packages/(?!session-core/))" },
+    },
+    {
+      name: "session-core-imports-nothing-from-node",
+      severity: "error",
+      comment:
+        "session-core runs anywhere JavaScript does: no `node:` modules (I/O belongs to the adapters).",
+      from: { path: "^packages/session-core/" },
+      to: { dependencyTypes: ["core"] },
+    },
+    {
+      name: "web-never-imports-db",
+      severity: "error",
+      comment: "The web app talks to Parley only through the SDK; the database is the API server's.",
+      from: { path: "^apps/web/", pathNot: "^apps/web/e2e/" },
+      to: { path: "^packages/db/" },
+    },
+    {
+      name: "web-e2e-uses-only-db-testing",
+      severity: "error",
+      comment: "Browser tests may create and drop scratch databases (`@parley/db/testing`), nothing more.",
+      from: { path: "^apps/web/e2e/" },
+      to: { path: "^packages/db/", pathNot: "^packages/db/src/testing/" },
+    },
+    {
+      name: "api-serves-without-the-sdk",
+      severity: "error",
+      comment:
+        "The SDK is the API's client and takes its router type from it: only the API's tests and test " +
+        "harnesses may drive the API through the SDK (they cannot declare it: the package graph would be a cycle).",
+      from: { path: "^apps/api/src/", pathNot: "(\\.test\\.ts$|/testing/)" },
+      to: { path: "^packages/sdk/" },
+    },
+    {
+      name: "no-deep-import-into-another-package",
+      severity: "error",
+      comment:
+        "Import another workspace package by its name (`@parley/x`, `@parley/x/testing`), which goes through " +
+        "its public `exports`, never by a relative path into its folder.",
+      from: { path: PRODUCT_ROOT },
+      to: { path: "^(apps|packages)/", pathNot: "^$1/$2/", dependencyTypesNot: ["aliased-workspace"] },
+    },
+    {
+      name: "bench-and-scripts-use-public-entry-points",
+      severity: "error",
+      comment: "Benchmarks and scripts use packages through their names, as any other consumer does.",
+      from: { path: "^(bench|scripts)/" },
+      to: { path: "^(apps|packages)/", dependencyTypesNot: ["aliased-workspace"] },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    exclude: {
+      path: "(^|/)(node_modules|dist|\\.next|\\.turbo|\\.parley|test-results|playwright-report)/|^prisma/|^bench/results/",
+    },
+    tsPreCompilationDeps: true,
+    // The only `paths` in the repository are the web app's `@/…` (its own `src`); this tsconfig
+    // maps them from the root for the cruise.
+    tsConfig: { fileName: "tsconfig.depcruise.json" },
+    combinedDependencies: true,
+    enhancedResolveOptions: {
+      exportsFields: ["exports"],
+      conditionNames: ["parley-source", "import", "require", "node", "default", "types"],
+      mainFields: ["module", "main", "types", "typings"],
+      extensions: [".ts", ".tsx", ".mts", ".cts", ".js", ".mjs", ".cjs", ".d.ts", ".json"],
+    },
+    reporterOptions: {
+      text: { highlightFocused: true },
+    },
+  },
+};
