@@ -95,6 +95,7 @@ describe("authorization matrix", () => {
     { path: "admin.users.revoke", kind: "mutation", input: { name: "alice" } },
     { path: "auth.whoami", kind: "query", input: undefined },
     { path: "workspace.list", kind: "query", input: undefined },
+    { path: "model.list", kind: "query", input: undefined },
   ];
 
   it("without a token (or with an unknown one) every procedure is unauthorized and nothing changes", async () => {

@@ -5,7 +5,7 @@ import { createDefaultAgent } from "./agent/index.js";
 import { openDatabase } from "./database-connection.js";
 import type { Env } from "./env.js";
 import { ApiMetrics } from "./metrics/api-metrics.js";
-import { createModelFromSetting } from "./models/index.js";
+import { createModelCatalog } from "./models/index.js";
 import { type RecoveryLoop, startRecoveryLoop } from "./recovery-loop.js";
 import type { ApiServices } from "./services.js";
 import { createWorkspaceCatalog } from "./workspace-catalog.js";
@@ -27,10 +27,8 @@ export async function composeApi(env: Env, logger: Logger): Promise<ComposedApi>
   // Configuration errors (a bad PARLEY_MODEL, a missing workspace) fail before any database work.
   const shell = await chooseShellSandbox(env);
   logger[shell.level](shell.message);
-  const agent = createDefaultAgent({
-    model: createModelFromSetting(env.PARLEY_MODEL, env),
-    shell: shell.sandbox,
-  });
+  const models = createModelCatalog(env, env);
+  const agent = createDefaultAgent({ model: models.default_model.model, models, shell: shell.sandbox });
   const workspaces = createWorkspaceCatalog(parseWorkspaceConfig(env, process.cwd()));
   const metrics = new ApiMetrics();
   const opened = await openDatabase(env, logger, { commit_observer: metrics.commitObserver });
@@ -68,6 +66,7 @@ export async function composeApi(env: Env, logger: Logger): Promise<ComposedApi>
     auth,
     inbox,
     workspaces,
+    models,
     agent_id: agent.agent_id,
     logger,
   };

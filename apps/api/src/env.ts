@@ -23,6 +23,11 @@ export const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65_535).default(DEFAULT_PORT),
   HOST: z.string().min(1).default("127.0.0.1"),
   PARLEY_MODEL: z.string().min(1).default("demo"),
+  /**
+   * More models sessions may choose (`model.list`): comma-separated settings in the `PARLEY_MODEL`
+   * syntax. `PARLEY_MODEL` stays the default and is always listed.
+   */
+  PARLEY_MODELS: optionalText,
   OPENAI_API_KEY: optionalText,
   OPENAI_BASE_URL: optionalText,
   ANTHROPIC_API_KEY: optionalText,

@@ -3,6 +3,7 @@ import { adminOnInteraction } from "./procedures/admin-on-interaction.js";
 import { adminUsersCreate } from "./procedures/admin-users-create.js";
 import { adminUsersRevoke } from "./procedures/admin-users-revoke.js";
 import { authWhoami } from "./procedures/auth-whoami.js";
+import { modelList } from "./procedures/model-list.js";
 import { sessionClose } from "./procedures/session-close.js";
 import { sessionCreate } from "./procedures/session-create.js";
 import { sessionGet } from "./procedures/session-get.js";
@@ -42,6 +43,7 @@ export const appRouter = router({
   }),
   auth: router({ whoami: authWhoami }),
   workspace: router({ list: workspaceList }),
+  model: router({ list: modelList }),
   users: router({ names: usersNames }),
 });
 

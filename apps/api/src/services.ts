@@ -2,6 +2,7 @@ import type { EventBus, SessionRuntimeApi, SessionStore } from "@parley/session-
 import type { Logger } from "pino";
 import type { AuthStore } from "./auth/auth-store.js";
 import type { InboxReader } from "./inbox/inbox-reader.js";
+import type { ModelListItem } from "./models/index.js";
 import type { WorkspaceCatalog } from "./workspace-catalog.js";
 
 /**
@@ -18,6 +19,8 @@ export interface ApiServices {
   /** The admin inbox joined with sessions and owners; absent: `storeInboxReader(store, auth)`. */
   inbox?: InboxReader;
   workspaces: WorkspaceCatalog;
+  /** The models sessions may choose (`model.list`); the agent resolves them (`AgentDefinition.models`). */
+  models: { list(): ModelListItem[] };
   /** The agent every new session runs (the server serves one default agent). */
   agent_id: string;
   logger: Logger;

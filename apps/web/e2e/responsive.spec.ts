@@ -35,6 +35,8 @@ test("the workspace works on a 390 px wide phone screen", async ({ browser, stac
 
   await card.getByRole("button", { name: "Approve", exact: true }).click();
   await expect(toolCard(page, "delete_file")).toHaveAttribute("data-state", "completed");
+  // the tool completes before the Turn's last step does: the view must have seen the Turn end live
+  await expect(page.getByTestId("turn-state")).toHaveText("Idle");
 
   // icon-only controls keep their names for assistive technology
   await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();

@@ -10,6 +10,7 @@ import type {
   CreatedUser,
   CreateSessionInput,
   CreateUserInput,
+  ModelList,
   RevokedTokens,
   RevokeUserInput,
   SessionListPage,
@@ -53,6 +54,8 @@ export interface ParleyClient {
   };
   auth: { whoami(): Promise<WhoAmI> };
   workspaces: { list(): Promise<WorkspaceList> };
+  /** The models a session may run on (`session.create({ model_id })`, `session.set({ model_id })`). */
+  models: { list(): Promise<ModelList> };
   /** Display names for user ids (e.g. an Interaction's `responded_by`). */
   users: { names(input: UserNamesInput): Promise<UserNames> };
   /** Closes the WebSocket (subscriptions end). Queries and mutations over HTTP keep working. */
@@ -129,6 +132,7 @@ export function createParleyClient(options: ParleyClientOptions): ParleyClient {
     },
     auth: { whoami: () => withParleyErrors(() => trpc.auth.whoami.query()) },
     workspaces: { list: () => withParleyErrors(() => trpc.workspace.list.query()) },
+    models: { list: () => withParleyErrors(() => trpc.model.list.query()) },
     users: { names: (input) => withParleyErrors(() => trpc.users.names.query(input)) },
     close: () => wsClient.close(),
   };

@@ -30,11 +30,13 @@ export type {
  * of them drifts from the router's.
  */
 
-/** `session.create` input: `{ title?, approval_mode?, workspace_id? }`. */
+/** `session.create` input: `{ title?, approval_mode?, model_id?, workspace_id? }`. */
 export type CreateSessionInput =
   | {
       title?: string | undefined;
       approval_mode?: ApprovalMode | undefined;
+      /** One of `models.list()`; default: the server's default model. */
+      model_id?: string | undefined;
       workspace_id?: string | null | undefined;
     }
   | undefined;
@@ -100,6 +102,10 @@ export interface WhoAmI {
 }
 export interface WorkspaceList {
   items: { workspace_id: string }[];
+}
+/** `model.list`: the models sessions may use, the server's default first. */
+export interface ModelList {
+  items: { model_id: string; label: string }[];
 }
 export interface UserNamesInput {
   user_ids: string[];

@@ -29,4 +29,5 @@ export type WireTypesMatchTheRouter = [
   Assert<Equal<Sdk.UserNames, RouterOutputs["users"]["names"]>>,
   Assert<Equal<Sdk.WhoAmI, RouterOutputs["auth"]["whoami"]>>,
   Assert<Equal<Sdk.WorkspaceList, RouterOutputs["workspace"]["list"]>>,
+  Assert<Equal<Sdk.ModelList, RouterOutputs["model"]["list"]>>,
 ];

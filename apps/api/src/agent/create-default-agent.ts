@@ -1,5 +1,5 @@
 import type { LanguageModelV3 } from "@ai-sdk/provider";
-import { type AgentDefinition, AskQuestionsTool } from "@parley/session-core";
+import { type AgentDefinition, type AgentModels, AskQuestionsTool } from "@parley/session-core";
 import { createWorkspaceTools, type ShellSandbox } from "@parley/tools";
 import { DEFAULT_SYSTEM_PROMPT } from "./default-system-prompt.js";
 import { RequestFormTool } from "./request-form-tool.js";
@@ -12,12 +12,15 @@ export const DEFAULT_AGENT_ID = "default";
  */
 export function createDefaultAgent(options: {
   model: LanguageModelV3;
+  /** The models sessions may choose (`model.list`); absent: every session runs `model`. */
+  models?: AgentModels;
   /** The sandbox `shell` runs in (default: bubblewrap, no network); null leaves `shell` out. */
   shell?: ShellSandbox | null;
 }): AgentDefinition {
   return {
     agent_id: DEFAULT_AGENT_ID,
     model: options.model,
+    ...(options.models === undefined ? {} : { models: options.models }),
     system: DEFAULT_SYSTEM_PROMPT,
     tools: {
       ...(options.shell === undefined

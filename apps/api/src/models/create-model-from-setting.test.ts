@@ -1,11 +1,30 @@
 import { describe, expect, it } from "vitest";
-import { createModelFromSetting } from "./create-model-from-setting.js";
+import { createModelFromSetting, parseModelSetting } from "./create-model-from-setting.js";
 import { MODEL_SETTING_FORMS, ModelSettingError } from "./model-setting-error.js";
 
 describe("createModelFromSetting", () => {
   it.each([undefined, "", "  ", "demo"])("%j gives the demo model", (setting) => {
     const model = createModelFromSetting(setting, {});
     expect([model.specificationVersion, model.provider, model.modelId]).toEqual(["v3", "parley", "demo"]);
+  });
+
+  it("demo:<variant> is the demo model under its own id", () => {
+    const model = createModelFromSetting(" demo : alt ", {});
+    expect([model.specificationVersion, model.provider, model.modelId]).toEqual(["v3", "parley", "demo:alt"]);
+  });
+
+  it("parseModelSetting writes each setting canonically (the model_id)", () => {
+    expect(parseModelSetting(undefined)).toEqual({ provider: "demo", name: "", canonical: "demo" });
+    expect(parseModelSetting(" demo : alt ")).toEqual({
+      provider: "demo",
+      name: "alt",
+      canonical: "demo:alt",
+    });
+    expect(parseModelSetting("openai-compatible: llama3.2:3b")).toEqual({
+      provider: "openai-compatible",
+      name: "llama3.2:3b",
+      canonical: "openai-compatible:llama3.2:3b",
+    });
   });
 
   it("openai:<id> is the Responses API model, with an optional base URL", () => {
@@ -38,6 +57,7 @@ describe("createModelFromSetting", () => {
     ["gpt-4o", {}, 'unknown model provider "gpt-4o"'],
     ["mistral:large", {}, 'unknown model provider "mistral"'],
     ["openai:", { OPENAI_API_KEY: "k" }, 'no model id after "openai:"'],
+    ["demo:", {}, 'no model id after "demo:"'],
     ["openai:gpt-5", {}, "OPENAI_API_KEY is not set"],
     ["openai:gpt-5", { OPENAI_API_KEY: "  " }, "OPENAI_API_KEY is not set"],
     ["anthropic:claude", { OPENAI_API_KEY: "k" }, "ANTHROPIC_API_KEY is not set"],

@@ -20,8 +20,9 @@ const TOOLS: LanguageModelV3FunctionTool[] = TOOL_NAMES.map((name) => ({
 async function streamStep(
   prompt: LanguageModelV3Prompt,
   tools = TOOLS,
+  model = createDemoModel(),
 ): Promise<LanguageModelV3StreamPart[]> {
-  const { stream } = await createDemoModel().doStream({ prompt, tools });
+  const { stream } = await model.doStream({ prompt, tools });
   const parts: LanguageModelV3StreamPart[] = [];
   const reader = stream.getReader();
   for (;;) {
@@ -198,6 +199,33 @@ describe("demo model stream", () => {
     expect(textOf(parts)).toBe(DEMO_HELP_TEXT);
     expect(parts.some((part) => part.type === "tool-call")).toBe(false);
     expect(parts.at(-1)).toMatchObject({ type: "finish", finishReason: { unified: "stop" } });
+  });
+
+  it("a variant marks every text it writes and names itself, and otherwise acts the same", async () => {
+    const alt = createDemoModel({ variant: "alt" });
+    expect(alt.modelId).toBe("demo:alt");
+    expect(textOf(await streamStep([user("hello there")], TOOLS, alt))).toBe(`[alt] ${DEMO_HELP_TEXT}`);
+    const parts = await streamStep([user("delete notes.txt")], TOOLS, alt);
+    expect(parts.find((part) => part.type === "response-metadata")).toMatchObject({ modelId: "demo:alt" });
+    expect(textOf(parts)).toBe("[alt] I'll delete notes.txt. Deleting a file needs your approval.");
+    expect(parts.find((part) => part.type === "tool-call")).toMatchObject({
+      toolName: "delete_file",
+      input: '{"path":"notes.txt","explanation":"You asked me to delete notes.txt."}',
+    });
+    const summary = await streamStep(
+      afterToolResult(
+        "list files",
+        "list_files",
+        {},
+        {
+          type: "json",
+          value: { path: ".", entries: [], truncated: false },
+        },
+      ),
+      TOOLS,
+      alt,
+    );
+    expect(textOf(summary).startsWith("[alt] ")).toBe(true);
   });
 
   it("does not call a tool the agent lacks", async () => {

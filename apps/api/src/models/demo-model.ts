@@ -20,19 +20,24 @@ const INPUT_CHUNK_CHARS = 16;
  * it maps the user's request to one tool call (see `parseDemoIntent`) or answers with what it can do.
  * It never runs tools itself: calls go through the runtime's tool path (validation, approvals,
  * questions) exactly like a real provider's.
+ *
+ * A `variant` (the setting `demo:<variant>`) behaves the same but starts every text it writes with
+ * `[<variant>] `, so that a session switching between demo models shows which one answered.
  */
-export function createDemoModel(): LanguageModelV3 {
+export function createDemoModel(options: { variant?: string } = {}): LanguageModelV3 {
+  const { variant } = options;
+  const modelId = variant === undefined ? "demo" : `demo:${variant}`;
   return {
     specificationVersion: "v3",
     provider: "parley",
-    modelId: "demo",
+    modelId,
     supportedUrls: {},
-    async doGenerate(options: LanguageModelV3CallOptions) {
-      return collectStep(planDemoStep(options));
+    async doGenerate(callOptions: LanguageModelV3CallOptions) {
+      return collectStep(planDemoStep(callOptions, variant));
     },
-    async doStream(options: LanguageModelV3CallOptions) {
-      const parts = planDemoStep(options);
-      return { stream: streamParts(parts, options.abortSignal) };
+    async doStream(callOptions: LanguageModelV3CallOptions) {
+      const parts = planDemoStep(callOptions, variant);
+      return { stream: streamParts(parts, callOptions.abortSignal) };
     },
   };
 }
@@ -40,38 +45,45 @@ export function createDemoModel(): LanguageModelV3 {
 /** Every stream part of one Step, computed up front from the prompt. */
 export function planDemoStep(
   options: Pick<LanguageModelV3CallOptions, "prompt" | "tools">,
+  variant?: string,
 ): LanguageModelV3StreamPart[] {
   const { prompt } = options;
   const availableTools = new Set((options.tools ?? []).map((tool) => tool.name));
+  const modelId = variant === undefined ? "demo" : `demo:${variant}`;
+  const signed = (text: string) => (variant === undefined || text === "" ? text : `[${variant}] ${text}`);
   const parts: LanguageModelV3StreamPart[] = [
     { type: "stream-start", warnings: [] },
-    { type: "response-metadata", id: `demo-response-${countToolCalls(prompt) + 1}`, modelId: "demo" },
+    { type: "response-metadata", id: `demo-response-${countToolCalls(prompt) + 1}`, modelId },
   ];
   const observed = latestToolResultOfThisTurn(prompt);
   if (observed !== undefined) {
-    const reply = summarizeToolResult(observed);
+    const reply = signed(summarizeToolResult(observed));
     parts.push(...textParts("text-1", reply), finish("stop", prompt, reply.length));
     return parts;
   }
   const intent = parseDemoIntent(lastUserText(prompt));
   if (intent.kind === "help") {
-    parts.push(...textParts("text-1", DEMO_HELP_TEXT), finish("stop", prompt, DEMO_HELP_TEXT.length));
+    const help = signed(DEMO_HELP_TEXT);
+    parts.push(...textParts("text-1", help), finish("stop", prompt, help.length));
     return parts;
   }
   if (!availableTools.has(intent.tool_name)) {
-    const reply = `I would use the ${intent.tool_name} tool for that, but this agent does not have it.`;
+    const reply = signed(
+      `I would use the ${intent.tool_name} tool for that, but this agent does not have it.`,
+    );
     parts.push(...textParts("text-1", reply), finish("stop", prompt, reply.length));
     return parts;
   }
   const toolCallId = `call_demo_${countToolCalls(prompt) + 1}`;
   const input = JSON.stringify(intent.input);
-  parts.push(...textParts("text-1", intent.preface));
+  const preface = signed(intent.preface);
+  parts.push(...textParts("text-1", preface));
   parts.push({ type: "tool-input-start", id: toolCallId, toolName: intent.tool_name });
   for (const delta of chunk(input, INPUT_CHUNK_CHARS))
     parts.push({ type: "tool-input-delta", id: toolCallId, delta });
   parts.push({ type: "tool-input-end", id: toolCallId });
   parts.push({ type: "tool-call", toolCallId, toolName: intent.tool_name, input });
-  parts.push(finish("tool-calls", prompt, intent.preface.length + input.length));
+  parts.push(finish("tool-calls", prompt, preface.length + input.length));
   return parts;
 }
 

@@ -1,1 +1,1 @@
-export { createModelFromSetting } from "./create-model-from-setting.js";
+export { createModelCatalog, type ModelListItem } from "./model-catalog.js";

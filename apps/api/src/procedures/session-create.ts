@@ -7,13 +7,18 @@ export const sessionCreateInputSchema = z
   .strictObject({
     title: z.string().max(LIMITS.title_chars).optional(),
     approval_mode: approvalModeSchema.optional(),
+    /** One of `model.list`; default: the first (`PARLEY_MODEL`). Unknown ids are `invalid_input`. */
+    model_id: z.string().min(1).max(LIMITS.id_chars).optional(),
     workspace_id: z.string().min(1).max(LIMITS.id_chars).nullish(),
   })
   .optional();
 
 export const sessionCreateOutputSchema = sessionInfoSchema;
 
-/** Creates a session owned by the caller, in a configured workspace or its own directory. */
+/**
+ * Creates a session owned by the caller, on a configured model, in a configured workspace or its
+ * own directory.
+ */
 export const sessionCreate = authedProcedure
   .input(sessionCreateInputSchema)
   .output(sessionCreateOutputSchema)
@@ -26,6 +31,7 @@ export const sessionCreate = authedProcedure
       agent_id,
       title: input?.title,
       approval_mode: input?.approval_mode,
+      ...(input?.model_id === undefined ? {} : { model_id: input.model_id }),
       workspace_id,
     });
     return session.info();

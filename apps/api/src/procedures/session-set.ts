@@ -8,8 +8,8 @@ export const sessionSetProcedureInputSchema = z
   .strictObject({
     session_id: sessionIdSchema,
     input: sessionSetInputSchema.refine(
-      (input) => input.security !== undefined,
-      "session.set requires security.approval_mode",
+      (input) => input.security !== undefined || input.model_id !== undefined,
+      "session.set requires model or security",
     ),
     options: sessionSetOptionsSchema.optional(),
   })
@@ -20,7 +20,10 @@ export const sessionSetProcedureInputSchema = z
 
 export const sessionSetOutputSchema = z.object({ queued: z.boolean() });
 
-/** Changes the configured approval mode; it takes effect at the next checkpoint (`queued: true`). */
+/**
+ * Changes the configured model and/or approval mode; they take effect at the next Step checkpoint
+ * (`queued: true`), or nothing happens when both equal the configured ones (`queued: false`).
+ */
 export const sessionSet = authedProcedure
   .input(sessionSetProcedureInputSchema)
   .output(sessionSetOutputSchema)

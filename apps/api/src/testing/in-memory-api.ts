@@ -11,7 +11,7 @@ import { parseWorkspaceConfig } from "@parley/tools";
 import { pino } from "pino";
 import { createDefaultAgent } from "../agent/index.js";
 import type { AuthUser } from "../auth/auth-store.js";
-import { createDemoModel } from "../models/demo-model.js";
+import { createModelCatalog } from "../models/model-catalog.js";
 import { type ApiServer, startApiServer } from "../server.js";
 import type { ApiServices } from "../services.js";
 import { createWorkspaceCatalog } from "../workspace-catalog.js";
@@ -30,12 +30,15 @@ export interface InMemoryApi {
  * The real HTTP + WebSocket server and router in this process, over session-core's in-memory
  * adapters, the demo model and the default agent: fast tests of the API surface without Postgres.
  */
-export async function startInMemoryApi(options: { PARLEY_WORKSPACES?: string } = {}): Promise<InMemoryApi> {
+export async function startInMemoryApi(
+  options: { PARLEY_WORKSPACES?: string; PARLEY_MODELS?: string } = {},
+): Promise<InMemoryApi> {
   const workspace_root = await mkdtemp(path.join(tmpdir(), "parley-api-ws-"));
   const store = new InMemorySessionStore();
   const bus = new InMemoryEventBus();
   const leases = new InMemoryLeaseRegistry({ epochs: store }).forProcess("api");
-  const agent = createDefaultAgent({ model: createDemoModel() });
+  const models = createModelCatalog({ PARLEY_MODEL: "demo", PARLEY_MODELS: options.PARLEY_MODELS }, {});
+  const agent = createDefaultAgent({ model: models.default_model.model, models });
   const workspaces = createWorkspaceCatalog(
     parseWorkspaceConfig(
       { PARLEY_WORKSPACE_ROOT: workspace_root, PARLEY_WORKSPACES: options.PARLEY_WORKSPACES },
@@ -56,6 +59,7 @@ export async function startInMemoryApi(options: { PARLEY_WORKSPACES?: string } =
     bus,
     auth,
     workspaces,
+    models,
     agent_id: agent.agent_id,
     logger: pino({ level: "silent" }),
   };

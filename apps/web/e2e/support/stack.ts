@@ -124,6 +124,8 @@ export async function startApi(
       PORT: String(API_PORT),
       HOST: "127.0.0.1",
       PARLEY_MODEL: "demo",
+      // A second model, so the model pickers show (models.spec.ts).
+      PARLEY_MODELS: "demo:alt",
       PARLEY_WORKSPACE_ROOT: stack.workspace_root,
       LOG_LEVEL: "warn",
     },

@@ -5,7 +5,7 @@ import * as Dialog from "@radix-ui/react-dialog";
 import clsx from "clsx";
 import { Clock, ShieldAlert } from "lucide-react";
 import { useId, useState } from "react";
-import { toDisplayError } from "@/lib/parley-api";
+import { useSettingChange } from "./use-setting-change";
 
 const modeLabel: Record<ApprovalMode, string> = { ask: "Ask first", "always-allow": "Always allow" };
 
@@ -27,23 +27,10 @@ export function ApprovalModeControl({
   onChange: (mode: ApprovalMode) => Promise<void>;
 }) {
   const [confirming, setConfirming] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, apply } = useSettingChange(onChange);
   const groupId = useId();
   const statusId = useId();
   const pendingChange = security.approval_mode !== security.effective_approval_mode;
-
-  async function apply(mode: ApprovalMode) {
-    setBusy(true);
-    setError(null);
-    try {
-      await onChange(mode);
-    } catch (failure) {
-      setError(toDisplayError(failure).message);
-    } finally {
-      setBusy(false);
-    }
-  }
 
   function choose(mode: ApprovalMode) {
     if (mode === security.approval_mode || busy) return;

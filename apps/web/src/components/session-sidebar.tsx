@@ -7,9 +7,11 @@ import { type FormEvent, useId, useMemo, useState } from "react";
 import { formatRelativeTime } from "@/lib/format-time";
 import { type LiveSessionSummary, withLiveSummary } from "@/lib/live-session-summary";
 import { toDisplayError } from "@/lib/parley-api";
+import { useModels } from "@/lib/use-models";
 import { useUserNames } from "@/lib/use-user-names";
 import { useSignedIn } from "./auth-provider";
 import { useConnection } from "./connection-provider";
+import { ModelSelect } from "./model-select";
 import { EmptyState, ErrorState, LoadingState } from "./states";
 
 export const SESSIONS_QUERY_KEY = ["sessions"] as const;
@@ -47,12 +49,16 @@ export function SessionSidebar({
   });
   const [title, setTitle] = useState("");
   const [workspace, setWorkspace] = useState("");
+  const models = useModels(api);
+  const [model, setModel] = useState("");
+  const modelId = useId();
   const [search, setSearch] = useState("");
   const titleId = useId();
   const workspaceId = useId();
   const searchId = useId();
   const create = useMutation({
-    mutationFn: (input: { title?: string; workspace_id?: string }) => api.createSession(input),
+    mutationFn: (input: { title?: string; workspace_id?: string; model_id?: string }) =>
+      api.createSession(input),
     onSuccess: async (info) => {
       setTitle("");
       await queryClient.invalidateQueries({ queryKey: SESSIONS_QUERY_KEY });
@@ -78,6 +84,7 @@ export function SessionSidebar({
     create.mutate({
       ...(trimmed ? { title: trimmed } : {}),
       ...(workspace ? { workspace_id: workspace } : {}),
+      ...(model ? { model_id: model } : {}),
     });
   }
 
@@ -116,7 +123,20 @@ export function SessionSidebar({
             </select>
           </div>
         ) : null}
-        {/* A model picker joins here once the server lists models (`model.list`). */}
+        {models.choices.length > 0 ? (
+          <div className="picker">
+            <label htmlFor={modelId} className="field-label small">
+              Model
+            </label>
+            <ModelSelect
+              id={modelId}
+              testId="new-session-model"
+              value={model || (models.choices[0]?.model_id ?? "")}
+              choices={models.choices}
+              onChange={setModel}
+            />
+          </div>
+        ) : null}
         {create.isError ? (
           <p className="field-error" role="alert">
             {toDisplayError(create.error).message}

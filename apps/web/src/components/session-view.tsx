@@ -13,6 +13,7 @@ import {
   orderedMessages,
   pendingInteractionCount,
 } from "@/lib/session-state";
+import { useModels } from "@/lib/use-models";
 import { useSessionView } from "@/lib/use-session-view";
 import { useUserNames } from "@/lib/use-user-names";
 import { ApprovalModeControl } from "./approval-mode-control";
@@ -20,6 +21,7 @@ import { useSignedIn } from "./auth-provider";
 import { Composer } from "./composer";
 import { useConnection } from "./connection-provider";
 import { useNewInteractionAnnouncer } from "./interaction-announcer";
+import { ModelControl } from "./model-control";
 import { OutboxList } from "./outbox-list";
 import { ErrorState, LoadingState } from "./states";
 import { Timeline } from "./timeline";
@@ -48,6 +50,7 @@ export function SessionView({
   const { online, check } = useConnection();
   const handle = useMemo(() => api.session(session_id), [api, session_id]);
   const { state, refreshStatus, loadOlder, resync, feedEnded, restart } = useSessionView(handle);
+  const models = useModels(api);
   const [stopping, setStopping] = useState(false);
   const [stopError, setStopError] = useState<string | null>(null);
   const [outbox, dispatchOutbox] = useReducer(outboxReducer, [] as readonly OutboxItem[]);
@@ -229,6 +232,19 @@ export function SessionView({
               disabled={closed || !online}
               onChange={async (approval_mode) => {
                 await handle.set({ security: { approval_mode } });
+                await refreshStatus();
+              }}
+            />
+          ) : null}
+          {state.model && models.choices.length > 0 ? (
+            <ModelControl
+              model={state.model}
+              choices={models.choices}
+              labelOf={models.labelOf}
+              running={running}
+              disabled={closed || !online}
+              onChange={async (model_id) => {
+                await handle.set({ model_id });
                 await refreshStatus();
               }}
             />

@@ -23,6 +23,8 @@ function info(overrides: Partial<SessionInfo> = {}): SessionInfo {
     closed_at: null,
     approval_mode: "ask",
     effective_approval_mode: "ask",
+    model_id: null,
+    effective_model_id: null,
     pending_interactions: 0,
     state: "idle",
     ...overrides,
@@ -32,6 +34,8 @@ function info(overrides: Partial<SessionInfo> = {}): SessionInfo {
 const idleStatus: SessionStatus = {
   session_id: SID,
   state: "idle",
+  model_id: null,
+  effective_model_id: null,
   security: { approval_mode: "ask", effective_approval_mode: "ask" },
 };
 

@@ -20,9 +20,11 @@ export interface ParleyApi {
   userNames(user_ids: readonly string[]): Promise<Map<string, string>>;
   /** Newest first; `scope: "all"` (admins) lists every user's sessions with their owners' names. */
   listSessions(options?: { scope?: "own" | "all" }): Promise<SessionInfo[]>;
-  createSession(input: { title?: string; workspace_id?: string }): Promise<SessionInfo>;
+  createSession(input: { title?: string; workspace_id?: string; model_id?: string }): Promise<SessionInfo>;
   /** The operator-configured workspaces a session may be created in. */
   listWorkspaces(): Promise<string[]>;
+  /** The operator-configured models a session may run on, the default first. */
+  listModels(): Promise<ModelChoice[]>;
   session(session_id: string): ParleySessionApi;
   adminInteractions(query: AdminInteractionQuery): Promise<AdminInteractionPage>;
   /**
@@ -54,6 +56,11 @@ export interface ParleySessionApi {
   close(): Promise<void>;
   respond(input: RespondInput): Promise<InteractionResult>;
   set(input: SessionSetInput): Promise<{ queued: boolean }>;
+}
+
+export interface ModelChoice {
+  readonly model_id: string;
+  readonly label: string;
 }
 
 export interface MessagePage {

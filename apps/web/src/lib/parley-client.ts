@@ -21,6 +21,7 @@ export function createParleyApi(options: { url: string; token: string }): Parley
       (await client.sessions.list({ limit: 200, ...(options?.scope === "all" ? { scope: "all" } : {}) }))
         .items,
     listWorkspaces: async () => (await client.workspaces.list()).items.map((item) => item.workspace_id),
+    listModels: async () => (await client.models.list()).items,
     createSession: async (input) => {
       const handle = await client.sessions.create(input);
       return handle.info();

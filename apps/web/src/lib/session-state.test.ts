@@ -34,6 +34,8 @@ function info(overrides: Partial<SessionInfo> = {}): SessionInfo {
     closed_at: null,
     approval_mode: "ask",
     effective_approval_mode: "ask",
+    model_id: null,
+    effective_model_id: null,
     pending_interactions: 0,
     state: "idle",
     ...overrides,
@@ -44,6 +46,8 @@ function status(overrides: Partial<SessionStatus> = {}): SessionStatus {
   return {
     session_id: SID,
     state: "idle",
+    model_id: null,
+    effective_model_id: null,
     security: { approval_mode: "ask", effective_approval_mode: "ask" },
     ...overrides,
   };

@@ -31,6 +31,8 @@ export interface SessionViewState {
   readonly messages: ReadonlyMap<string, SessionMessage>;
   readonly turn: TurnView;
   readonly security?: { approval_mode: ApprovalMode; effective_approval_mode: ApprovalMode };
+  /** Configured vs effective model, like `security` (null: the server's own model). */
+  readonly model?: SessionModelState;
   readonly last_event_id: number;
   readonly buffer: readonly SessionMutation[];
   /** Where the next older page of messages starts; null once the whole history is loaded. */
@@ -46,6 +48,15 @@ export interface TurnView {
   readonly running_turn_ids: readonly string[];
   /** `status()` said running without naming the Turn; cleared by the next `finish`. */
   readonly running_unnamed: boolean;
+}
+
+export interface SessionModelState {
+  readonly model_id: string | null;
+  readonly effective_model_id: string | null;
+}
+
+function modelOfStatus(status: SessionStatus): SessionModelState {
+  return { model_id: status.model_id, effective_model_id: status.effective_model_id };
 }
 
 export function isTurnRunning(turn: TurnView): boolean {
@@ -106,8 +117,10 @@ export function sessionViewReducer(state: SessionViewState, action: SessionActio
         : { ...state, messages, older_before_sequence: action.older_before_sequence };
     }
     case "status":
-      // Only the approval modes: which Turns run is driven by ordered `turn` mutations.
-      return state.phase === "ready" ? { ...state, security: { ...action.status.security } } : state;
+      // Only the settings: which Turns run is driven by ordered `turn` mutations.
+      return state.phase === "ready"
+        ? { ...state, security: { ...action.status.security }, model: modelOfStatus(action.status) }
+        : state;
     case "reset":
       return createSessionViewState(state.session_id);
     case "error":
@@ -131,6 +144,7 @@ function applySnapshot(state: SessionViewState, snapshot: SessionSnapshot): Sess
           ? { running_turn_ids: [status.active_turn_id], running_unnamed: false }
           : { running_turn_ids: [], running_unnamed: true },
     security: { ...status.security },
+    model: modelOfStatus(status),
     last_event_id: state.last_event_id,
     buffer: [],
     older_before_sequence: snapshot.older_before_sequence ?? null,
@@ -180,7 +194,18 @@ function applyMutation(state: SessionViewState, mutation: SessionMutation): Sess
               mutation.effective_approval_mode ?? state.security.effective_approval_mode,
           }
         : state.security;
-      return { ...advanced, ...(info ? { info } : {}), ...(security ? { security } : {}) };
+      const model = state.model
+        ? {
+            model_id: mutation.model_id ?? state.model.model_id,
+            effective_model_id: mutation.effective_model_id ?? state.model.effective_model_id,
+          }
+        : state.model;
+      return {
+        ...advanced,
+        ...(info ? { info } : {}),
+        ...(security ? { security } : {}),
+        ...(model ? { model } : {}),
+      };
     }
   }
 }
@@ -201,6 +226,8 @@ function applySessionInfo(info: SessionInfo, mutation: Extract<SessionMutation, 
     ...(mutation.effective_approval_mode
       ? { effective_approval_mode: mutation.effective_approval_mode }
       : {}),
+    ...(mutation.model_id ? { model_id: mutation.model_id } : {}),
+    ...(mutation.effective_model_id ? { effective_model_id: mutation.effective_model_id } : {}),
     ...(mutation.closed_at !== undefined ? { closed_at: mutation.closed_at, state: "closed" as const } : {}),
   };
 }

@@ -55,6 +55,8 @@ const PATCHABLE_COLUMNS = [
   "title",
   "approval_mode",
   "effective_approval_mode",
+  "model_id",
+  "effective_model_id",
   "closed_at",
   "updated_at",
 ] as const;

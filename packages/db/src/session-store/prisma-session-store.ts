@@ -40,7 +40,7 @@ import { COMMAND_COLUMNS, enqueueCommand, toSessionCommand } from "./session-com
 
 const SESSION_COLUMNS =
   Prisma.raw(`session_id, owner_id, agent_id, title, workspace_id, created_at, updated_at,
-  closed_at, approval_mode, effective_approval_mode`);
+  closed_at, approval_mode, effective_approval_mode, model_id, effective_model_id`);
 
 /**
  * `SessionStore` on PostgreSQL through Prisma. Each `commit` is one statement, one round trip (see
@@ -62,10 +62,11 @@ export class PrismaSessionStore implements SessionStore {
   async createSession(record: SessionRecord): Promise<void> {
     await this.#prisma.$executeRaw`
       INSERT INTO sessions (session_id, owner_id, agent_id, title, workspace_id, created_at, updated_at, closed_at,
-                            approval_mode, effective_approval_mode)
+                            approval_mode, effective_approval_mode, model_id, effective_model_id)
       VALUES (${record.session_id}, ${record.owner_id}, ${record.agent_id}, ${record.title}, ${record.workspace_id},
               ${record.created_at}::bigint, ${record.updated_at}::bigint, ${record.closed_at}::bigint,
-              ${record.approval_mode}, ${record.effective_approval_mode})`;
+              ${record.approval_mode}, ${record.effective_approval_mode}, ${record.model_id},
+              ${record.effective_model_id})`;
   }
 
   async getSession(session_id: string): Promise<SessionRecord | null> {

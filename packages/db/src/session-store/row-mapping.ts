@@ -23,6 +23,8 @@ export interface SessionRow {
   closed_at: bigint | null;
   approval_mode: string;
   effective_approval_mode: string;
+  model_id: string | null;
+  effective_model_id: string | null;
 }
 
 export function toSessionRecord(row: SessionRow): SessionRecord {
@@ -37,6 +39,8 @@ export function toSessionRecord(row: SessionRow): SessionRecord {
     closed_at: row.closed_at === null ? null : Number(row.closed_at),
     approval_mode: row.approval_mode as ApprovalMode,
     effective_approval_mode: row.effective_approval_mode as ApprovalMode,
+    model_id: row.model_id,
+    effective_model_id: row.effective_model_id,
   };
 }
 

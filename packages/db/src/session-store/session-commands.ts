@@ -77,6 +77,7 @@ export async function enqueueCommand(
     if (turn_id !== null) assignments.push(Prisma.sql`active_turn_id = ${turn_id}`);
     if (patch.approval_mode !== undefined)
       assignments.push(Prisma.sql`approval_mode = ${patch.approval_mode}`);
+    if (patch.model_id !== undefined) assignments.push(Prisma.sql`model_id = ${patch.model_id}`);
     if (patch.updated_at !== undefined)
       assignments.push(Prisma.sql`updated_at = ${patch.updated_at}::bigint`);
     if (assignments.length > 0) {

@@ -60,7 +60,16 @@ export interface SessionCommit {
   interactions?: InteractionRecord[];
   /** Changes to the session row. */
   session_patch?: Partial<
-    Pick<SessionRecord, "title" | "approval_mode" | "effective_approval_mode" | "closed_at" | "updated_at">
+    Pick<
+      SessionRecord,
+      | "title"
+      | "approval_mode"
+      | "effective_approval_mode"
+      | "model_id"
+      | "effective_model_id"
+      | "closed_at"
+      | "updated_at"
+    >
   >;
   /** The mutation to append to the replay log. Omitted: nothing is published, no event id is taken. */
   mutation?: UnsequencedMutation;

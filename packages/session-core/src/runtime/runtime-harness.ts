@@ -8,7 +8,7 @@ import type { AssistantMessage, SessionMessage } from "../schema/messages.js";
 import type { SessionMutation } from "../schema/mutation.js";
 import type { ToolPart } from "../schema/parts.js";
 import type { AnyAgentTool } from "../tools/define-agent-tool.js";
-import type { AgentDefinition, Session } from "./session-facade.js";
+import type { AgentDefinition, AgentModels, Session } from "./session-facade.js";
 import { SessionRuntime } from "./session-runtime.js";
 
 export const HARNESS_AGENT_ID = "agent:test";
@@ -31,6 +31,8 @@ export class RuntimeHarness {
 
   constructor(options: {
     model: LanguageModelV3;
+    /** The models sessions may choose (`model` stays the agent's own). */
+    models?: AgentModels;
     tools?: Record<string, AnyAgentTool>;
     system?: string;
     delta_flush_ms?: number;
@@ -43,6 +45,7 @@ export class RuntimeHarness {
     this.#agent = {
       agent_id: HARNESS_AGENT_ID,
       model: options.model,
+      ...(options.models ? { models: options.models } : {}),
       tools: options.tools ?? {},
       ...(options.system ? { system: options.system } : {}),
     };
@@ -78,12 +81,18 @@ export class RuntimeHarness {
   }
 
   async createSession(
-    options: { process_id?: string; approval_mode?: ApprovalMode; session_id?: string } = {},
+    options: {
+      process_id?: string;
+      approval_mode?: ApprovalMode;
+      model_id?: string;
+      session_id?: string;
+    } = {},
   ): Promise<Session> {
     return this.runtime(options.process_id).createSession({
       owner_id: "user:owner",
       agent_id: HARNESS_AGENT_ID,
       ...(options.approval_mode ? { approval_mode: options.approval_mode } : {}),
+      ...(options.model_id ? { model_id: options.model_id } : {}),
       ...(options.session_id ? { session_id: options.session_id } : {}),
     });
   }

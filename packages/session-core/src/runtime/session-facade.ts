@@ -54,10 +54,34 @@ export interface Session {
   info(): Promise<SessionInfo>;
 }
 
-/** What an agent is: its model, system prompt and tools. */
+/** One model a session may run on, by its stable `model_id` (`model.list` in the API). */
+export interface AgentModel {
+  model_id: string;
+  /** What people read (the Action of a model change says `model: <label>`). */
+  label: string;
+  model: LanguageModelV3;
+}
+
+/**
+ * The models an agent's sessions may choose from. The runtime asks it for the model of each Step
+ * by the session's effective `model_id`, so session-core never knows a provider.
+ */
+export interface AgentModels {
+  /** What a session created without `model_id` runs on. */
+  readonly default_model_id: string;
+  /** The model of `model_id`, or undefined when the agent does not offer it. */
+  resolve(model_id: string): AgentModel | undefined;
+}
+
+/** What an agent is: its model(s), system prompt and tools. */
 export interface AgentDefinition {
   agent_id: string;
+  /**
+   * The model of a session whose `model_id` is null (an agent without `models`, or a session stored
+   * before models could be chosen), and of one whose model the agent no longer offers.
+   */
   model: LanguageModelV3;
+  models?: AgentModels;
   system?: string;
   tools: Record<string, AnyAgentTool>;
 }

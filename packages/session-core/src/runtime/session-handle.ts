@@ -14,6 +14,13 @@ import {
 } from "../schema/session.js";
 import { RuntimeInteractionPort } from "./interaction-port.js";
 import { parseRespondInput, respondToSessionInteraction } from "./respond-to-interaction.js";
+import {
+  changeOfSetInput,
+  configuredConfig,
+  differenceFrom,
+  isEmptyChange,
+  setInputOfChange,
+} from "./session-config.js";
 import type { Actor, Session, SessionInteractions, SubscribeOptions, TurnHandle } from "./session-facade.js";
 import type { SessionHost } from "./session-host.js";
 import type { SessionHosts } from "./session-hosts.js";
@@ -149,6 +156,8 @@ export class SessionHandle implements Session {
       session_id: this.id,
       state: turn_id === undefined ? "idle" : "running",
       ...(turn_id === undefined ? {} : { active_turn_id: turn_id }),
+      model_id: record.model_id,
+      effective_model_id: record.effective_model_id,
       security: {
         approval_mode: record.approval_mode,
         effective_approval_mode: record.effective_approval_mode,
@@ -156,7 +165,11 @@ export class SessionHandle implements Session {
     };
   }
 
-  /** §B.7 / DESIGN §9: only `security.approval_mode` for now; an unchanged value does nothing. */
+  /**
+   * `model_id` and/or `security.approval_mode`, configured now and effective at
+   * the next Step checkpoint; only the settings that differ from the configured ones are changed, and
+   * when none does nothing happens (`queued: false`).
+   */
   async set(input: SessionSetInput, options: SessionSetOptions = {}): Promise<{ queued: boolean }> {
     const parsedOptions = sessionSetOptionsSchema.safeParse(options ?? {});
     if (!parsedOptions.success)
@@ -166,15 +179,18 @@ export class SessionHandle implements Session {
       const modeIssue = parsed.error.issues.some(
         (issue) => issue.path.join(".") === "security.approval_mode",
       );
+      const modelIssue = parsed.error.issues.some((issue) => issue.path.join(".") === "model_id");
       throw new ParleyError(
         "invalid_input",
         modeIssue
           ? "security.approval_mode must be ask or always-allow"
-          : "session.set accepts only security.approval_mode",
+          : modelIssue
+            ? "session.set model_id must be a non-empty string"
+            : "session.set accepts only model_id and security.approval_mode",
       );
     }
-    const approval_mode = parsed.data.security?.approval_mode;
-    if (approval_mode === undefined)
+    const requested = changeOfSetInput(parsed.data);
+    if (isEmptyChange(requested))
       throw new ParleyError("invalid_input", "session.set requires model or security");
     const persist_action = parsedOptions.data.persist_action ?? true;
     const publish_mutation = parsedOptions.data.publish_mutation ?? persist_action;
@@ -183,13 +199,21 @@ export class SessionHandle implements Session {
     }
     await this.#requireOpen();
     const record = await this.#record();
-    if (record.approval_mode === approval_mode) return { queued: false };
+    if (requested.model_id !== undefined) this.#assertOfferedModel(record, requested.model_id);
+    const change = differenceFrom(configuredConfig(record), requested);
+    if (isEmptyChange(change)) return { queued: false };
     await this.#hosts.use(
       this.id,
-      (host) => host.configure({ input: { security: { approval_mode } }, persist_action, publish_mutation }),
+      (host) => host.configure({ input: setInputOfChange(change), persist_action, publish_mutation }),
       record,
     );
     return { queued: true };
+  }
+
+  #assertOfferedModel(record: SessionRecord, model_id: string): void {
+    if (!this.#context.agents.get(record.agent_id)?.models?.resolve(model_id)) {
+      throw new ParleyError("invalid_input", `Unknown model_id: ${model_id}`);
+    }
   }
 
   async messages(query: { before_sequence?: number; limit?: number } = {}): Promise<MessagePage> {

@@ -1,3 +1,4 @@
+import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { ParleyError } from "../errors.js";
 import type { TurnLease } from "../ports/turn-lease.js";
 import type { ApprovalMode } from "../schema/approval-mode.js";
@@ -8,6 +9,20 @@ import type { SessionRecord, StopResult } from "../schema/session.js";
 import type { PromptCommand, SessionCommand, SetCommand } from "../schema/session-command.js";
 import type { WorkspaceRef } from "../tools/define-agent-tool.js";
 import type { RuntimeContext } from "./runtime-context.js";
+import {
+  applyChange,
+  changeOfSetInput,
+  configMutationFields,
+  configuredConfig,
+  configuredPatch,
+  describeChange,
+  effectiveConfig,
+  effectivePatch,
+  isEmptyChange,
+  pendingChange,
+  type SessionConfig,
+  setInputOfChange,
+} from "./session-config.js";
 import type { AgentDefinition, TurnHandle } from "./session-facade.js";
 import { SessionWriter } from "./session-writer.js";
 import { planResume } from "./turn/resume-plan.js";
@@ -39,7 +54,8 @@ export class SessionHost implements TurnHost {
   readonly agent: AgentDefinition;
   readonly workspace: WorkspaceRef | undefined;
   readonly #onIdle: (host: SessionHost) => void;
-  #effective: ApprovalMode;
+  /** The settings the Turn run here uses (see `session-config.ts`). */
+  #effective: SessionConfig;
   #turn: TurnRunner | undefined;
   #starting = false;
   #closed = false;
@@ -59,7 +75,7 @@ export class SessionHost implements TurnHost {
     this.session_id = record.session_id;
     this.agent = agent;
     this.workspace = context.resolveWorkspace?.(record);
-    this.#effective = record.effective_approval_mode;
+    this.#effective = effectiveConfig(record);
     this.#closed = record.closed_at !== null;
     this.#onIdle = onIdle;
     this.writer = new SessionWriter({
@@ -132,22 +148,21 @@ export class SessionHost implements TurnHost {
   }
 
   /**
-   * Before a Turn starts or resumes here: the effective mode is the stored one. A configured mode
-   * that differs from it with no `set` command queued is a change whose command was lost (D.5:
-   * restored sessions run with effective = configured); it is applied silently.
+   * Before a Turn starts or resumes here: the effective settings are the stored ones. A configured
+   * value that differs from them with no `set` command queued is a change whose command was lost
+   * (D.5: restored sessions run with effective = configured); it is applied silently.
    */
   async #refreshEffective(commands: SessionCommand[]): Promise<void> {
     const record = await this.context.store.getSession(this.session_id);
     if (!record) return;
     const hasSet = commands.some((command) => command.kind === "set");
-    if (record.approval_mode !== record.effective_approval_mode && !hasSet) {
-      await this.writer.commitSessionChange({
-        session_patch: { effective_approval_mode: record.approval_mode },
-      });
-      this.#effective = record.approval_mode;
+    const pending = pendingChange(record);
+    if (!isEmptyChange(pending) && !hasSet) {
+      await this.writer.commitSessionChange({ session_patch: effectivePatch(pending) });
+      this.#effective = applyChange(effectiveConfig(record), pending);
       return;
     }
-    this.#effective = record.effective_approval_mode;
+    this.#effective = effectiveConfig(record);
   }
 
   get activeTurn(): TurnRunner | undefined {
@@ -164,7 +179,28 @@ export class SessionHost implements TurnHost {
   }
 
   effectiveMode(): ApprovalMode {
-    return this.#effective;
+    return this.#effective.approval_mode;
+  }
+
+  /**
+   * The model of the next Step: the agent's model of the effective `model_id` (the agent's own
+   * model when the session names none, or one the agent no longer offers).
+   */
+  stepModel(): LanguageModelV3 {
+    const { model_id } = this.#effective;
+    if (model_id === null) return this.agent.model;
+    const found = this.agent.models?.resolve(model_id);
+    if (found) return found.model;
+    this.context.logger?.warn(
+      { session_id: this.session_id, model_id },
+      "the session's model is not offered any more; the agent's default model runs",
+    );
+    return this.agent.model;
+  }
+
+  /** What the session's Actions call a model. */
+  modelLabel(model_id: string): string {
+    return this.agent.models?.resolve(model_id)?.label ?? model_id;
   }
 
   get parkWaitingTurns(): boolean {
@@ -498,19 +534,21 @@ export class SessionHost implements TurnHost {
    */
   async applyConfig(command: SetCommand, turn_id: string, epoch: number): Promise<void> {
     const { clock, ids, logger } = this.context;
-    const approval_mode = command.input.input.security?.approval_mode;
+    const change = changeOfSetInput(command.input.input);
     const settle_commands = [{ command_id: command.command_id, status: "applied" as const }];
-    if (approval_mode === undefined) {
+    if (isEmptyChange(change)) {
       await this.writer.commitSessionChange({ epoch, settle_commands });
       return;
     }
-    this.#effective = approval_mode;
+    this.#effective = applyChange(this.#effective, change);
     const now = clock.now();
     await this.writer.commitSessionChange({
       epoch,
-      session_patch: { effective_approval_mode: approval_mode, updated_at: now },
+      session_patch: { ...effectivePatch(change), updated_at: now },
       settle_commands,
-      ...(command.input.publish_mutation ? { mutation: await this.#configMutation(now) } : {}),
+      ...(command.input.publish_mutation
+        ? { mutation: await this.#configMutation(now, this.#effective) }
+        : {}),
     });
     if (!command.input.persist_action) return;
     try {
@@ -523,7 +561,7 @@ export class SessionHost implements TurnHost {
           action_type: "session_config",
           status: "completed",
           title: CONFIG_ACTION_TITLE,
-          description: `security.approval_mode: ${approval_mode}`,
+          description: describeChange(change, (model_id) => this.modelLabel(model_id)),
           sequence,
           revision: 1,
           created_at: at,
@@ -540,43 +578,35 @@ export class SessionHost implements TurnHost {
     }
   }
 
-  async #configMutation(now: number): Promise<UnsequencedMutation> {
+  /** The `session`/`config` mutation: the stored configured values and `effective` (default: stored). */
+  async #configMutation(now: number, effective?: SessionConfig): Promise<UnsequencedMutation> {
     const record = await this.context.store.getSession(this.session_id);
+    const configured = record ? configuredConfig(record) : this.#effective;
     return {
       ...this.writer.newMutationBase(now),
       variant: "session",
       type: "config",
-      approval_mode: record?.approval_mode ?? this.#effective,
-      effective_approval_mode: this.#effective,
+      ...configMutationFields(configured, effective ?? (record ? effectiveConfig(record) : this.#effective)),
     };
   }
 
   /**
-   * `set()`: the configured mode and the command that applies it at the next checkpoint are
-   * committed together (DESIGN §10.1), whichever instance runs the Turn.
+   * `set()` with the settings that change: the configured values and the command that applies them
+   * at the next checkpoint are committed together, whichever instance runs the Turn.
    */
   async configure(input: SetCommand["input"]): Promise<void> {
     const { store, ids, clock } = this.context;
     const now = clock.now();
-    const approval_mode = input.input.security?.approval_mode;
+    const change = changeOfSetInput(input.input);
     await store.enqueueCommand({
       session_id: this.session_id,
       command_id: ids.command(),
-      command: { kind: "set", input },
+      command: { kind: "set", input: { ...input, input: setInputOfChange(change) } },
       created_at: now,
-      session_patch: { ...(approval_mode === undefined ? {} : { approval_mode }), updated_at: now },
+      session_patch: { ...configuredPatch(change), updated_at: now },
     });
-    if (!input.publish_mutation || approval_mode === undefined) return;
-    const record = await store.getSession(this.session_id);
-    await this.writer.commitSessionChange({
-      mutation: {
-        ...this.writer.newMutationBase(now),
-        variant: "session",
-        type: "config",
-        approval_mode,
-        effective_approval_mode: record?.effective_approval_mode ?? this.#effective,
-      },
-    });
+    if (!input.publish_mutation) return;
+    await this.writer.commitSessionChange({ mutation: await this.#configMutation(now) });
   }
 
   /**

@@ -44,6 +44,8 @@ export interface CreateSessionInput {
   agent_id: string;
   title?: string;
   approval_mode?: ApprovalMode;
+  /** One of the agent's models (`AgentDefinition.models`); default: the agent's default model. */
+  model_id?: string;
   workspace_id?: string | null;
 }
 

@@ -106,11 +106,15 @@ export class SessionRuntime implements SessionRuntimeApi {
 
   async createSession(input: CreateSessionInput): Promise<Session> {
     this.#assertRunning();
-    if (!this.#context.agents.get(input.agent_id)) {
-      throw new ParleyError("invalid_input", `Unknown agent: ${input.agent_id}`);
-    }
+    const agent = this.#context.agents.get(input.agent_id);
+    if (!agent) throw new ParleyError("invalid_input", `Unknown agent: ${input.agent_id}`);
     const now = this.#context.clock.now();
     const approval_mode = input.approval_mode ?? "ask";
+    const { models } = agent;
+    if (input.model_id !== undefined && !models?.resolve(input.model_id)) {
+      throw new ParleyError("invalid_input", `Unknown model_id: ${input.model_id}`);
+    }
+    const model_id = input.model_id ?? models?.default_model_id ?? null;
     const record: SessionRecord = {
       session_id: input.session_id ?? this.#context.ids.session(),
       owner_id: input.owner_id,
@@ -122,6 +126,8 @@ export class SessionRuntime implements SessionRuntimeApi {
       closed_at: null,
       approval_mode,
       effective_approval_mode: approval_mode,
+      model_id,
+      effective_model_id: model_id,
     };
     await this.#context.store.createSession(record);
     return new SessionHandle(this.#hosts, record.session_id);

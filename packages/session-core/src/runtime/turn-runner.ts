@@ -1,3 +1,4 @@
+import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { StoreConflictError } from "../errors.js";
 import type { TurnLease } from "../ports/turn-lease.js";
 import type { ApprovalMode } from "../schema/approval-mode.js";
@@ -36,6 +37,8 @@ export const TURN_PARKED = "Turn waits for a person; it resumes where the answer
 /** What a Turn needs from its session's host in this process. */
 export interface TurnHost extends ToolCallHost {
   effectiveMode(): ApprovalMode;
+  /** The model of the next Step, by the session's effective `model_id` (read after the checkpoint). */
+  stepModel(): LanguageModelV3;
   /** Whether a Turn whose open tools all wait for a person gives the session back (DESIGN §10.1). */
   readonly parkWaitingTurns: boolean;
   applyConfig(command: SetCommand, turn_id: string, epoch: number): Promise<void>;
@@ -343,7 +346,9 @@ export class TurnRunner {
     try {
       const result = await this.#raceEnded(
         Promise.resolve(
-          agent.model.doStream({ prompt, tools: toModelTools(agent.tools), abortSignal: this.#abort.signal }),
+          this.#host
+            .stepModel()
+            .doStream({ prompt, tools: toModelTools(agent.tools), abortSignal: this.#abort.signal }),
         ),
       );
       await this.#raceEnded(consumer.consume(result.stream));

@@ -63,6 +63,8 @@ export const sessionInfoMutationSchema = z.object({
   title: z.string().optional(),
   approval_mode: approvalModeSchema.optional(),
   effective_approval_mode: approvalModeSchema.optional(),
+  model_id: z.string().optional(),
+  effective_model_id: z.string().optional(),
   closed_at: z.number().optional(),
 });
 

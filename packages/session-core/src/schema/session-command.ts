@@ -9,8 +9,8 @@ import { sessionSetInputSchema, stopResultSchema } from "./session.js";
 export const promptCommandInputSchema = z.object({ query: z.string() });
 
 /**
- * `set`'s input is the generic `session.set` input object (`{ security?: … }`, later `model_id`),
- * with the options resolved at the call.
+ * `set`'s input is the `session.set` input object (`{ model_id?, security? }`) holding only what
+ * changes against the configured values, with the options resolved at the call.
  */
 export const setCommandInputSchema = z.object({
   input: sessionSetInputSchema,

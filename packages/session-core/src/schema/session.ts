@@ -1,7 +1,11 @@
 import { z } from "zod";
 import { approvalModeSchema } from "./approval-mode.js";
 
-/** The persisted session row. `approval_mode` is the configured value. */
+/**
+ * The persisted session row. `approval_mode` and `model_id` are the configured values, the
+ * `effective_*` ones what the running Turn uses (they follow at the next Step checkpoint). A null
+ * `model_id` means the agent's own model (an agent that offers no choice of models).
+ */
 export const sessionRecordSchema = z.object({
   session_id: z.string(),
   owner_id: z.string(),
@@ -13,6 +17,8 @@ export const sessionRecordSchema = z.object({
   closed_at: z.number().nullable(),
   approval_mode: approvalModeSchema,
   effective_approval_mode: approvalModeSchema,
+  model_id: z.string().nullable(),
+  effective_model_id: z.string().nullable(),
 });
 export type SessionRecord = z.infer<typeof sessionRecordSchema>;
 
@@ -22,6 +28,8 @@ export const sessionStatusSchema = z.object({
   session_id: z.string(),
   state: z.enum(["idle", "running"]),
   active_turn_id: z.string().optional(),
+  model_id: z.string().nullable(),
+  effective_model_id: z.string().nullable(),
   security: z.object({ approval_mode: approvalModeSchema, effective_approval_mode: approvalModeSchema }),
 });
 export type SessionStatus = z.infer<typeof sessionStatusSchema>;
@@ -33,6 +41,8 @@ export const sessionInfoSchema = sessionRecordSchema.extend({
 export type SessionInfo = z.infer<typeof sessionInfoSchema>;
 
 export const sessionSetInputSchema = z.strictObject({
+  /** One of the agent's models (`model.list`); unknown ids are `invalid_input`. */
+  model_id: z.string().min(1).max(200).optional(),
   security: z.strictObject({ approval_mode: approvalModeSchema }).optional(),
 });
 export type SessionSetInput = z.infer<typeof sessionSetInputSchema>;

@@ -10,6 +10,7 @@ import {
 } from "@parley/session-core";
 import { parseWorkspaceConfig } from "@parley/tools";
 import { pino } from "pino";
+import { catalogOfModels } from "../../models/model-catalog.js";
 import { type ApiServer, startApiServer } from "../../server.js";
 import { InMemoryAuthStore } from "../../testing/in-memory-auth-store.js";
 import { createWorkspaceCatalog } from "../../workspace-catalog.js";
@@ -35,7 +36,8 @@ export async function startInProcessApiWithModel(model: LanguageModelV3): Promis
   await mkdir(project_root);
   const store = new InMemorySessionStore();
   const bus = new InMemoryEventBus();
-  const agent = createDefaultAgent({ model });
+  const models = catalogOfModels([{ model_id: model.modelId, label: model.modelId, model }]);
+  const agent = createDefaultAgent({ model, models });
   const workspaces = createWorkspaceCatalog(
     parseWorkspaceConfig(
       { PARLEY_WORKSPACES: `project=${project_root}`, PARLEY_WORKSPACE_ROOT: path.join(base, "sessions") },
@@ -57,6 +59,7 @@ export async function startInProcessApiWithModel(model: LanguageModelV3): Promis
       bus,
       auth,
       workspaces,
+      models,
       agent_id: agent.agent_id,
       logger: pino({ level: "silent" }),
     },

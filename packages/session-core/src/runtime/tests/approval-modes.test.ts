@@ -1,30 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { ParleyError } from "../../errors.js";
-import type { SessionMutation } from "../../schema/mutation.js";
 import { createScriptedModel } from "../../testing/scripted-model.js";
 import { RuntimeHarness } from "../runtime-harness.js";
+import { actionMutations, actions, codeAndMessage } from "./config-assertions.js";
 import { createApprovalTool } from "./tools.js";
 
 const ALWAYS = { security: { approval_mode: "always-allow" as const } };
 const ASK = { security: { approval_mode: "ask" as const } };
-
-function actionMutations(mutations: SessionMutation[]) {
-  return mutations.filter((mutation) => mutation.variant === "message" && mutation.type === "action");
-}
-
-async function actions(harness: RuntimeHarness, session_id: string) {
-  return (await harness.messages(session_id)).filter((message) => message.type === "action");
-}
-
-async function codeAndMessage(promise: Promise<unknown>): Promise<[string, string]> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ParleyError) return [error.code, error.message];
-    throw error;
-  }
-  return ["resolved", ""];
-}
 
 describe("approval modes, status and set", () => {
   it("G55: a change while running stays queued past a Turn with no further Step and applies before the next prompt", async () => {
@@ -38,6 +19,8 @@ describe("approval modes, status and set", () => {
       session_id: session.id,
       state: "running",
       active_turn_id: first.id,
+      model_id: null,
+      effective_model_id: null,
       security: { approval_mode: "always-allow", effective_approval_mode: "ask" },
     });
     const reopened = await harness.runtime().openSession(session.id);
@@ -50,6 +33,8 @@ describe("approval modes, status and set", () => {
     expect(await session.status()).toEqual({
       session_id: session.id,
       state: "idle",
+      model_id: null,
+      effective_model_id: null,
       security: { approval_mode: "always-allow", effective_approval_mode: "ask" },
     });
     const second = await session.prompt({ query: "second" });

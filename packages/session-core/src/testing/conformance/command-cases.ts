@@ -150,6 +150,25 @@ export function describeCommandConformance(context: ConformanceContext): void {
       expect((await context.store.getSession("session:a"))?.approval_mode).toBe("always-allow");
     });
 
+    it("a model set commits the configured model_id with the command and leaves the effective one", async () => {
+      await createSession(context, "session:a", { model_id: "model:a", effective_model_id: "model:a" });
+      await enqueue(
+        context,
+        "session:a",
+        {
+          kind: "set",
+          input: { input: { model_id: "model:b" }, persist_action: true, publish_mutation: true },
+        },
+        { session_patch: { model_id: "model:b" } },
+      );
+      expect(await context.store.getSession("session:a")).toMatchObject({
+        model_id: "model:b",
+        effective_model_id: "model:a",
+      });
+      const [queued] = await context.store.listQueuedCommands("session:a");
+      expect(queued?.kind === "set" ? queued.input.input : undefined).toEqual({ model_id: "model:b" });
+    });
+
     it("lists the open sessions with a queued prompt or stop, oldest first", async () => {
       await createSession(context, "session:a");
       await createSession(context, "session:b");

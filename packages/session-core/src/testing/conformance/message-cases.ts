@@ -188,6 +188,8 @@ export function describeMessageConformance(context: ConformanceContext): void {
           type: "config",
           approval_mode: "always-allow",
           effective_approval_mode: "ask",
+          model_id: "model:b",
+          effective_model_id: "model:a",
         },
         { ...base, variant: "session", mutation_id: "mutation:title", type: "title", title: "新标题" },
         {

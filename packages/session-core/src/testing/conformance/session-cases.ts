@@ -10,6 +10,8 @@ export function describeSessionConformance(context: ConformanceContext): void {
         workspace_id: "project",
         approval_mode: "always-allow",
         effective_approval_mode: "ask",
+        model_id: "model:b",
+        effective_model_id: "model:a",
         closed_at: T0 + 5,
       });
       expect(await context.store.getSession("session:a")).toStrictEqual(record);
@@ -87,14 +89,24 @@ export function describeSessionConformance(context: ConformanceContext): void {
       });
     });
 
+    it("keeps a null model_id (the agent's own model) as null", async () => {
+      const record = await createSession(context, "session:a", { model_id: null, effective_model_id: null });
+      expect(await context.store.getSession("session:a")).toStrictEqual(record);
+    });
+
     it("applies a session_patch and leaves every other field as it was", async () => {
-      const record = await createSession(context, "session:a");
+      const record = await createSession(context, "session:a", {
+        model_id: "model:a",
+        effective_model_id: "model:a",
+      });
       const result = await context.store.commit({
         session_id: "session:a",
         session_patch: {
           title: "renamed",
           approval_mode: "always-allow",
           effective_approval_mode: "always-allow",
+          model_id: "model:b",
+          effective_model_id: "model:b",
           closed_at: T0 + 9,
           updated_at: T0 + 9,
         },
@@ -106,6 +118,8 @@ export function describeSessionConformance(context: ConformanceContext): void {
         title: "renamed",
         approval_mode: "always-allow",
         effective_approval_mode: "always-allow",
+        model_id: "model:b",
+        effective_model_id: "model:b",
         closed_at: T0 + 9,
         updated_at: T0 + 9,
       });

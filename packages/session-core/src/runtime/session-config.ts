@@ -1,0 +1,120 @@
+import type { ApprovalMode } from "../schema/approval-mode.js";
+import type { SessionRecord, SessionSetInput } from "../schema/session.js";
+
+/**
+ * The settings `set()` changes: the approval mode and the model. Each has a configured value,
+ * written before `set()` returns, and an effective one, which the running Turn uses and which takes
+ * the configured value at the next Step checkpoint (when the `set` command is applied). Both follow
+ * this one mechanism; a new setting joins here and in `sessionSetInputSchema`.
+ */
+export interface SessionConfig {
+  approval_mode: ApprovalMode;
+  /** Null: the agent's own model (see `AgentDefinition.models`). */
+  model_id: string | null;
+}
+
+/** What one `set` changes: only the settings whose value differs from the configured one. */
+export interface SessionConfigChange {
+  model_id?: string;
+  approval_mode?: ApprovalMode;
+}
+
+type ConfigPatch = Partial<
+  Pick<SessionRecord, "approval_mode" | "effective_approval_mode" | "model_id" | "effective_model_id">
+>;
+
+export function configuredConfig(record: SessionRecord): SessionConfig {
+  return { approval_mode: record.approval_mode, model_id: record.model_id };
+}
+
+export function effectiveConfig(record: SessionRecord): SessionConfig {
+  return { approval_mode: record.effective_approval_mode, model_id: record.effective_model_id };
+}
+
+/** The change a `set` input asks for (as stored in its command). */
+export function changeOfSetInput(input: SessionSetInput): SessionConfigChange {
+  return {
+    ...(input.model_id === undefined ? {} : { model_id: input.model_id }),
+    ...(input.security === undefined ? {} : { approval_mode: input.security.approval_mode }),
+  };
+}
+
+/** The `set` input (as stored in a command) that makes `change`. */
+export function setInputOfChange(change: SessionConfigChange): SessionSetInput {
+  return {
+    ...(change.model_id === undefined ? {} : { model_id: change.model_id }),
+    ...(change.approval_mode === undefined ? {} : { security: { approval_mode: change.approval_mode } }),
+  };
+}
+
+/** The part of `change` that differs from `current` (the same value is no change). */
+export function differenceFrom(current: SessionConfig, change: SessionConfigChange): SessionConfigChange {
+  return {
+    ...(change.model_id === undefined || change.model_id === current.model_id
+      ? {}
+      : { model_id: change.model_id }),
+    ...(change.approval_mode === undefined || change.approval_mode === current.approval_mode
+      ? {}
+      : { approval_mode: change.approval_mode }),
+  };
+}
+
+/**
+ * The configured values the effective ones have not caught up with. A restored session with such a
+ * difference and no `set` queued lost its command; it runs with effective = configured, silently.
+ */
+export function pendingChange(record: SessionRecord): SessionConfigChange {
+  const configured = configuredConfig(record);
+  return differenceFrom(effectiveConfig(record), {
+    approval_mode: configured.approval_mode,
+    ...(configured.model_id === null ? {} : { model_id: configured.model_id }),
+  });
+}
+
+export function isEmptyChange(change: SessionConfigChange): boolean {
+  return change.model_id === undefined && change.approval_mode === undefined;
+}
+
+export function applyChange(config: SessionConfig, change: SessionConfigChange): SessionConfig {
+  return {
+    approval_mode: change.approval_mode ?? config.approval_mode,
+    model_id: change.model_id ?? config.model_id,
+  };
+}
+
+/** The session row's configured columns after `set()`. */
+export function configuredPatch(change: SessionConfigChange): ConfigPatch {
+  return {
+    ...(change.model_id === undefined ? {} : { model_id: change.model_id }),
+    ...(change.approval_mode === undefined ? {} : { approval_mode: change.approval_mode }),
+  };
+}
+
+/** The session row's effective columns after the checkpoint that applies `change`. */
+export function effectivePatch(change: SessionConfigChange): ConfigPatch {
+  return {
+    ...(change.model_id === undefined ? {} : { effective_model_id: change.model_id }),
+    ...(change.approval_mode === undefined ? {} : { effective_approval_mode: change.approval_mode }),
+  };
+}
+
+/**
+ * The description of the Action that records a change: every changed setting, model first, joined
+ * by `; ` (e.g. `model: Demo (alt); security.approval_mode: ask`).
+ */
+export function describeChange(change: SessionConfigChange, labelOf: (model_id: string) => string): string {
+  return [
+    ...(change.model_id === undefined ? [] : [`model: ${labelOf(change.model_id)}`]),
+    ...(change.approval_mode === undefined ? [] : [`security.approval_mode: ${change.approval_mode}`]),
+  ].join("; ");
+}
+
+/** The configured and effective values as a `session`/`config` mutation carries them. */
+export function configMutationFields(configured: SessionConfig, effective: SessionConfig) {
+  return {
+    approval_mode: configured.approval_mode,
+    effective_approval_mode: effective.approval_mode,
+    ...(configured.model_id === null ? {} : { model_id: configured.model_id }),
+    ...(effective.model_id === null ? {} : { effective_model_id: effective.model_id }),
+  };
+}

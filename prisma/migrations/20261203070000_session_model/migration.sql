@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "sessions" ADD COLUMN     "effective_model_id" TEXT,
+ADD COLUMN     "model_id" TEXT;
