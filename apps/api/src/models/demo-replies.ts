@@ -18,6 +18,8 @@ export const DEMO_HELP_TEXT = [
   '- "delete notes.txt" to delete a file (asks for your approval)',
   '- "run ls -la" to run a shell command (asks for approval unless the session is set to always-allow)',
   '- "ask me where to deploy" to get a question form',
+  // A blank line ends the list: rendered as markdown, the next line is a paragraph of its own.
+  "",
   "Set PARLEY_MODEL to use a real model (openai:<id>, anthropic:<id> or openai-compatible:<id>).",
 ].join("\n");
 
