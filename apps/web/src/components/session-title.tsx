@@ -24,6 +24,8 @@ export function SessionTitle({
   const [draft, setDraft] = useState(title);
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  /** The title just saved, shown until the session's own title (its live feed) catches up. */
+  const [saved, setSaved] = useState<string | null>(null);
   const inputRef = useRef<HTMLInputElement>(null);
   const pencilRef = useRef<HTMLButtonElement>(null);
   const returnFocus = useRef(false);
@@ -32,6 +34,12 @@ export function SessionTitle({
   useEffect(() => {
     if (editing) inputRef.current?.select();
   }, [editing]);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new title from the feed replaces the saved one
+  useEffect(() => {
+    setSaved(null);
+  }, [title]);
+  const shown = saved ?? title;
 
   // The pencil is back once editing ends: give it the focus the field had.
   useEffect(() => {
@@ -48,7 +56,7 @@ export function SessionTitle({
 
   function start() {
     if (!editable) return;
-    setDraft(title);
+    setDraft(shown);
     setError(null);
     setEditing(true);
   }
@@ -67,7 +75,7 @@ export function SessionTitle({
       inputRef.current?.focus();
       return;
     }
-    if (trimmed === title) {
+    if (trimmed === shown) {
       finish();
       return;
     }
@@ -75,6 +83,7 @@ export function SessionTitle({
     setError(null);
     try {
       await onRename(trimmed);
+      setSaved(trimmed);
       finish();
     } catch (caught) {
       setError(toDisplayError(caught).message);
@@ -96,8 +105,8 @@ export function SessionTitle({
   if (!editing) {
     return (
       <div className="session-title-row">
-        <h1 className="session-title" onDoubleClick={start} title={displayTitle(title)}>
-          {displayTitle(title)}
+        <h1 className="session-title" onDoubleClick={start} title={displayTitle(shown)}>
+          {displayTitle(shown)}
         </h1>
         {editable ? (
           <button

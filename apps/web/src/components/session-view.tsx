@@ -211,7 +211,7 @@ export function SessionView({
             editable={!closed && online}
             onRename={async (title) => {
               await handle.rename(title);
-              await queryClient.invalidateQueries({ queryKey: SESSIONS_QUERY_KEY });
+              void queryClient.invalidateQueries({ queryKey: SESSIONS_QUERY_KEY });
             }}
           />
           <p className="session-subtitle">
@@ -263,7 +263,7 @@ export function SessionView({
               onClose={async () => {
                 // The view turns read-only with the session's `closed` mutation.
                 await handle.close();
-                await queryClient.invalidateQueries({ queryKey: SESSIONS_QUERY_KEY });
+                void queryClient.invalidateQueries({ queryKey: SESSIONS_QUERY_KEY });
               }}
             />
           )}
