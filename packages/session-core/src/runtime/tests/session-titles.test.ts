@@ -15,7 +15,7 @@ describe("session titles", () => {
     const harness = new RuntimeHarness({
       model: createScriptedModel([[{ text: "one" }], [{ text: "two" }]]),
     });
-    const session = await harness.createSession();
+    const session = await harness.createSession({ title: "" });
     expect((await session.info()).title).toBe("");
     const first = await session.prompt({ query: "Summarise the release notes\nwith links" });
     expect((await session.info()).title).toBe("Summarise the release notes…");
@@ -28,7 +28,7 @@ describe("session titles", () => {
 
   it("a retried prompt (same request_id) neither titles again nor publishes twice", async () => {
     const harness = new RuntimeHarness({ model: createScriptedModel([[{ text: "one" }]]) });
-    const session = await harness.createSession();
+    const session = await harness.createSession({ title: "" });
     const turn = await session.prompt({ query: "hello", request_id: "r1" });
     await session.prompt({ query: "hello", request_id: "r1" });
     await turn.finished;
@@ -37,7 +37,7 @@ describe("session titles", () => {
 
   it("rename trims, publishes the title and wins over every later prompt", async () => {
     const harness = new RuntimeHarness({ model: createScriptedModel([[{ text: "one" }]]) });
-    const session = await harness.createSession();
+    const session = await harness.createSession({ title: "" });
     const info = await session.rename("  Deploy plan ");
     expect(info.title).toBe("Deploy plan");
     const turn = await session.prompt({ query: "hello" });
@@ -48,7 +48,7 @@ describe("session titles", () => {
 
   it("rename refuses a blank or over-long title (invalid_input) and a closed session (session_closed)", async () => {
     const harness = new RuntimeHarness({ model: createScriptedModel([]) });
-    const session = await harness.createSession();
+    const session = await harness.createSession({ title: "" });
     await expect(session.rename("   ")).rejects.toMatchObject({ code: "invalid_input" });
     await expect(session.rename("x".repeat(201))).rejects.toMatchObject({ code: "invalid_input" });
     expect((await session.rename("y".repeat(200))).title).toBe("y".repeat(200));
