@@ -140,9 +140,16 @@ test.describe("the web app people live in", () => {
     const help = page.locator(".assistant-text").last();
     await expect(help.locator("li")).toHaveCount(5);
     await expect(help.locator("li").last()).toHaveText('"ask me where to deploy" to get a question form');
-    await expect(help.locator("p").last()).toHaveText(
+    const hint = help.locator("p").last();
+    await expect(hint).toHaveText(
       "Set PARLEY_MODEL to use a real model (openai:<id>, anthropic:<id> or openai-compatible:<id>).",
     );
+    await expect(hint.locator("code")).toHaveText([
+      "PARLEY_MODEL",
+      "openai:<id>",
+      "anthropic:<id>",
+      "openai-compatible:<id>",
+    ]);
     await sendPrompt(page, "read hello.py");
     const code = page.getByTestId("code-block").last();
     await expect(code.locator("pre")).toContainText('return "hi"');

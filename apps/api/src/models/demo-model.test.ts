@@ -204,7 +204,7 @@ describe("demo model stream", () => {
     expect(
       DEMO_HELP_TEXT.endsWith(
         '- "ask me where to deploy" to get a question form\n\n' +
-          "Set PARLEY_MODEL to use a real model (openai:<id>, anthropic:<id> or openai-compatible:<id>).",
+          "Set `PARLEY_MODEL` to use a real model (`openai:<id>`, `anthropic:<id>` or `openai-compatible:<id>`).",
       ),
     ).toBe(true);
   });

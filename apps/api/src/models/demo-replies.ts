@@ -20,7 +20,8 @@ export const DEMO_HELP_TEXT = [
   '- "ask me where to deploy" to get a question form',
   // A blank line ends the list: rendered as markdown, the next line is a paragraph of its own.
   "",
-  "Set PARLEY_MODEL to use a real model (openai:<id>, anthropic:<id> or openai-compatible:<id>).",
+  // Code spans: the web app renders markdown with raw HTML off, which would drop a bare `<id>`.
+  "Set `PARLEY_MODEL` to use a real model (`openai:<id>`, `anthropic:<id>` or `openai-compatible:<id>`).",
 ].join("\n");
 
 /** The demo's answer after a tool result: what happened, in one short message. */

@@ -3,7 +3,6 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { Archive } from "lucide-react";
 import { useRef, useState } from "react";
-import { focusComposerOrMain } from "@/lib/focus";
 import { toDisplayError } from "@/lib/parley-api";
 
 /**
@@ -64,10 +63,10 @@ export function CloseSessionButton({
           className="dialog"
           data-testid="close-session-dialog"
           onCloseAutoFocus={(event) => {
-            // After closing, the trigger is disabled: focus goes where the reader continues.
+            // After closing, the trigger goes away and the composer is disabled: focus goes to the main area.
             if (!closed.current) return;
             event.preventDefault();
-            focusComposerOrMain();
+            document.getElementById("main")?.focus();
           }}
         >
           <Dialog.Title className="dialog-title">Close this session?</Dialog.Title>
