@@ -2,7 +2,7 @@
 
 import * as Dialog from "@radix-ui/react-dialog";
 import { Archive } from "lucide-react";
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { toDisplayError } from "@/lib/parley-api";
 
 /**
@@ -10,10 +10,13 @@ import { toDisplayError } from "@/lib/parley-api";
  * requests that wait for an answer, so one stray click must not do it.
  */
 export function CloseSessionButton({
+  closed,
   disabled,
   pendingCount,
   onClose,
 }: {
+  /** The session is closed (by this dialog or elsewhere): no trigger, and an open dialog goes away. */
+  closed: boolean;
   disabled: boolean;
   pendingCount: number;
   onClose: () => Promise<void>;
@@ -21,14 +24,22 @@ export function CloseSessionButton({
   const [open, setOpen] = useState(false);
   const [closing, setClosing] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const closed = useRef(false);
+  /** Set once the session is closed: the dialog then hands focus to the main area, not the trigger. */
+  const done = useRef(false);
+
+  // The `closed` mutation may arrive before `close` answers: either one ends the dialog.
+  useEffect(() => {
+    if (!closed) return;
+    done.current = true;
+    setOpen(false);
+  }, [closed]);
 
   async function confirm() {
     setClosing(true);
     setError(null);
     try {
       await onClose();
-      closed.current = true;
+      done.current = true;
       setOpen(false);
     } catch (caught) {
       setError(toDisplayError(caught).message);
@@ -46,17 +57,19 @@ export function CloseSessionButton({
         if (next) setError(null);
       }}
     >
-      <Dialog.Trigger asChild>
-        <button
-          type="button"
-          className="button ghost icon-text"
-          aria-label="Close session"
-          disabled={disabled}
-        >
-          <Archive size={15} aria-hidden />
-          <span>Close</span>
-        </button>
-      </Dialog.Trigger>
+      {closed ? null : (
+        <Dialog.Trigger asChild>
+          <button
+            type="button"
+            className="button ghost icon-text"
+            aria-label="Close session"
+            disabled={disabled}
+          >
+            <Archive size={15} aria-hidden />
+            <span>Close</span>
+          </button>
+        </Dialog.Trigger>
+      )}
       <Dialog.Portal>
         <Dialog.Overlay className="dialog-overlay" />
         <Dialog.Content
@@ -64,7 +77,7 @@ export function CloseSessionButton({
           data-testid="close-session-dialog"
           onCloseAutoFocus={(event) => {
             // After closing, the trigger goes away and the composer is disabled: focus goes to the main area.
-            if (!closed.current) return;
+            if (!done.current) return;
             event.preventDefault();
             document.getElementById("main")?.focus();
           }}

@@ -256,17 +256,16 @@ export function SessionView({
               <span>{stopping ? "Stopping…" : "Stop"}</span>
             </button>
           ) : null}
-          {closed ? null : (
-            <CloseSessionButton
-              disabled={!online}
-              pendingCount={pendingCount}
-              onClose={async () => {
-                // The view turns read-only with the session's `closed` mutation.
-                await handle.close();
-                void queryClient.invalidateQueries({ queryKey: SESSIONS_QUERY_KEY });
-              }}
-            />
-          )}
+          <CloseSessionButton
+            closed={closed}
+            disabled={!online}
+            pendingCount={pendingCount}
+            onClose={async () => {
+              // The view turns read-only with the session's `closed` mutation.
+              await handle.close();
+              void queryClient.invalidateQueries({ queryKey: SESSIONS_QUERY_KEY });
+            }}
+          />
         </div>
         {stopError ? (
           <p className="field-error header-error" role="alert">
@@ -293,6 +292,10 @@ export function SessionView({
         nameOf={nameOf}
         running={running}
         onExample={closed ? undefined : enqueue}
+        setup={{
+          workspace_id: state.info?.workspace_id ?? null,
+          always_allow: state.security?.approval_mode === "always-allow",
+        }}
       />
       <OutboxList
         items={outbox}
