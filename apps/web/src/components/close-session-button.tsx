@@ -61,7 +61,7 @@ export function CloseSessionButton({
         <Dialog.Trigger asChild>
           <button
             type="button"
-            className="button ghost icon-text"
+            className="button ghost icon-text close-session-button"
             aria-label="Close session"
             disabled={disabled}
           >
