@@ -84,6 +84,7 @@ describe("authorization matrix", () => {
       input: { session_id, input: { security: { approval_mode: "always-allow" } } },
     },
     { path: "session.stop", kind: "mutation", input: { session_id } },
+    { path: "session.rename", kind: "mutation", input: { session_id, title: "taken over" } },
     { path: "session.close", kind: "mutation", input: { session_id } },
   ];
 
@@ -96,6 +97,7 @@ describe("authorization matrix", () => {
     { path: "auth.whoami", kind: "query", input: undefined },
     { path: "workspace.list", kind: "query", input: undefined },
     { path: "model.list", kind: "query", input: undefined },
+    { path: "users.names", kind: "query", input: { user_ids: [] } },
   ];
 
   it("without a token (or with an unknown one) every procedure is unauthorized and nothing changes", async () => {

@@ -12,6 +12,7 @@ import { sessionList } from "./procedures/session-list.js";
 import { sessionMessages } from "./procedures/session-messages.js";
 import { sessionOnMutation } from "./procedures/session-on-mutation.js";
 import { sessionPrompt } from "./procedures/session-prompt.js";
+import { sessionRename } from "./procedures/session-rename.js";
 import { sessionRespond } from "./procedures/session-respond.js";
 import { sessionSet } from "./procedures/session-set.js";
 import { sessionStatus } from "./procedures/session-status.js";
@@ -28,6 +29,7 @@ export const appRouter = router({
     get: sessionGet,
     prompt: sessionPrompt,
     stop: sessionStop,
+    rename: sessionRename,
     close: sessionClose,
     messages: sessionMessages,
     interactions: sessionInteractions,

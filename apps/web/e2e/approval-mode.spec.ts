@@ -42,6 +42,12 @@ test("always-allow needs confirmation and shows the pending change until the nex
   });
   expect(slack).toBeGreaterThanOrEqual(0);
   expect(slack).toBeLessThanOrEqual(4);
+  // the empty session's explanation and examples follow the mode: nothing "asks you first" now
+  await expect(
+    page.getByText("Approvals are set to Always allow: file changes and commands run without asking."),
+  ).toBeVisible();
+  await expect(page.getByRole("button", { name: /asks you first/ })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: /^Run a command/ })).toBeVisible();
   await screenshot(page, "mode-pending");
 
   // the next prompt's first step applies it: the shell call runs without an approval card

@@ -1,5 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
+import { seriousViolations } from "./support/axe";
 import {
   collectPageErrors,
   createSession,
@@ -12,14 +12,6 @@ import {
   toolCard,
 } from "./support/fixtures";
 import { startApi, stopServer } from "./support/stack";
-
-/** Serious and critical axe violations on the page (ids and their first target), for a readable diff. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map((violation) => `${violation.id}: ${violation.nodes[0]?.target.join(" ") ?? ""}`);
-}
 
 function pendingCard(page: Page, tool_name: string) {
   return toolCard(page, tool_name).last().getByTestId("interaction-card");
@@ -147,6 +139,17 @@ test.describe("the web app people live in", () => {
     await sendPrompt(page, "hello");
     const help = page.locator(".assistant-text").last();
     await expect(help.locator("li")).toHaveCount(5);
+    await expect(help.locator("li").last()).toHaveText('"ask me where to deploy" to get a question form');
+    const hint = help.locator("p").last();
+    await expect(hint).toHaveText(
+      "Set PARLEY_MODEL to use a real model (openai:<id>, anthropic:<id> or openai-compatible:<id>).",
+    );
+    await expect(hint.locator("code")).toHaveText([
+      "PARLEY_MODEL",
+      "openai:<id>",
+      "anthropic:<id>",
+      "openai-compatible:<id>",
+    ]);
     await sendPrompt(page, "read hello.py");
     const code = page.getByTestId("code-block").last();
     await expect(code.locator("pre")).toContainText('return "hi"');

@@ -47,6 +47,8 @@ export interface ParleySession {
   /** Like `run` for a Turn already started: resolves at once if it finished earlier. */
   waitForTurn(turn_id: string, options?: WaitForTurnOptions): Promise<TurnOutcome>;
   stop(): Promise<StopResult>;
+  /** Sets the title (trimmed, 1–200 characters; else `invalid_input`); prompts never retitle it after. */
+  rename(title: string): Promise<SessionInfo>;
   close(): Promise<{ closed: true }>;
   /** Answers a pending interaction; the server records the caller as `responded_by`. */
   respond(input: RespondInput): Promise<InteractionResult>;
@@ -97,6 +99,7 @@ export function createSessionHandle(trpc: TRPCClient<AppRouter>, session_id: str
       );
     },
     waitForTurn: (turn_id, options) => waitForTurn(handle, turn_id, options),
+    rename: (title) => withParleyErrors(() => trpc.session.rename.mutate({ ...target, title })),
     close: () => withParleyErrors(() => trpc.session.close.mutate(target)),
     respond: (input) => withParleyErrors(() => trpc.session.respond.mutate({ ...target, ...input })),
     interactions: () => withParleyErrors(() => trpc.session.interactions.query(target)),

@@ -40,7 +40,15 @@ export type CreateSessionInput =
       workspace_id?: string | null | undefined;
     }
   | undefined;
-export type SessionListQuery = { cursor?: string | null | undefined; limit?: number | undefined } | undefined;
+/** `session.list` input: `scope: "all"` (admins) lists every user's; `query` matches titles. */
+export type SessionListQuery =
+  | {
+      cursor?: string | null | undefined;
+      limit?: number | undefined;
+      scope?: "own" | "all" | undefined;
+      query?: string | undefined;
+    }
+  | undefined;
 export interface SessionListPage {
   items: SessionInfo[];
   next_cursor: string | null;

@@ -228,6 +228,15 @@ describe("demo model stream", () => {
     expect(textOf(summary).startsWith("[alt] ")).toBe(true);
   });
 
+  it("ends its help with the real-model hint as a paragraph of its own, after the list", () => {
+    expect(
+      DEMO_HELP_TEXT.endsWith(
+        '- "ask me where to deploy" to get a question form\n\n' +
+          "Set `PARLEY_MODEL` to use a real model (`openai:<id>`, `anthropic:<id>` or `openai-compatible:<id>`).",
+      ),
+    ).toBe(true);
+  });
+
   it("does not call a tool the agent lacks", async () => {
     const parts = await streamStep(
       [user("run ls")],

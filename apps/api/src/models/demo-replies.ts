@@ -18,7 +18,10 @@ export const DEMO_HELP_TEXT = [
   '- "delete notes.txt" to delete a file (asks for your approval)',
   '- "run ls -la" to run a shell command (asks for approval unless the session is set to always-allow)',
   '- "ask me where to deploy" to get a question form',
-  "Set PARLEY_MODEL to use a real model (openai:<id>, anthropic:<id> or openai-compatible:<id>).",
+  // A blank line ends the list: rendered as markdown, the next line is a paragraph of its own.
+  "",
+  // Code spans: the web app renders markdown with raw HTML off, which would drop a bare `<id>`.
+  "Set `PARLEY_MODEL` to use a real model (`openai:<id>`, `anthropic:<id>` or `openai-compatible:<id>`).",
 ].join("\n");
 
 /** The demo's answer after a tool result: what happened, in one short message. */

@@ -47,6 +47,7 @@ describe("the HTTP surface for other languages", () => {
     expect(operations).toContain("post /trpc/session.prompt");
     expect(operations).toContain("get /trpc/session.interactions");
     expect(operations).toContain("post /trpc/session.respond");
+    expect(operations).toContain("post /trpc/session.rename");
     expect(operations).toContain("get /trpc/admin.interactions");
     expect(operations.some((operation) => operation.includes("onMutation"))).toBe(false);
   });

@@ -10,6 +10,8 @@ export const sessionListInputSchema = z
     limit: z.number().int().min(1).max(LIMITS.session_page_max).optional(),
     /** `all`: every user's sessions (admins only; a member gets `forbidden`). Default `own`. */
     scope: z.enum(["own", "all"]).optional(),
+    /** Only sessions whose title contains this text (case-insensitive); blank means no filter. */
+    query: z.string().max(LIMITS.title_chars).optional(),
   })
   .optional();
 
@@ -28,8 +30,10 @@ export const sessionList = authedProcedure
     if (all && ctx.user.role !== "admin") {
       throw new ParleyError("forbidden", "Only admins can list every user's sessions");
     }
+    const title_contains = input?.query?.trim() ?? "";
     const page = await store.listSessions({
       ...(all ? {} : { owner_id: ctx.user.user_id }),
+      ...(title_contains === "" ? {} : { title_contains }),
       cursor: input?.cursor ?? undefined,
       limit: input?.limit ?? LIMITS.session_page_default,
     });

@@ -1,12 +1,13 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import clsx from "clsx";
 import { Plus, Search } from "lucide-react";
-import { type FormEvent, useId, useMemo, useState } from "react";
+import { type FormEvent, useEffect, useId, useMemo, useState } from "react";
 import { formatRelativeTime } from "@/lib/format-time";
 import { type LiveSessionSummary, withLiveSummary } from "@/lib/live-session-summary";
 import { toDisplayError } from "@/lib/parley-api";
+import { displayTitle } from "@/lib/session-title";
 import { useModels } from "@/lib/use-models";
 import { useUserNames } from "@/lib/use-user-names";
 import { useSignedIn } from "./auth-provider";
@@ -28,6 +29,30 @@ export function useSessionList() {
   });
 }
 
+/** How long typing pauses before the search asks the server. */
+const SEARCH_DEBOUNCE_MS = 200;
+
+/**
+ * The sessions whose title contains `search`, asked of the server (the list holds one page, so a
+ * filter over it would miss older sessions). Idle while the search is blank.
+ */
+function useSessionSearch(search: string) {
+  const { api, me } = useSignedIn();
+  const scope = me.role === "admin" ? "all" : "own";
+  const [query, setQuery] = useState(search.trim());
+  useEffect(() => {
+    const timer = setTimeout(() => setQuery(search.trim()), SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [search]);
+  return useQuery({
+    queryKey: [...SESSIONS_QUERY_KEY, "search", query],
+    queryFn: () => api.listSessions({ scope, query }),
+    enabled: query !== "",
+    placeholderData: keepPreviousData,
+    refetchInterval: 5_000,
+  });
+}
+
 export function SessionSidebar({
   selected,
   onSelect,
@@ -42,6 +67,10 @@ export function SessionSidebar({
   const { online } = useConnection();
   const queryClient = useQueryClient();
   const sessions = useSessionList();
+  const [search, setSearch] = useState("");
+  const searching = search.trim() !== "";
+  const found = useSessionSearch(search);
+  const listed = searching ? found : sessions;
   const workspaces = useQuery({
     queryKey: ["workspaces"],
     queryFn: () => api.listWorkspaces(),
@@ -52,7 +81,6 @@ export function SessionSidebar({
   const models = useModels(api);
   const [model, setModel] = useState("");
   const modelId = useId();
-  const [search, setSearch] = useState("");
   const titleId = useId();
   const workspaceId = useId();
   const searchId = useId();
@@ -68,15 +96,12 @@ export function SessionSidebar({
   const ownerNames = useUserNames(
     api,
     me,
-    (sessions.data ?? []).map((session) => session.owner_id),
+    (listed.data ?? []).map((session) => session.owner_id),
   );
-  const shown = useMemo(() => {
-    const needle = search.trim().toLowerCase();
-    const list = (sessions.data ?? []).map((listed) => withLiveSummary(listed, live));
-    return needle
-      ? list.filter((session) => (session.title || "Untitled session").toLowerCase().includes(needle))
-      : list;
-  }, [sessions.data, live, search]);
+  const shown = useMemo(
+    () => (listed.data ?? []).map((session) => withLiveSummary(session, live)),
+    [listed.data, live],
+  );
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -143,7 +168,7 @@ export function SessionSidebar({
           </p>
         ) : null}
       </form>
-      {(sessions.data?.length ?? 0) > 4 ? (
+      {(sessions.data?.length ?? 0) > 0 || searching ? (
         <div className="session-search">
           <label htmlFor={searchId} className="sr-only">
             Search sessions
@@ -159,17 +184,17 @@ export function SessionSidebar({
         </div>
       ) : null}
       <div className="session-list-wrap">
-        {sessions.isPending ? (
-          <LoadingState label="Loading sessions…" />
-        ) : sessions.isError && !sessions.data ? (
+        {listed.isPending ? (
+          <LoadingState label={searching ? "Searching…" : "Loading sessions…"} />
+        ) : listed.isError && !listed.data ? (
           <ErrorState
-            title="Sessions could not be loaded"
-            message={toDisplayError(sessions.error).message}
-            action={{ label: "Retry", onClick: () => void sessions.refetch() }}
+            title={searching ? "Search failed" : "Sessions could not be loaded"}
+            message={toDisplayError(listed.error).message}
+            action={{ label: "Retry", onClick: () => void listed.refetch() }}
           />
         ) : shown.length === 0 ? (
-          <EmptyState title={search ? "No session matches" : "No sessions yet"}>
-            {search ? null : "Create one above to start."}
+          <EmptyState title={searching ? "No session matches" : "No sessions yet"}>
+            {searching ? `No title contains "${search.trim()}".` : "Create one above to start."}
           </EmptyState>
         ) : (
           <ul className="session-list">
@@ -181,7 +206,7 @@ export function SessionSidebar({
                   aria-current={selected === session.session_id ? "true" : undefined}
                   onClick={() => onSelect(session.session_id)}
                 >
-                  <span className="session-item-title">{session.title || "Untitled session"}</span>
+                  <span className="session-item-title">{displayTitle(session.title)}</span>
                   <span className="session-item-meta">
                     <span className={clsx("dot", session.state)} aria-hidden />
                     {session.state === "running" ? "Running" : session.state === "closed" ? "Closed" : "Idle"}

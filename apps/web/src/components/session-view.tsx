@@ -1,6 +1,7 @@
 "use client";
 
 import type { RespondInput } from "@parley/session-core";
+import { useQueryClient } from "@tanstack/react-query";
 import { ArrowLeft, Square } from "lucide-react";
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from "react";
 import { focusComposerOrMain, focusFirstPendingRequest } from "@/lib/focus";
@@ -18,11 +19,14 @@ import { useSessionView } from "@/lib/use-session-view";
 import { useUserNames } from "@/lib/use-user-names";
 import { ApprovalModeControl } from "./approval-mode-control";
 import { useSignedIn } from "./auth-provider";
+import { CloseSessionButton } from "./close-session-button";
 import { Composer } from "./composer";
 import { useConnection } from "./connection-provider";
 import { useNewInteractionAnnouncer } from "./interaction-announcer";
 import { ModelControl } from "./model-control";
 import { OutboxList } from "./outbox-list";
+import { SESSIONS_QUERY_KEY } from "./session-sidebar";
+import { SessionTitle } from "./session-title";
 import { ErrorState, LoadingState } from "./states";
 import { Timeline } from "./timeline";
 import { usePublishLiveSummary } from "./use-publish-live-summary";
@@ -48,6 +52,7 @@ export function SessionView({
 }) {
   const { api, me } = useSignedIn();
   const { online, check } = useConnection();
+  const queryClient = useQueryClient();
   const handle = useMemo(() => api.session(session_id), [api, session_id]);
   const { state, refreshStatus, loadOlder, resync, feedEnded, restart } = useSessionView(handle);
   const models = useModels(api);
@@ -204,7 +209,14 @@ export function SessionView({
           <ArrowLeft size={18} aria-hidden />
         </button>
         <div className="session-heading">
-          <h1 className="session-title">{state.info?.title || "Untitled session"}</h1>
+          <SessionTitle
+            title={state.info?.title ?? ""}
+            editable={!closed && online}
+            onRename={async (title) => {
+              await handle.rename(title);
+              void queryClient.invalidateQueries({ queryKey: SESSIONS_QUERY_KEY });
+            }}
+          />
           <p className="session-subtitle">
             <span
               className={`dot ${closed ? "closed" : !online ? "offline" : running ? "running" : "idle"}`}
@@ -260,6 +272,16 @@ export function SessionView({
               <span>{stopping ? "Stopping…" : "Stop"}</span>
             </button>
           ) : null}
+          <CloseSessionButton
+            closed={closed}
+            disabled={!online}
+            pendingCount={pendingCount}
+            onClose={async () => {
+              // The view turns read-only with the session's `closed` mutation.
+              await handle.close();
+              void queryClient.invalidateQueries({ queryKey: SESSIONS_QUERY_KEY });
+            }}
+          />
         </div>
         {stopError ? (
           <p className="field-error header-error" role="alert">
@@ -286,6 +308,10 @@ export function SessionView({
         nameOf={nameOf}
         running={running}
         onExample={closed ? undefined : enqueue}
+        setup={{
+          workspace_id: state.info?.workspace_id ?? null,
+          always_allow: state.security?.approval_mode === "always-allow",
+        }}
       />
       <OutboxList
         items={outbox}

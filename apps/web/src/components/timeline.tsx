@@ -19,15 +19,22 @@ export interface TimelineProps {
   running: boolean;
   /** Sends an example prompt (offered while the session is empty). */
   onExample?: (prompt: string) => void;
+  /** Where the agent works and whether it asks first: the empty session says so truthfully. */
+  setup?: { workspace_id: string | null; always_allow: boolean };
 }
 
 /** One-click prompts for a new session; the built-in demo model understands each of them. */
 export const EXAMPLE_PROMPTS = [
-  { label: "Write a file (asks you first)", prompt: "write todo.md: buy milk" },
-  { label: "Look around", prompt: "list files" },
-  { label: "Run a command (asks you first)", prompt: "run ls -la" },
-  { label: "Get asked a question", prompt: "ask me where to deploy" },
+  { label: "Write a file", prompt: "write todo.md: buy milk", asks_first: true },
+  { label: "Look around", prompt: "list files", asks_first: false },
+  { label: "Run a command", prompt: "run ls -la", asks_first: true },
+  { label: "Get asked a question", prompt: "ask me where to deploy", asks_first: false },
 ] as const;
+
+/** An example's label, with "(asks you first)" where an approval will be asked for. */
+export function exampleLabel(example: (typeof EXAMPLE_PROMPTS)[number], always_allow = false): string {
+  return example.asks_first && !always_allow ? `${example.label} (asks you first)` : example.label;
+}
 
 export function Timeline({
   messages,
@@ -37,6 +44,7 @@ export function Timeline({
   nameOf,
   running,
   onExample,
+  setup = { workspace_id: null, always_allow: false },
 }: TimelineProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
@@ -81,8 +89,12 @@ export function Timeline({
           <li>
             <EmptyState title="Nothing here yet">
               <p>
-                The agent works in this session's own folder. Anything that changes a file or runs a command
-                waits for your approval first.
+                {setup.workspace_id === null
+                  ? "The agent works in this session's own folder."
+                  : `The agent works in the ${setup.workspace_id} workspace.`}{" "}
+                {setup.always_allow
+                  ? "Approvals are set to Always allow: file changes and commands run without asking."
+                  : "Anything that changes a file or runs a command waits for your approval first."}
               </p>
               {onExample ? (
                 <fieldset className="examples">
@@ -94,7 +106,7 @@ export function Timeline({
                       className="button example"
                       onClick={() => onExample(example.prompt)}
                     >
-                      <span className="example-label">{example.label}</span>
+                      <span className="example-label">{exampleLabel(example, setup.always_allow)}</span>
                       <code>{example.prompt}</code>
                     </button>
                   ))}

@@ -12,7 +12,7 @@ import { useConnection } from "./connection-provider";
 import { RequireSignIn } from "./require-sign-in";
 import { SESSIONS_QUERY_KEY, SessionSidebar } from "./session-sidebar";
 import { SessionView } from "./session-view";
-import { EXAMPLE_PROMPTS } from "./timeline";
+import { EXAMPLE_PROMPTS, exampleLabel } from "./timeline";
 
 export function Workspace() {
   return (
@@ -113,7 +113,7 @@ function Welcome({ onOpen }: { onOpen: (session_id: string) => void }) {
             disabled={busy || !online}
             onClick={() => void start(example.prompt)}
           >
-            <span className="example-label">{example.label}</span>
+            <span className="example-label">{exampleLabel(example)}</span>
             <code>{example.prompt}</code>
           </button>
         ))}

@@ -18,8 +18,11 @@ export interface ParleyApi {
   whoami(): Promise<Whoami>;
   /** Display names of users (who answered a request); ids the server does not know are left out. */
   userNames(user_ids: readonly string[]): Promise<Map<string, string>>;
-  /** Newest first; `scope: "all"` (admins) lists every user's sessions with their owners' names. */
-  listSessions(options?: { scope?: "own" | "all" }): Promise<SessionInfo[]>;
+  /**
+   * Newest first; `scope: "all"` (admins) lists every user's sessions; `query` keeps those whose
+   * title contains it (case-insensitive).
+   */
+  listSessions(options?: { scope?: "own" | "all"; query?: string }): Promise<SessionInfo[]>;
   createSession(input: { title?: string; workspace_id?: string; model_id?: string }): Promise<SessionInfo>;
   /** The operator-configured workspaces a session may be created in. */
   listWorkspaces(): Promise<string[]>;
@@ -52,6 +55,8 @@ export interface ParleySessionApi {
   /** `request_id` makes a retry idempotent: the same id never adds a second user message. */
   prompt(input: { query: string; request_id?: string }): Promise<{ turn_id: string }>;
   stop(): Promise<StopResult>;
+  /** A new title (trimmed, 1–200 characters); the session's prompts never retitle it after. */
+  rename(title: string): Promise<SessionInfo>;
   /** Ends the session for good: a running Turn stops, waiting requests are cancelled. */
   close(): Promise<void>;
   respond(input: RespondInput): Promise<InteractionResult>;

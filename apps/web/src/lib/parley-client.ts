@@ -18,8 +18,13 @@ export function createParleyApi(options: { url: string; token: string }): Parley
       return new Map(result.items.map((item) => [item.user_id, item.name]));
     },
     listSessions: async (options) =>
-      (await client.sessions.list({ limit: 200, ...(options?.scope === "all" ? { scope: "all" } : {}) }))
-        .items,
+      (
+        await client.sessions.list({
+          limit: 200,
+          ...(options?.scope === "all" ? { scope: "all" } : {}),
+          ...(options?.query ? { query: options.query } : {}),
+        })
+      ).items,
     listWorkspaces: async () => (await client.workspaces.list()).items.map((item) => item.workspace_id),
     listModels: async () => (await client.models.list()).items,
     createSession: async (input) => {
@@ -54,6 +59,7 @@ function bindSession(handle: ReturnType<ReturnType<typeof createParleyClient>["s
     },
     prompt: (input) => handle.prompt(input),
     stop: () => handle.stop(),
+    rename: (title) => handle.rename(title),
     close: async () => {
       await handle.close();
     },

@@ -13,6 +13,7 @@ import type {
   SessionEvent,
   SessionMessage,
   SessionPage,
+  SessionQuery,
   SessionRecord,
   SessionStore,
 } from "@parley/session-core";
@@ -75,10 +76,14 @@ export class PrismaSessionStore implements SessionStore {
     return rows[0] ? toSessionRecord(rows[0]) : null;
   }
 
-  async listSessions(query: { owner_id?: string; cursor?: string; limit: number }): Promise<SessionPage> {
+  async listSessions(query: SessionQuery): Promise<SessionPage> {
     const after = query.cursor === undefined ? undefined : decodeSessionCursor(query.cursor);
     const conditions = [Prisma.sql`TRUE`];
     if (query.owner_id !== undefined) conditions.push(Prisma.sql`owner_id = ${query.owner_id}`);
+    if (query.title_contains !== undefined) {
+      // strpos, not ILIKE: the searched text is literal, `%` and `_` included.
+      conditions.push(Prisma.sql`strpos(lower(title), lower(${query.title_contains})) > 0`);
+    }
     if (after) {
       conditions.push(Prisma.sql`(created_at < ${after.created_at}::bigint
         OR (created_at = ${after.created_at}::bigint AND session_id COLLATE "C" < ${after.session_id}))`);

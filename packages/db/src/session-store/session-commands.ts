@@ -45,7 +45,7 @@ export function toSessionCommand(row: CommandRow): SessionCommand {
  * One transaction: lock the session row (ordering the command against the session's commits, a
  * Turn's `finish` included), refuse a closed session, return the earlier command of a known
  * `request_id`, else assign a prompt its Turn (the active one, or a new one that becomes active) and
- * insert the command, with the session patch of the call.
+ * insert the command, with the session patch of the call (and its `auto_title` while untitled).
  */
 export async function enqueueCommand(
   prisma: PrismaClient,
@@ -55,8 +55,10 @@ export async function enqueueCommand(
   const { session_id, command } = input;
   const request_id = command.kind === "prompt" ? (command.request_id ?? null) : null;
   return prisma.$transaction(async (tx) => {
-    const sessions = await tx.$queryRaw<{ closed_at: bigint | null; active_turn_id: string | null }[]>`
-      SELECT closed_at, active_turn_id FROM sessions WHERE session_id = ${session_id} FOR UPDATE`;
+    const sessions = await tx.$queryRaw<
+      { closed_at: bigint | null; active_turn_id: string | null; title: string }[]
+    >`
+      SELECT closed_at, active_turn_id, title FROM sessions WHERE session_id = ${session_id} FOR UPDATE`;
     const session = sessions[0];
     if (!session) throw new ParleyError("session_not_found", `Session not found: ${session_id}`);
     if (session.closed_at !== null)
@@ -65,7 +67,7 @@ export async function enqueueCommand(
       const earlier = await tx.$queryRaw<CommandRow[]>`
         SELECT ${COMMAND_COLUMNS} FROM session_commands
          WHERE session_id = ${session_id} AND request_id = ${request_id}`;
-      if (earlier[0]) return { command: toSessionCommand(earlier[0]), created: false };
+      if (earlier[0]) return { command: toSessionCommand(earlier[0]), created: false, auto_titled: false };
     }
     let turn_id: string | null = null;
     if (command.kind === "prompt") {
@@ -80,6 +82,9 @@ export async function enqueueCommand(
     if (patch.model_id !== undefined) assignments.push(Prisma.sql`model_id = ${patch.model_id}`);
     if (patch.updated_at !== undefined)
       assignments.push(Prisma.sql`updated_at = ${patch.updated_at}::bigint`);
+    // The row is locked: an untitled session read here stays untitled until this commits.
+    const auto_titled = input.auto_title !== undefined && session.title === "";
+    if (auto_titled) assignments.push(Prisma.sql`title = ${input.auto_title}`);
     if (assignments.length > 0) {
       await tx.$executeRaw`UPDATE sessions SET ${Prisma.join(assignments, ", ")} WHERE session_id = ${session_id}`;
     }
@@ -93,7 +98,7 @@ export async function enqueueCommand(
       RETURNING ${COMMAND_COLUMNS}`;
     const row = rows[0];
     if (!row) throw new Error(`Command ${input.command_id} of session ${session_id} was not inserted`);
-    return { command: toSessionCommand(row), created: true };
+    return { command: toSessionCommand(row), created: true, auto_titled };
   }, transactionOptions);
 }
 

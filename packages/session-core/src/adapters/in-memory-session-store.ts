@@ -11,6 +11,7 @@ import type {
   SessionCommit,
   SessionEvent,
   SessionPage,
+  SessionQuery,
   SessionStore,
 } from "../ports/session-store.js";
 import type { SessionMessage } from "../schema/messages.js";
@@ -102,11 +103,13 @@ export class InMemorySessionStore implements SessionStore, LeaseEpochSink {
     return state ? structuredClone(state.record) : null;
   }
 
-  async listSessions(query: { owner_id?: string; cursor?: string; limit: number }): Promise<SessionPage> {
+  async listSessions(query: SessionQuery): Promise<SessionPage> {
     const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, isSessionPosition);
+    const needle = query.title_contains?.toLowerCase();
     const ordered = [...this.#sessions.values()]
       .map((state) => state.record)
       .filter((record) => query.owner_id === undefined || record.owner_id === query.owner_id)
+      .filter((record) => needle === undefined || record.title.toLowerCase().includes(needle))
       .sort(compareSessionsNewestFirst);
     const remaining = after
       ? ordered.filter((record) => compareSessionsNewestFirst(record, after) > 0)
@@ -240,7 +243,7 @@ export class InMemorySessionStore implements SessionStore, LeaseEpochSink {
     const request_id = command.kind === "prompt" ? (command.request_id ?? null) : null;
     if (request_id !== null) {
       const earlier = state.commands.find((candidate) => candidate.request_id === request_id);
-      if (earlier) return { command: structuredClone(earlier), created: false };
+      if (earlier) return { command: structuredClone(earlier), created: false, auto_titled: false };
     }
     let turn_id: string | null = null;
     if (command.kind === "prompt") {
@@ -265,7 +268,9 @@ export class InMemorySessionStore implements SessionStore, LeaseEpochSink {
           : { ...base, kind: "prompt", input: command.input };
     state.commands.push(structuredClone(stored));
     if (input.session_patch) state.record = { ...state.record, ...structuredClone(input.session_patch) };
-    return { command: structuredClone(stored), created: true };
+    const auto_titled = input.auto_title !== undefined && state.record.title === "";
+    if (auto_titled) state.record = { ...state.record, title: input.auto_title ?? "" };
+    return { command: structuredClone(stored), created: true, auto_titled };
   }
 
   async getCommand(session_id: string, command_id: string): Promise<SessionCommand | null> {

@@ -110,12 +110,20 @@ export interface EnqueueCommandInput {
   new_turn_id?: string;
   /** Committed in the same transaction (`set`: the configured value). */
   session_patch?: SessionCommit["session_patch"];
+  /**
+   * A prompt's title for its session, set in the same transaction only while the session is
+   * untitled (`title` is `""`: created without one, not renamed, not titled by an earlier prompt),
+   * so that a rename committed first always wins.
+   */
+  auto_title?: string;
 }
 
 export interface EnqueueCommandResult {
   command: SessionCommand;
   /** False when a prompt with the same `request_id` was committed before (its command is returned). */
   created: boolean;
+  /** True when this call's `auto_title` became the session's title. */
+  auto_titled: boolean;
 }
 
 export interface CommitResult {
@@ -130,6 +138,14 @@ export interface MessagePage {
   items: SessionMessage[];
   has_more: boolean;
   next_before_sequence: number | null;
+}
+
+export interface SessionQuery {
+  owner_id?: string;
+  /** Only sessions whose title contains this text, compared case-insensitively. */
+  title_contains?: string;
+  cursor?: string;
+  limit: number;
 }
 
 export interface SessionPage {
@@ -163,7 +179,7 @@ export interface SessionStore {
   createSession(record: SessionRecord): Promise<void>;
   getSession(session_id: string): Promise<SessionRecord | null>;
   /** Newest first (by `created_at`, then `session_id`). */
-  listSessions(query: { owner_id?: string; cursor?: string; limit: number }): Promise<SessionPage>;
+  listSessions(query: SessionQuery): Promise<SessionPage>;
 
   commit(commit: SessionCommit): Promise<CommitResult>;
 

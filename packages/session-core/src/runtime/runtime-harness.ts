@@ -80,17 +80,23 @@ export class RuntimeHarness {
     await this.#runtimes.get(process_id)?.shutdown();
   }
 
+  /**
+   * A session titled "Harness session" unless `title` says otherwise (`""`: untitled, so that its
+   * first prompt names it and publishes a title mutation).
+   */
   async createSession(
     options: {
       process_id?: string;
       approval_mode?: ApprovalMode;
       model_id?: string;
       session_id?: string;
+      title?: string;
     } = {},
   ): Promise<Session> {
     return this.runtime(options.process_id).createSession({
       owner_id: "user:owner",
       agent_id: HARNESS_AGENT_ID,
+      title: options.title ?? "Harness session",
       ...(options.approval_mode ? { approval_mode: options.approval_mode } : {}),
       ...(options.model_id ? { model_id: options.model_id } : {}),
       ...(options.session_id ? { session_id: options.session_id } : {}),

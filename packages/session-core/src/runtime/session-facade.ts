@@ -41,6 +41,8 @@ export interface Session {
   readonly id: string;
   prompt(input: { query: string; request_id?: string }): Promise<TurnHandle>;
   stop(): Promise<StopResult>;
+  /** Sets the title (trimmed, 1–200 characters); the session's prompts never retitle it after. */
+  rename(title: string): Promise<SessionInfo>;
   close(): Promise<void>;
   subscribe(
     listener: (mutation: SessionMutation) => void | Promise<void>,

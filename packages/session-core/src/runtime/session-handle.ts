@@ -28,6 +28,7 @@ import { subscribeToSession } from "./session-subscription.js";
 import { findToolIndex } from "./transitions/transition.js";
 
 export const MAX_PROMPT_LENGTH = 32_000;
+export const MAX_TITLE_LENGTH = 200;
 const DEFAULT_MESSAGE_LIMIT = 200;
 const MAX_MESSAGE_LIMIT = 500;
 
@@ -113,6 +114,19 @@ export class SessionHandle implements Session {
   async stop(): Promise<StopResult> {
     const record = await this.#requireOpen();
     return this.#hosts.use(this.id, (host) => host.stop("turn_stopped"), record);
+  }
+
+  async rename(title: string): Promise<SessionInfo> {
+    const trimmed = typeof title === "string" ? title.trim() : "";
+    if (trimmed.length === 0 || trimmed.length > MAX_TITLE_LENGTH) {
+      throw new ParleyError(
+        "invalid_input",
+        `session.rename title must be 1 to ${MAX_TITLE_LENGTH} characters after trimming`,
+      );
+    }
+    const record = await this.#requireOpen();
+    await this.#hosts.use(this.id, (host) => host.rename(trimmed), record);
+    return this.info();
   }
 
   async close(): Promise<void> {

@@ -8,6 +8,7 @@ import type { UnsequencedMutation } from "../schema/mutation.js";
 import type { SessionRecord, StopResult } from "../schema/session.js";
 import type { PromptCommand, SessionCommand, SetCommand } from "../schema/session-command.js";
 import type { WorkspaceRef } from "../tools/define-agent-tool.js";
+import { titleFromPrompt } from "./auto-title.js";
 import type { RuntimeContext } from "./runtime-context.js";
 import {
   applyChange,
@@ -217,12 +218,14 @@ export class SessionHost implements TurnHost {
     if (this.#shutDown) throw new Error("SessionRuntime was shut down");
     const { store, ids, clock } = this.context;
     const now = clock.now();
-    const { command, created } = await store.enqueueCommand({
+    const auto_title = titleFromPrompt(query);
+    const { command, created, auto_titled } = await store.enqueueCommand({
       session_id: this.session_id,
       command_id: ids.command(),
       command: { kind: "prompt", input: { query }, ...(request_id === undefined ? {} : { request_id }) },
       created_at: now,
       new_turn_id: ids.turn(this.session_id, now),
+      ...(auto_title === "" ? {} : { auto_title }),
     });
     if (command.kind !== "prompt" || command.turn_id === null) {
       throw new Error(`Command ${command.command_id} is not a prompt`);
@@ -233,8 +236,25 @@ export class SessionHost implements TurnHost {
         `session.prompt request_id ${request_id ?? ""} was already used with a different query`,
       );
     }
+    if (auto_titled) await this.#publishTitle(auto_title, now);
     this.kick();
     return this.turnHandle(command.turn_id);
+  }
+
+  /** `rename()`: the title and its mutation in one revision; no prompt titles the session after it. */
+  async rename(title: string): Promise<void> {
+    const now = this.context.clock.now();
+    await this.writer.commitSessionChange({
+      session_patch: { title, updated_at: now },
+      mutation: { ...this.writer.newMutationBase(now), variant: "session", type: "title", title },
+    });
+  }
+
+  /** Tells subscribers the title a prompt gave the session (already committed with the prompt). */
+  async #publishTitle(title: string, now: number): Promise<void> {
+    await this.writer.commitSessionChange({
+      mutation: { ...this.writer.newMutationBase(now), variant: "session", type: "title", title },
+    });
   }
 
   /** A handle whose `finished` follows the Turn's committed finish (read only when asked for). */

@@ -18,7 +18,8 @@ const DEFAULT_DELTA_FLUSH_MS = 50;
 /** How often queued commands are looked for (DESIGN §10.1: they reach their Turn within 2 s). */
 const DEFAULT_COMMAND_SWEEP_MS = 250;
 const SWEEP_BATCH = 1_000;
-const DEFAULT_TITLE = "New session";
+/** A session created without a title is untitled (`""`) until its first prompt or a rename names it. */
+const DEFAULT_TITLE = "";
 
 /** What the runtime holds in memory now (for tests and metrics). */
 export interface SessionRuntimeStats {

@@ -96,7 +96,7 @@ export function describeCommandConformance(context: ConformanceContext): void {
       await createSession(context, "session:b");
       const first = await enqueue(context, "session:a", prompt("hi", "request:1"));
       const again = await enqueue(context, "session:a", prompt("other", "request:1"));
-      expect(again).toStrictEqual({ created: false, command: first.command });
+      expect(again).toStrictEqual({ created: false, auto_titled: false, command: first.command });
       const elsewhere = await enqueue(context, "session:b", prompt("hi", "request:1"));
       expect(elsewhere.created).toBe(true);
       expect(await context.store.listQueuedCommands("session:a")).toHaveLength(1);
@@ -190,6 +190,27 @@ export function describeCommandConformance(context: ConformanceContext): void {
         context.store.commit({ session_id: "session:a", session_patch: { title: "late" } }),
       ).rejects.toSatisfy((error) => error instanceof ParleyError && error.code === "session_closed");
       expect(await context.store.listSessionsWithQueuedCommands(10)).toEqual([]);
+    });
+
+    it("a prompt's auto_title names an untitled session, only while it is untitled", async () => {
+      await createSession(context, "session:a", { title: "" });
+      const first = await enqueue(context, "session:a", prompt("one"), { auto_title: "one" });
+      expect(first.auto_titled).toBe(true);
+      expect((await context.store.getSession("session:a"))?.title).toBe("one");
+      const second = await enqueue(context, "session:a", prompt("two"), { auto_title: "two" });
+      expect(second.auto_titled).toBe(false);
+      expect((await context.store.getSession("session:a"))?.title).toBe("one");
+
+      await createSession(context, "session:b", { title: "" });
+      await context.store.commit({ session_id: "session:b", session_patch: { title: "renamed" } });
+      const renamed = await enqueue(context, "session:b", prompt("three"), { auto_title: "three" });
+      expect(renamed.auto_titled).toBe(false);
+      expect((await context.store.getSession("session:b"))?.title).toBe("renamed");
+
+      await createSession(context, "session:c", { title: "" });
+      const plain = await enqueue(context, "session:c", prompt("four"));
+      expect(plain.auto_titled).toBe(false);
+      expect((await context.store.getSession("session:c"))?.title).toBe("");
     });
   });
 }

@@ -94,6 +94,40 @@ export function describeSessionConformance(context: ConformanceContext): void {
       expect(await context.store.getSession("session:a")).toStrictEqual(record);
     });
 
+    it("filters sessions by a title substring, case-insensitively and literally, across pages", async () => {
+      await createSession(context, "session:a", { title: "Deploy docs", created_at: T0 + 1 });
+      await createSession(context, "session:b", { title: "read logs", created_at: T0 + 2 });
+      await createSession(context, "session:c", {
+        title: "DEPLOY prod",
+        owner_id: "user:2",
+        created_at: T0 + 3,
+      });
+      await createSession(context, "session:d", { title: "redeploy 100%_", created_at: T0 + 4 });
+      const first = await context.store.listSessions({ title_contains: "deploy", limit: 2 });
+      expect(first.items.map((item) => item.session_id)).toEqual(["session:d", "session:c"]);
+      const second = await context.store.listSessions({
+        title_contains: "deploy",
+        limit: 2,
+        cursor: first.next_cursor ?? "",
+      });
+      expect(second).toMatchObject({ next_cursor: null });
+      expect(second.items.map((item) => item.session_id)).toEqual(["session:a"]);
+      const owned = await context.store.listSessions({
+        title_contains: "DePlOy",
+        owner_id: "user:2",
+        limit: 5,
+      });
+      expect(owned.items.map((item) => item.session_id)).toEqual(["session:c"]);
+      const literal = await context.store.listSessions({ title_contains: "0%_", limit: 5 });
+      expect(literal.items.map((item) => item.session_id)).toEqual(["session:d"]);
+      expect((await context.store.listSessions({ title_contains: "%", limit: 5 })).items).toHaveLength(1);
+      expect((await context.store.listSessions({ title_contains: "_", limit: 5 })).items).toHaveLength(1);
+      expect(await context.store.listSessions({ title_contains: "nothing", limit: 5 })).toStrictEqual({
+        items: [],
+        next_cursor: null,
+      });
+    });
+
     it("applies a session_patch and leaves every other field as it was", async () => {
       const record = await createSession(context, "session:a", {
         model_id: "model:a",
