@@ -5,14 +5,16 @@ import { createScratchDatabase } from "./lib/scratch-database.js";
 import { APPROVE } from "./lib/session-watch.js";
 import { now, WAIT_MS, within } from "./lib/stats.js";
 import type { SuiteContext } from "./lib/suite.js";
-import { createWaitingSessions, inBatches } from "./lib/waiting-sessions.js";
+import { createWaitingSessions, inBatches, waitHostless } from "./lib/waiting-sessions.js";
 
 /**
  * Restart recovery with `recovery_pending` pending interactions: process A leaves that many tools
  * waiting for approval and stops; process B (a new runtime over the same database) runs
- * `recover()`. Recovered means every waiting tool runs again up to its `approval.request`, which
- * attaches to the existing pending Interaction. Then every one is answered through B, and the bench
- * checks that no interaction was lost or duplicated and that each tool resumed exactly once.
+ * `recover()`. A Turn parked on a person (DESIGN §10.1) needs nothing until its answer, so recovery
+ * leaves it as rows; a Turn that had not parked yet when A stopped is resumed, its tool running
+ * again up to its `approval.request`, which attaches to the existing pending Interaction. Recovered
+ * means `recover()` returned and every such tool asks again. Then every one is answered through B,
+ * and the bench checks that no interaction was lost or duplicated and that each tool resumed.
  */
 export async function measureRecovery(context: SuiteContext): Promise<Figure[]> {
   const count = context.scale.recovery_pending;
@@ -32,24 +34,18 @@ export async function measureRecovery(context: SuiteContext): Promise<Figure[]> 
     context.log("second runtime started");
     try {
       const startedAt = now();
-      const requested = Promise.all(waiting.map((entry) => second.probe.waitRequested(entry.key)));
       const recovered = await within(second.runtime.recover(), WAIT_MS, "recover()");
       const recoverReturnedAt = now();
-      context.log(`recover() returned after ${(recoverReturnedAt - startedAt).toFixed(0)} ms`);
-      await requested.catch((error: unknown) => {
-        const asked = waiting.filter((entry) => second.probe.times.has(entry.key)).length;
-        throw new Error(
-          `${asked} of ${count} tools asked again after recover() resumed ${recovered.resumed_session_ids.length}: ${String(error)}`,
-        );
-      });
+      const resumedHere = new Set(recovered.resumed_session_ids);
+      context.log(
+        `recover() returned after ${(recoverReturnedAt - startedAt).toFixed(0)} ms; it resumed ${resumedHere.size} of ${count} waiting Turns (the rest are parked)`,
+      );
+      const askAgain = waiting.filter((entry) => resumedHere.has(entry.session_id));
+      await Promise.all(askAgain.map((entry) => second.probe.waitRequested(entry.key)));
       const allWaitingAgainAt = now();
-      context.log("every tool asks again; answering them");
-      if (recovered.resumed_session_ids.length !== count) {
-        throw new Error(
-          `recover() resumed ${recovered.resumed_session_ids.length} sessions, expected ${count}`,
-        );
-      }
+      context.log("every waiting Turn is answerable; answering them");
 
+      const answeredAt = now();
       const resumed = Promise.all(waiting.map((entry) => second.probe.waitResumed(entry.key)));
       await inBatches(waiting, 50, async (entry) => {
         const session = await second.runtime.openSession(entry.session_id);
@@ -61,19 +57,28 @@ export async function measureRecovery(context: SuiteContext): Promise<Figure[]> 
       });
       context.log("answered");
       await resumed;
+      const allResumedAt = now();
       context.log("every tool resumed");
+      await waitHostless(second.runtime);
       await checkExactlyOnce(scratch.url, count);
       context.log("checked: every interaction answered once");
 
-      const seconds = (allWaitingAgainAt - startedAt) / 1000;
       return [
         valueFigure("recovery_ms", "ms", allWaitingAgainAt - startedAt, count, {
-          note: `new runtime: recover() → all ${count} tools waiting again on their existing interactions`,
+          note: `new runtime: recover() → all ${count} pending interactions answerable (${resumedHere.size} Turns resumed, the rest parked as rows)`,
         }),
         valueFigure("recover_call_ms", "ms", recoverReturnedAt - startedAt, count, {
           note: "until recover() returned",
         }),
-        valueFigure("recovered_sessions_per_s", "1/s", count / seconds, count),
+        valueFigure(
+          "recovered_answers_resumed_per_s",
+          "1/s",
+          count / ((allResumedAt - answeredAt) / 1000),
+          count,
+          {
+            note: `after the restart: all ${count} answered through the new runtime (50 at a time) → every tool resumed`,
+          },
+        ),
       ];
     } finally {
       await second.close();
