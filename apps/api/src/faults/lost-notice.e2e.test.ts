@@ -33,16 +33,15 @@ function interactionIdOf(mutation: SessionMutation): string {
  * committed answer on its next sweep.
  */
 describe.each(["on", "off"] as const)("a lost bus notice (PARLEY_PARK_WAITING_TURNS=%s)", (parking) => {
+  const mode = { PARLEY_PARK_WAITING_TURNS: parking };
   let environment: E2eEnvironment;
-  let second: ApiProcess;
+  let second: ApiProcess | undefined;
   let alice: E2eUser;
   const clients: ParleyClient[] = [];
   const recorders: MutationRecorder[] = [];
 
   beforeAll(async () => {
-    const mode = { PARLEY_PARK_WAITING_TURNS: parking };
     environment = await startE2eEnvironment({ env: { ...mode, PARLEY_FAULT_DROP_NOTICES: "received" } });
-    second = await startApiProcess({ database_url: environment.database.url, env: mode });
     alice = await environment.createMember("alice");
   });
 
@@ -61,6 +60,9 @@ describe.each(["on", "off"] as const)("a lost bus notice (PARLEY_PARK_WAITING_TU
     const { turn_id } = await session.prompt("write notes.txt: answered elsewhere");
     const waiting = await feedA.waitFor(isToolState("waiting-user"));
 
+    // B starts only now, so that A surely ran the Turn up to its approval (B's command sweep could
+    // otherwise take the prompt, and A would hear nothing of that Turn).
+    second = await startApiProcess({ database_url: environment.database.url, env: mode });
     const clientB = createParleyClient({ url: second.url, token: alice.token });
     clients.push(clientB);
     const onB = clientB.session(session.id);
@@ -87,5 +89,6 @@ describe.each(["on", "off"] as const)("a lost bus notice (PARLEY_PARK_WAITING_TU
       environment.api.output().includes('"msg":"fault: bus notice dropped"') ? true : undefined,
     );
     expect(second.output()).not.toContain("fault: bus notice dropped");
+    expect(second.output()).not.toContain("FAULT HOOK");
   });
 });
