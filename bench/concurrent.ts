@@ -37,7 +37,7 @@ async function answerAll(stack: ParleyStack, waiting: WaitingSession[], clientCo
 }
 
 /**
- * `concurrent_resumes` (sessions answered at once), respond throughput with `waiting_sessions`
+ * `concurrent_resumes` (sessions answered at once), respond throughput with `respond_burst_sessions`
  * sessions waiting, and the memory a waiting session costs the API process.
  */
 export async function measureConcurrency(context: SuiteContext): Promise<Figure[]> {
@@ -62,7 +62,7 @@ export async function measureConcurrency(context: SuiteContext): Promise<Figure[
 
     collectGarbage();
     const before = process.memoryUsage();
-    const waiting = await createWaitingSessions(stack, client, "wait", scale.waiting_sessions);
+    const waiting = await createWaitingSessions(stack, client, "wait", scale.respond_burst_sessions);
     collectGarbage();
     const after = process.memoryUsage();
     figures.push(

@@ -12,6 +12,7 @@ import type { Suite, SuiteContext } from "./lib/suite.js";
 import { comparePeer, measurePeer, renderComparison } from "./peer.js";
 import { measureRecovery } from "./recovery.js";
 import { measureStreaming } from "./streaming.js";
+import { measureWaitingSessions } from "./waiting.js";
 
 const PRIVATE_POSTGRES_PORT = 4510;
 const FIRST_LISTEN_PORT = 4520;
@@ -30,6 +31,7 @@ const suites: Suite[] = [
   { name: "concurrent", run: measureConcurrency },
   { name: "inbox", run: measureInbox },
   { name: "recovery", run: measureRecovery },
+  { name: "waiting_sessions", run: measureWaitingSessions },
   { name: "streaming", run: measureStreaming },
   { name: "peer", run: measurePeer },
 ];

@@ -5,15 +5,16 @@ import { createScratchDatabase } from "./lib/scratch-database.js";
 import { APPROVE } from "./lib/session-watch.js";
 import { now, WAIT_MS, within } from "./lib/stats.js";
 import type { SuiteContext } from "./lib/suite.js";
-import { createWaitingSessions, inBatches } from "./lib/waiting-sessions.js";
+import { createWaitingSessions, inBatches, waitHostless } from "./lib/waiting-sessions.js";
 
 /**
  * Restart recovery with `recovery_pending` pending interactions: process A leaves that many tools
  * waiting for approval and stops; process B (a new runtime over the same database) runs
- * `recover()`. Waiting Turns are parked (rows only), so recovery has nothing to resume: the figure
- * is how long its scan takes. Then every one is answered through B, which resumes each Turn by
- * replay, and the bench checks that no interaction was lost or duplicated and that each tool
- * resumed exactly once.
+ * `recover()`. A Turn parked on a person (DESIGN §10.1) needs nothing until its answer, so recovery
+ * leaves it as rows; a Turn that had not parked yet when A stopped is resumed, its tool running
+ * again up to its `approval.request`, which attaches to the existing pending Interaction. Recovered
+ * means `recover()` returned and every such tool asks again. Then every one is answered through B,
+ * and the bench checks that no interaction was lost or duplicated and that each tool resumed.
  */
 export async function measureRecovery(context: SuiteContext): Promise<Figure[]> {
   const count = context.scale.recovery_pending;
@@ -35,18 +36,17 @@ export async function measureRecovery(context: SuiteContext): Promise<Figure[]> 
       const startedAt = now();
       const recovered = await within(second.runtime.recover(), WAIT_MS, "recover()");
       const recoverReturnedAt = now();
-      context.log(`recover() returned after ${(recoverReturnedAt - startedAt).toFixed(0)} ms`);
-      // Every Turn waits for a person, so each is parked: rows only, nothing for recovery to resume.
-      if (recovered.resumed_session_ids.length !== 0) {
-        throw new Error(
-          `recover() resumed ${recovered.resumed_session_ids.length} parked sessions, expected none`,
-        );
-      }
+      const resumedHere = new Set(recovered.resumed_session_ids);
+      context.log(
+        `recover() returned after ${(recoverReturnedAt - startedAt).toFixed(0)} ms; it resumed ${resumedHere.size} of ${count} waiting Turns (the rest are parked)`,
+      );
+      const askAgain = waiting.filter((entry) => resumedHere.has(entry.session_id));
+      await Promise.all(askAgain.map((entry) => second.probe.waitRequested(entry.key)));
+      const allWaitingAgainAt = now();
+      context.log("every waiting Turn is answerable; answering them");
 
-      // The process that commits an answer resumes its Turn by replay: the tool runs again up to its
-      // request, attaches to the answered Interaction and continues, exactly once.
+      const answeredAt = now();
       const resumed = Promise.all(waiting.map((entry) => second.probe.waitResumed(entry.key)));
-      const answeringAt = now();
       await inBatches(waiting, 50, async (entry) => {
         const session = await second.runtime.openSession(entry.session_id);
         if (!session) throw new Error(`session ${entry.session_id} lost`);
@@ -59,19 +59,25 @@ export async function measureRecovery(context: SuiteContext): Promise<Figure[]> 
       await resumed;
       const allResumedAt = now();
       context.log("every tool resumed");
+      await waitHostless(second.runtime);
       await checkExactlyOnce(scratch.url, count);
       context.log("checked: every interaction answered once");
 
       return [
-        valueFigure("recovery_ms", "ms", recoverReturnedAt - startedAt, count, {
-          note: `new runtime: recover() with ${count} parked Turns (nothing to resume; it scans and returns)`,
+        valueFigure("recovery_ms", "ms", allWaitingAgainAt - startedAt, count, {
+          note: `new runtime: recover() → all ${count} pending interactions answerable (${resumedHere.size} Turns resumed, the rest parked as rows)`,
+        }),
+        valueFigure("recover_call_ms", "ms", recoverReturnedAt - startedAt, count, {
+          note: "until recover() returned",
         }),
         valueFigure(
-          "resumed_after_restart_per_s",
+          "recovered_answers_resumed_per_s",
           "1/s",
-          count / ((allResumedAt - answeringAt) / 1000),
+          count / ((allResumedAt - answeredAt) / 1000),
           count,
-          { note: `all ${count} answered through the new runtime → every tool resumed by replay` },
+          {
+            note: `after the restart: all ${count} answered through the new runtime (50 at a time) → every tool resumed`,
+          },
         ),
       ];
     } finally {

@@ -14,8 +14,15 @@ export interface BenchScale {
   floor_concurrent_runs: number;
   /** Sessions answered at once for `concurrent_resumes`. */
   concurrent_resumes: number;
-  /** Sessions waiting at once for the respond-throughput figure and memory per waiting session. */
+  /** Sessions waiting at once, all answered at once: respond throughput (`concurrent`). */
+  respond_burst_sessions: number;
+  /**
+   * Sessions waiting at once on one instance (`waiting_sessions`): memory, advisory locks, and
+   * respond → resumed at that size. Up to 1,000 through the runtime, the rest seeded with SQL.
+   */
   waiting_sessions: number;
+  /** Of those, how many go through the runtime (prompt → approval → parked); the rest are seeded. */
+  waiting_runtime_sample: number;
   inbox_interactions: number;
   inbox_pending: number;
   inbox_query_runs: number;
@@ -39,7 +46,9 @@ const full: BenchScale = {
   floor_concurrency: 10,
   floor_concurrent_runs: 2000,
   concurrent_resumes: 50,
-  waiting_sessions: 1000,
+  respond_burst_sessions: 1000,
+  waiting_sessions: 100_000,
+  waiting_runtime_sample: 1000,
   inbox_interactions: 100_000,
   inbox_pending: 10_000,
   inbox_query_runs: 50,
@@ -60,7 +69,9 @@ const small: BenchScale = {
   floor_concurrency: 10,
   floor_concurrent_runs: 200,
   concurrent_resumes: 10,
-  waiting_sessions: 100,
+  respond_burst_sessions: 100,
+  waiting_sessions: 1000,
+  waiting_runtime_sample: 100,
   inbox_interactions: 10_000,
   inbox_pending: 1000,
   inbox_query_runs: 10,

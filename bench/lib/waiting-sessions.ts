@@ -72,4 +72,19 @@ export async function createWaitingSessions(
   return waitForPending(stack.scratch.url, prefix, count);
 }
 
+/**
+ * Waits until the runtime holds no session, i.e. every answered Turn finished: closing the stack
+ * earlier would cut Turns mid-commit (their NOTIFY then finds the pool ended).
+ */
+export async function waitHostless(
+  runtime: { stats(): { hosts: number } },
+  timeoutMs = 600_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (runtime.stats().hosts > 0) {
+    if (Date.now() > deadline) throw new Error(`${runtime.stats().hosts} sessions still held by the runtime`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 export { inBatches };

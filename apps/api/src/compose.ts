@@ -4,6 +4,7 @@ import type { Logger } from "pino";
 import { createDefaultAgent } from "./agent/index.js";
 import { openDatabase } from "./database-connection.js";
 import type { Env } from "./env.js";
+import { noticeFaults } from "./faults/notice-faults.js";
 import { ApiMetrics } from "./metrics/api-metrics.js";
 import { createModelCatalog } from "./models/index.js";
 import { type RecoveryLoop, startRecoveryLoop } from "./recovery-loop.js";
@@ -31,7 +32,18 @@ export async function composeApi(env: Env, logger: Logger): Promise<ComposedApi>
   const agent = createDefaultAgent({ model: models.default_model.model, models, shell: shell.sandbox });
   const workspaces = createWorkspaceCatalog(parseWorkspaceConfig(env, process.cwd()));
   const metrics = new ApiMetrics();
-  const opened = await openDatabase(env, logger, { commit_observer: metrics.commitObserver });
+  const faultMode = env.PARLEY_FAULT_DROP_NOTICES;
+  if (faultMode) logger.warn({ mode: faultMode }, "FAULT HOOK on: bus notices are dropped (tests only)");
+  const opened = await openDatabase(env, logger, {
+    commit_observer: metrics.commitObserver,
+    ...(faultMode
+      ? {
+          bus_faults: noticeFaults(faultMode, (notice) =>
+            logger.warn({ notice }, "fault: bus notice dropped"),
+          ),
+        }
+      : {}),
+  });
   const { store, bus, leases, auth, inbox } = opened.database;
   metrics.readStatsFrom(opened.database.stats);
   // The bus-lag gauge, fed by one listener of this process until the bus reports it itself.

@@ -36,6 +36,15 @@ describe("parseEnv", () => {
     expect(() => parseEnv({ LOG_LEVEL: "loud" })).toThrow(/LOG_LEVEL/);
   });
 
+  it("parks waiting Turns unless switched off; the notice fault hook is unset unless named", () => {
+    expect(parseEnv({}).PARLEY_PARK_WAITING_TURNS).toBe("on");
+    expect(parseEnv({ PARLEY_PARK_WAITING_TURNS: "off" }).PARLEY_PARK_WAITING_TURNS).toBe("off");
+    expect(() => parseEnv({ PARLEY_PARK_WAITING_TURNS: "yes" })).toThrow(/PARLEY_PARK_WAITING_TURNS/);
+    expect(parseEnv({}).PARLEY_FAULT_DROP_NOTICES).toBeUndefined();
+    expect(parseEnv({ PARLEY_FAULT_DROP_NOTICES: "received" }).PARLEY_FAULT_DROP_NOTICES).toBe("received");
+    expect(() => parseEnv({ PARLEY_FAULT_DROP_NOTICES: "all" })).toThrow(/PARLEY_FAULT_DROP_NOTICES/);
+  });
+
   it("selects the bus: unset is NOTIFY, nats:// URLs are NATS, anything else is refused", () => {
     expect(parseEnv({}).PARLEY_BUS).toBeUndefined();
     expect(parseEnv({ PARLEY_BUS: "nats://127.0.0.1:4222" }).PARLEY_BUS).toBe("nats://127.0.0.1:4222");

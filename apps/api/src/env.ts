@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { NOTICE_FAULT_MODES } from "./faults/notice-faults.js";
 import { type ApiLimits, DEFAULT_API_LIMITS } from "./limits/api-limits.js";
 
 const DEFAULT_PORT = 4000;
@@ -41,13 +42,14 @@ export const envSchema = z.object({
   /** Where the shell sandbox's `bwrap` is looked up. */
   PATH: optionalText,
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-  /** How often startup recovery re-runs to take over Turns whose owner died (DESIGN.md §9: ≤ 2 s). */
   /**
-   * `on`: a Turn waiting for a person gives back its lease and host, and the instance that commits
-   * the answer resumes it by replay (DESIGN §10.1). Off by default for now: browser flows found a
-   * parked Turn whose approved tool stayed `running` (see docs/deployment.md).
+   * `on` (default): a Turn waiting for a person gives back its lease and host, and the instance that
+   * commits the answer resumes it by replay (DESIGN.md §10.1), so waiting sessions cost rows, not
+   * memory or advisory locks. `off` is an escape hatch only: a waiting Turn then keeps its lease and
+   * host in the instance that runs it (docs/deployment.md).
    */
-  PARLEY_PARK_WAITING_TURNS: z.enum(["on", "off"]).default("off"),
+  PARLEY_PARK_WAITING_TURNS: z.enum(["on", "off"]).default("on"),
+  /** How often startup recovery re-runs to take over Turns whose owner died (DESIGN.md §9: ≤ 2 s). */
   PARLEY_RECOVER_INTERVAL_MS: z.coerce.number().int().min(100).max(60_000).default(1000),
   /** Connections in the database pool; unset: `defaultPoolSize()` of `@parley/db` (2 × cores, 10–40). */
   PARLEY_DB_POOL_SIZE: z.coerce.number().int().min(1).max(1000).optional(),
@@ -60,6 +62,11 @@ export const envSchema = z.object({
       value === undefined || value.split(",").every((server) => /^nats:\/\/[^\s/]+$/.test(server.trim())),
     "PARLEY_BUS must be unset (Postgres NOTIFY) or nats://host:port",
   ),
+  /**
+   * FAULT HOOK for the fault suite, never for a deployment: `received` / `sent` makes this process
+   * lose every bus notice it receives / sends (`faults/notice-faults.ts`). Unset: no fault.
+   */
+  PARLEY_FAULT_DROP_NOTICES: z.enum(NOTICE_FAULT_MODES).optional(),
   /** Resource limits (`limits/api-limits.ts`, README "Limits"); beyond them `limit_exceeded`. */
   PARLEY_MAX_CONNECTIONS_PER_USER: z.coerce
     .number()

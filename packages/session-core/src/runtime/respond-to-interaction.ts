@@ -109,7 +109,9 @@ async function commitResponse(
     if (lease) await host.unclaim(lease);
     throw new Error(`Responding to ${input.interaction_id} committed nothing`);
   }
-  if (lease) await host.takeOver({ lease, resolved_here: new Set([record.tool_call_id]) });
+  // The answer is committed: that is what the caller waits for. Resuming the Turn (reading it back,
+  // replaying the Step) is the lease holder's work and does not delay the acknowledgement.
+  if (lease) host.takeOverInBackground({ lease, resolved_here: new Set([record.tool_call_id]) });
   else if (!host.ownsTurn) {
     host.writer.forget(record.message_id);
     // The lease was held elsewhere; if that holder was parking the Turn, it may have read the Turn

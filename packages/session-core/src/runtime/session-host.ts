@@ -511,6 +511,11 @@ export class SessionHost implements TurnHost {
     }
   }
 
+  /** `takeOver` with a lease already taken, without waiting for it (a `respond` that just committed). */
+  takeOverInBackground(options: { lease: TurnLease; resolved_here: ReadonlySet<string> }): void {
+    this.#inBackground(this.takeOver(options), "resuming the answered Turn failed");
+  }
+
   turnEnded(turn: TurnRunner): void {
     if (this.#turn !== turn) return;
     this.#turn = undefined;

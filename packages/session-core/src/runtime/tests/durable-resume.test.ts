@@ -439,6 +439,33 @@ describe("a waiting Turn is rows (DESIGN §10.1)", () => {
     expect(effects).toEqual(["file-0"]);
   });
 
+  it("respond acknowledges once the answer is committed; resuming the parked Turn does not delay it", async () => {
+    const { harness, session, turn, interaction_ids, effects } = await parkedInA();
+    // Hold back the resuming process's read of the open Turn: with Postgres that read, the replay
+    // setup and the answer's delivery race; a reply that waits for them lags the committed answer
+    // its client already sees.
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let held = 0;
+    const listOpen = harness.store.listOpenAssistantMessages.bind(harness.store);
+    harness.store.listOpenAssistantMessages = async (session_id) => {
+      held += 1;
+      await gate;
+      return listOpen(session_id);
+    };
+    const remote = await harness.runtime("B").openSession(session.id);
+    const finished = turnFinish(harness, turn.id);
+    const result = await remote?.respond(approve(interaction_ids[0] ?? ""));
+    expect(result).toMatchObject({ status: "resolved" });
+    expect(held).toBeGreaterThan(0);
+    expect(effects).toEqual([]);
+    release();
+    expect(await finished).toMatchObject({ status: "completed", text: "all done" });
+    expect(effects).toEqual(["file-0"]);
+  });
+
   it("two waiting tools: each answer resumes the Turn; the first answer's tool runs, the other parks again", async () => {
     const { harness, session, turn, interaction_ids, effects } = await parkedInA(["call_1", "call_2"]);
     const finished = turnFinish(harness, turn.id);

@@ -1,0 +1,94 @@
+import { createParleyClient, type ParleyClient, type SessionMutation } from "@parley/sdk";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type ApiProcess,
+  type E2eEnvironment,
+  type E2eUser,
+  isToolState,
+  isTurnFinish,
+  MutationRecorder,
+  startApiProcess,
+  startE2eEnvironment,
+} from "../testing/index.js";
+import { describeSession, waitUntil } from "./fault-checks.js";
+
+const APPROVE = { type: "approval", outcome: "resolved", payload: { decision: "approved" } } as const;
+
+/** Generous: the runtime's own bound is 2 s (recovery and command sweeps); CI machines are shared. */
+const FINISH_DEADLINE_MS = 30_000;
+
+function interactionIdOf(mutation: SessionMutation): string {
+  return (
+    (mutation.variant === "part" && mutation.part.type === "tool"
+      ? mutation.part.interactions?.at(-1)?.interaction_id
+      : undefined) ?? ""
+  );
+}
+
+/**
+ * No lost wake-up across processes: instance A (the owner: it took the prompt and ran the Turn up to
+ * its approval) loses every bus notice other processes send (`PARLEY_FAULT_DROP_NOTICES=received`,
+ * a fault hook), so it never hears that instance B committed the answer. The Turn must finish all
+ * the same — parked, B resumes it itself; not parked (the escape hatch), A's waiter reads the
+ * committed answer on its next sweep.
+ */
+describe.each(["on", "off"] as const)("a lost bus notice (PARLEY_PARK_WAITING_TURNS=%s)", (parking) => {
+  const mode = { PARLEY_PARK_WAITING_TURNS: parking };
+  let environment: E2eEnvironment;
+  let second: ApiProcess | undefined;
+  let alice: E2eUser;
+  const clients: ParleyClient[] = [];
+  const recorders: MutationRecorder[] = [];
+
+  beforeAll(async () => {
+    environment = await startE2eEnvironment({ env: { ...mode, PARLEY_FAULT_DROP_NOTICES: "received" } });
+    alice = await environment.createMember("alice");
+  });
+
+  afterAll(async () => {
+    for (const recorder of recorders) recorder.stop();
+    await Promise.all(clients.map((client) => client.close()));
+    await second?.stop();
+    await environment?.close();
+  });
+
+  it("A NOTIFY deliberately dropped (a fault hook): the answer still resumes the Turn within 2 s", async () => {
+    const onA = environment.clientFor(alice, environment.api.url);
+    const session = await onA.sessions.create({ title: `lost notice, parking ${parking}` });
+    const feedA = new MutationRecorder(session, { after_event_id: 0 });
+    recorders.push(feedA);
+    const { turn_id } = await session.prompt("write notes.txt: answered elsewhere");
+    const waiting = await feedA.waitFor(isToolState("waiting-user"));
+
+    // B starts only now, so that A surely ran the Turn up to its approval (B's command sweep could
+    // otherwise take the prompt, and A would hear nothing of that Turn).
+    second = await startApiProcess({ database_url: environment.database.url, env: mode });
+    const clientB = createParleyClient({ url: second.url, token: alice.token });
+    clients.push(clientB);
+    const onB = clientB.session(session.id);
+    const feedB = new MutationRecorder(onB, { after_event_id: 0 });
+    recorders.push(feedB);
+    expect(await onB.respond({ interaction_id: interactionIdOf(waiting), response: APPROVE })).toMatchObject({
+      status: "resolved",
+    });
+
+    const finish = await waitUntil(
+      "the Turn's finish at a client of B",
+      () => feedB.mutations.find(isTurnFinish),
+      FINISH_DEADLINE_MS,
+      () => describeSession(environment.database.url, session.id),
+    );
+    expect(finish).toMatchObject({ variant: "turn", type: "finish", turn_id, status: "completed" });
+    const tool = feedB.mutations.filter(
+      (mutation) => mutation.variant === "part" && mutation.part.type === "tool",
+    );
+    expect(tool.at(-1)).toMatchObject({ part: { state: "completed", tool_name: "write_file" } });
+    expect(await onB.interactions()).toEqual([]);
+    // The fault did fire: A dropped the notices of B's commits (the answer's among them).
+    await waitUntil("A to log a dropped notice", () =>
+      environment.api.output().includes('"msg":"fault: bus notice dropped"') ? true : undefined,
+    );
+    expect(second.output()).not.toContain("fault: bus notice dropped");
+    expect(second.output()).not.toContain("FAULT HOOK");
+  });
+});
