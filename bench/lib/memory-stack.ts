@@ -48,6 +48,8 @@ export async function startMemoryStack(options: { port: number }): Promise<Bench
       auth,
       workspaces,
       agent_id: BENCH_AGENT_ID,
+      // The bench agent has one scripted model and offers no choice.
+      models: { list: () => [] },
       logger: pino({ level: process.env.BENCH_LOG_LEVEL ?? "error" }, pino.destination(2)),
     },
     port: options.port,

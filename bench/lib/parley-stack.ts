@@ -125,6 +125,8 @@ export async function startParleyStack(options: {
       inbox: database.inbox,
       workspaces,
       agent_id: BENCH_AGENT_ID,
+      // The bench agent has one scripted model and offers no choice.
+      models: { list: () => [] },
       logger: benchLogger(),
     },
     port: options.port,
