@@ -10,11 +10,12 @@ import { createWaitingSessions, inBatches, waitHostless } from "./lib/waiting-se
 /**
  * Restart recovery with `recovery_pending` pending interactions: process A leaves that many tools
  * waiting for approval and stops; process B (a new runtime over the same database) runs
- * `recover()`. A Turn parked on a person (DESIGN §10.1) needs nothing until its answer, so recovery
- * leaves it as rows; a Turn that had not parked yet when A stopped is resumed, its tool running
- * again up to its `approval.request`, which attaches to the existing pending Interaction. Recovered
- * means `recover()` returned and every such tool asks again. Then every one is answered through B,
- * and the bench checks that no interaction was lost or duplicated and that each tool resumed.
+ * `recover()`. A Turn parked on a person (docs/behaviour.md#durability) needs nothing until its
+ * answer, so recovery leaves it as rows; a Turn that had not parked yet when A stopped is resumed,
+ * its tool running again up to its `approval.request`, which attaches to the existing pending
+ * Interaction. Recovered means `recover()` returned and every such tool asks again. Then every one
+ * is answered through B, and the bench checks that no interaction was lost or duplicated and that
+ * each tool resumed.
  */
 export async function measureRecovery(context: SuiteContext): Promise<Figure[]> {
   const count = context.scale.recovery_pending;

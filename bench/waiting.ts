@@ -89,11 +89,12 @@ function spread<T>(items: T[], count: number): T[] {
 }
 
 /**
- * `waiting_sessions` (DESIGN §10.1: a waiting Turn holds nothing): N Sessions waiting at once for an
- * approval on one API instance. `waiting_runtime_sample` of them (1,000 at full scale) go through the
- * real runtime (prompt → tool → approval → parked); the rest are seeded by copying one of them with SQL (`cloneWaitingSession`), since a parked
- * Turn is nothing but rows. Reports the API process's heap and RSS growth per waiting session, the
- * advisory locks held with N waiting, and respond → resumed p50/p99 with N waiting vs with 10.
+ * `waiting_sessions` (a waiting Turn holds nothing: docs/behaviour.md#durability): N Sessions
+ * waiting at once for an approval on one API instance. `waiting_runtime_sample` of them (1,000 at
+ * full scale) go through the real runtime (prompt → tool → approval → parked); the rest are seeded
+ * by copying one of them with SQL (`cloneWaitingSession`), since a parked Turn is nothing but rows.
+ * Reports the API process's heap and RSS growth per waiting session, the advisory locks held with N
+ * waiting, and respond → resumed p50/p99 with N waiting vs with 10.
  */
 export async function measureWaitingSessions(context: SuiteContext): Promise<Figure[]> {
   const total = context.scale.waiting_sessions;

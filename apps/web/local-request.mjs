@@ -1,7 +1,7 @@
-// Who may receive the local admin token (DESIGN.md §10.2): a browser on this machine, i.e. a
-// loopback peer that also named the server `localhost` or `127.0.0.1` in its Host header. The Host
-// check stops DNS rebinding: a page from evil.example whose name now resolves to 127.0.0.1 still
-// sends `Host: evil.example`.
+// Who may receive the local admin token (README.md#sign-in-tokens-and-limits): a browser on this
+// machine, i.e. a loopback peer that also named the server `localhost` or `127.0.0.1` in its Host
+// header. The Host check stops DNS rebinding: a page from evil.example whose name now resolves to
+// 127.0.0.1 still sends `Host: evil.example`.
 
 /** The request header `server.mjs` sets (to a per-process secret) for a local request only. */
 export const LOCAL_PEER_HEADER = "x-parley-local-peer";

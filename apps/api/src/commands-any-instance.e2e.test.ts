@@ -12,7 +12,10 @@ import {
   startE2eEnvironment,
 } from "./testing/index.js";
 
-/** These tests cover waiting Turns that hold nothing (DESIGN §10.1), which the API enables with this. */
+/**
+ * These tests cover waiting Turns that hold nothing (docs/behaviour.md#durability), which the API
+ * enables with this.
+ */
 const PARKING = { PARLEY_PARK_WAITING_TURNS: "on" };
 
 const APPROVE = { type: "approval", outcome: "resolved", payload: { decision: "approved" } } as const;
@@ -26,9 +29,9 @@ function interactionIdOf(mutation: SessionMutation): string {
 }
 
 /**
- * DESIGN §10.1: every call works on every instance with the owner's outcome. Each case starts a
- * Turn on instance A (the owner: it took the prompt, so it holds the lease) that waits for an
- * approval, and sends the call under test to instance B.
+ * Every call works on every instance with the owner's outcome (docs/behaviour.md#commands). Each
+ * case starts a Turn on instance A (the owner: it took the prompt, so it holds the lease) that
+ * waits for an approval, and sends the call under test to instance B.
  */
 describe("session calls on the instance that does not run the Turn", () => {
   let environment: E2eEnvironment;

@@ -35,7 +35,7 @@ export const envSchema = z.object({
   PARLEY_WORKSPACE_ROOT: z.string().min(1).default(".parley/workspaces"),
   /** `id=path` pairs, comma-separated; parsed and checked by `@parley/tools` `parseWorkspaceConfig`. */
   PARLEY_WORKSPACES: optionalText,
-  /** `off`: the shell tool runs unsandboxed, for trusted single-user setups (DESIGN.md §10.2). */
+  /** `off`: the shell tool runs unsandboxed, for trusted single-user setups (README.md#sandbox). */
   PARLEY_SANDBOX: z.enum(["on", "off"]).default("on"),
   /** `on`: shell commands share the server's network (else they have none). */
   PARLEY_SHELL_NETWORK: z.enum(["on", "off"]).default("off"),
@@ -44,18 +44,22 @@ export const envSchema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /**
    * `on` (default): a Turn waiting for a person gives back its lease and host, and the instance that
-   * commits the answer resumes it by replay (DESIGN.md §10.1), so waiting sessions cost rows, not
-   * memory or advisory locks. `off` is an escape hatch only: a waiting Turn then keeps its lease and
-   * host in the instance that runs it (docs/deployment.md).
+   * commits the answer resumes it by replay (docs/behaviour.md#durability), so waiting sessions
+   * cost rows, not memory or advisory locks. `off` is an escape hatch only: a waiting Turn then
+   * keeps its lease and host in the instance that runs it (docs/deployment.md).
    */
   PARLEY_PARK_WAITING_TURNS: z.enum(["on", "off"]).default("on"),
-  /** How often startup recovery re-runs to take over Turns whose owner died (DESIGN.md §9: ≤ 2 s). */
+  /**
+   * How often startup recovery re-runs to take over Turns whose owner died (within 2 s,
+   * docs/behaviour.md#durability).
+   */
   PARLEY_RECOVER_INTERVAL_MS: z.coerce.number().int().min(100).max(60_000).default(1000),
   /** Connections in the database pool; unset: `defaultPoolSize()` of `@parley/db` (2 × cores, 10–40). */
   PARLEY_DB_POOL_SIZE: z.coerce.number().int().min(1).max(1000).optional(),
   /**
-   * The event bus (DESIGN.md §10.5): unset → Postgres LISTEN/NOTIFY on `DATABASE_URL`;
-   * `nats://host:port` (comma-separated for a cluster) → NATS. docs/deployment.md says when to switch.
+   * The event bus (docs/deployment.md#the-event-bus-postgres-notify-or-nats): unset → Postgres
+   * LISTEN/NOTIFY on `DATABASE_URL`; `nats://host:port` (comma-separated for a cluster) → NATS.
+   * docs/deployment.md says when to switch.
    */
   PARLEY_BUS: optionalText.refine(
     (value) =>

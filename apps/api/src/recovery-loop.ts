@@ -8,7 +8,7 @@ export interface RecoveryLoop {
 
 /**
  * Runs `runtime.recover()` now and then every `interval_ms` (never two passes at once), so that
- * Turns whose owning process died are taken over within ~2 s (DESIGN.md §9).
+ * Turns whose owning process died are taken over within ~2 s (docs/behaviour.md#durability).
  */
 export function startRecoveryLoop(options: {
   runtime: SessionRuntimeApi;

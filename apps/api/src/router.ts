@@ -21,7 +21,7 @@ import { usersNames } from "./procedures/users-names.js";
 import { workspaceList } from "./procedures/workspace-list.js";
 import { router } from "./trpc.js";
 
-/** The public API of DESIGN.md §4. Wiring only: each procedure lives in its own file. */
+/** The public API (README.md, docs/http.md). Wiring only: each procedure lives in its own file. */
 export const appRouter = router({
   session: router({
     create: sessionCreate,

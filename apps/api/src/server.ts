@@ -18,7 +18,7 @@ import { appRouter } from "./router.js";
 import type { ApiServices } from "./services.js";
 import type { ApiContext } from "./trpc.js";
 
-/** DESIGN.md §9: a request body over 1 MiB is `invalid_input`. */
+/** A request body over 1 MiB is `invalid_input` (docs/behaviour.md#limits). */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 const TRPC_PATH = "/trpc";

@@ -9,10 +9,11 @@ import { REPO_ROOT } from "./testing/api-process.js";
 import { type E2eEnvironment, type E2eUser, startE2eEnvironment } from "./testing/e2e-environment.js";
 
 /**
- * A member's escape attempts through the `shell` tool of a real API process (DESIGN.md §10.2), each
- * proving nothing leaked. The API process holds a secret in its environment (as it would hold
- * `DATABASE_URL` with a password and provider keys). Every attempt also runs against an API started
- * with `PARLEY_SANDBOX=off`, where it must succeed: that shows each check would catch the leak.
+ * A member's escape attempts through the `shell` tool of a real API process
+ * (docs/behaviour.md#workspaces-and-tools), each proving nothing leaked. The API process holds a
+ * secret in its environment (as it would hold `DATABASE_URL` with a password and provider keys).
+ * Every attempt also runs against an API started with `PARLEY_SANDBOX=off`, where it must succeed:
+ * that shows each check would catch the leak.
  */
 const SECRET = "parley-e2e-secret-4b1d7c";
 

@@ -43,7 +43,7 @@ async function openSubscribedSocket(url: string, token: string, session_id: stri
   return socket;
 }
 
-describe("token revocation and expiry (DESIGN.md §10.2)", () => {
+describe("token revocation and expiry", () => {
   let environment: E2eEnvironment;
 
   beforeAll(async () => {

@@ -35,9 +35,9 @@ async function eventually<T>(what: string, check: () => Promise<T | undefined>):
 }
 
 /**
- * DESIGN §10.1: a Turn waiting for a person holds nothing. With the API's defaults (parking on), many
- * sessions each waiting on an approval hold no advisory lock (no lease) in the one API process that
- * ran them, and every answer still resumes its Turn to completion.
+ * A Turn waiting for a person holds nothing (docs/behaviour.md#durability). With the API's defaults
+ * (parking on), many sessions each waiting on an approval hold no advisory lock (no lease) in the
+ * one API process that ran them, and every answer still resumes its Turn to completion.
  */
 describe("many sessions waiting on one API process", () => {
   let environment: E2eEnvironment;

@@ -7,8 +7,9 @@ import { RequestFormTool } from "./request-form-tool.js";
 export const DEFAULT_AGENT_ID = "default";
 
 /**
- * The agent the API serves (DESIGN.md §6): the five workspace tools plus `ask_question`, which the
- * note requires to be registered explicitly, and `request_form` (a custom interaction type).
+ * The agent the API serves (packages/tools/README.md): the five workspace tools plus
+ * `ask_question`, which exists only for agents that list it (G32), and `request_form` (a custom
+ * interaction type).
  */
 export function createDefaultAgent(options: {
   model: LanguageModelV3;

@@ -5,7 +5,7 @@ import { type E2eEnvironment, startE2eEnvironment } from "../testing/e2e-environ
 import { isToolState, MutationRecorder } from "../testing/mutation-recorder.js";
 import { FORM_INTERACTION_TYPE } from "./request-form-tool.js";
 
-describe("a custom interaction type with a response_schema (DESIGN.md §10.4)", () => {
+describe("a custom interaction type with a response_schema", () => {
   let environment: E2eEnvironment;
 
   beforeAll(async () => {

@@ -1,7 +1,10 @@
 import { type AgentTool, define_agent_tool, type JsonValue, jsonValueSchema } from "@parley/session-core";
 import { z } from "zod";
 
-/** The Interaction type of a form: a custom type (the note's generic `interactions.request`). */
+/**
+ * The Interaction type of a form: a custom type raised with the generic `interactions.request`
+ * (docs/behaviour.md#custom-interaction-types).
+ */
 export const FORM_INTERACTION_TYPE = "parley:form";
 
 const requestFormInputSchema = z.strictObject({
@@ -13,8 +16,9 @@ const requestFormInputSchema = z.strictObject({
 
 /**
  * Asks the user to fill in a form described by a JSON Schema, through the generic
- * `interactions.request` with a `response_schema` (DESIGN.md §10.4), and returns the answer. The
- * web app and the inbox render the form from the schema alone: a new form needs no web change.
+ * `interactions.request` with a `response_schema` (docs/behaviour.md#custom-interaction-types), and
+ * returns the answer. The web app and the inbox render the form from the schema alone: a new form
+ * needs no web change.
  */
 export const RequestFormTool: AgentTool<
   z.infer<typeof requestFormInputSchema>,

@@ -47,8 +47,8 @@ function deniedText(result: ObservedToolResult, reason: string | undefined): str
   if (result.tool_name === "ask_question")
     return "You declined the questions, so I'll leave it there for now.";
   const denied = `You denied the approval, so I did not ${describeAction(result)}. Nothing was changed.`;
-  // The reason a person typed reaches the model (reference §A.8.3); the demo says it back, as a real
-  // model would act on it.
+  // The reason a person typed reaches the model (docs/behaviour.md#approvals); the demo says it
+  // back, as a real model would act on it.
   return reason === undefined || reason.trim() === ""
     ? denied
     : `${denied} Your reason: "${reason.trim()}" — I'll take that into account.`;

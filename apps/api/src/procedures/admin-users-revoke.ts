@@ -8,8 +8,9 @@ export const adminUsersRevokeInputSchema = z.strictObject({ name: userNameSchema
 export const adminUsersRevokeOutputSchema = z.object({ revoked: z.number().int().min(0) });
 
 /**
- * Revokes every token of the named user (DESIGN.md §10.2): they fail at once here, within the
- * auth cache's second on other instances, and the user's open WebSockets and SSE streams close.
+ * Revokes every token of the named user (README.md#sign-in-tokens-and-limits): they fail at once
+ * here, within the auth cache's second on other instances, and the user's open WebSockets and SSE
+ * streams close.
  */
 export const adminUsersRevoke = adminProcedure
   .input(adminUsersRevokeInputSchema)

@@ -1,4 +1,7 @@
-/** Input limits of DESIGN.md §9; beyond them a request is `invalid_input` (never clamped). */
+/**
+ * Input limits (docs/behaviour.md#limits); beyond them a request is `invalid_input` (never
+ * clamped).
+ */
 export const LIMITS = {
   prompt_chars: 32_000,
   answer_chars: 10_000,

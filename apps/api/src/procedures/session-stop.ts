@@ -6,7 +6,10 @@ import { sessionTargetInputSchema } from "./common-schemas.js";
 export const sessionStopInputSchema = sessionTargetInputSchema;
 export const sessionStopOutputSchema = stopResultSchema;
 
-/** Cancels queued prompts, aborts the running Turn and cancels its pending interactions (note §B.9). */
+/**
+ * Cancels queued prompts, aborts the running Turn and cancels its pending interactions
+ * (docs/behaviour.md#commands).
+ */
 export const sessionStop = authedProcedure
   .input(sessionStopInputSchema)
   .output(sessionStopOutputSchema)

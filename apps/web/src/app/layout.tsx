@@ -29,7 +29,8 @@ export const viewport: Viewport = { width: "device-width", initialScale: 1 };
 export default async function RootLayout({ children }: { children: ReactNode }) {
   // Read the API location per request, so one build works against any API.
   await connection();
-  // The local token only for a local browser, as `server.mjs` marked the request (DESIGN.md §10.2).
+  // The local token only for a local browser, as `server.mjs` marked the request (see
+  // README.md#sign-in-tokens-and-limits).
   const config = readRuntimeConfig(process.env, (await headers()).get(LOCAL_PEER_HEADER));
   return (
     <html lang="en" className={`${GeistSans.variable} ${GeistMono.variable}`} suppressHydrationWarning>

@@ -25,7 +25,8 @@ function draftFromPayload(payload: JsonValue | undefined): SchemaDraft {
 
 /**
  * The answer form of a custom Interaction type, rendered from its `response_schema` alone, so a
- * tool author's new type needs no web change (DESIGN.md §10.4). The server enforces the schema.
+ * tool author's new type needs no web change (see docs/behaviour.md#custom-interaction-types). The
+ * server enforces the schema.
  */
 export function SchemaForm({ interaction, onRespond, outcome }: InteractionBodyProps) {
   const fields = readSchemaFields(interaction.request.response_schema);

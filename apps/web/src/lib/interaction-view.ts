@@ -94,7 +94,7 @@ export function buildApprovalResponse(
   };
 }
 
-/** Declining a question (reference §G 11): no answers at all. */
+/** Declining a question (G42, docs/behaviour.md#questions-ask_question): no answers at all. */
 export function buildQuestionDecline(): InteractionResponse {
   return { type: "question", outcome: "denied", payload: {} };
 }

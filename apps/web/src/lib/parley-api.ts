@@ -94,7 +94,10 @@ export interface AdminInteractionPage {
   readonly next_cursor: string | null;
 }
 
-/** One row of `admin.interactions` (DESIGN.md §9). */
+/**
+ * One row of `admin.interactions`: an Interaction of any session, with its session, for the admin
+ * inbox.
+ */
 export interface AdminInteractionItem {
   readonly interaction: Interaction;
   readonly session_id: string;

@@ -38,7 +38,10 @@ export function isQuestionAnswered(question: Question, draft: AnswerDraft): bool
   return typeof value === "string" && value.trim().length > 0;
 }
 
-/** Submit is enabled only when every question has an answer (spec §F.8). */
+/**
+ * Submit is enabled only when every question has an answer, as `respond` refuses incomplete
+ * answers.
+ */
 export function isDraftComplete(questions: readonly Question[], draft: AnswerDraft): boolean {
   return questions.every((question) => isQuestionAnswered(question, draft));
 }
@@ -55,7 +58,7 @@ export function toggleMultiValue(current: readonly string[] | undefined, value: 
 export function buildQuestionResponse(
   questions: readonly Question[],
   draft: AnswerDraft,
-  /** Free text beside the answers ("Other"): the reference's `payload.note`, omitted when blank. */
+  /** Free text beside the answers ("Other"): sent as `payload.note`, omitted when blank. */
   note = "",
 ): InteractionResponse {
   const answers: QuestionAnswer[] = questions.map((question) => {

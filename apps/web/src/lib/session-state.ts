@@ -13,9 +13,9 @@ import type {
 /**
  * The browser's view of one Session, built only from persisted state the server published.
  *
- * Sync protocol (interaction-spec §E.4): subscribe first and buffer, load the snapshot, replace the
- * local state with it, then apply the buffer. Until the snapshot arrives `phase` is `loading` and
- * every mutation lands in `buffer`. Merge rules:
+ * Sync protocol (G72, docs/behaviour.md#subscriptions): subscribe first and buffer, load the
+ * snapshot, replace the local state with it, then apply the buffer. Until the snapshot arrives
+ * `phase` is `loading` and every mutation lands in `buffer`. Merge rules:
  * - `message`: upsert by `message_id` when its revision is newer than the one held;
  * - `part`: upsert by `part_id` inside its message unless the mutation's revision is strictly older
  *   (an equal revision re-applies the same full snapshot, which is harmless);

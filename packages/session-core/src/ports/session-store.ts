@@ -83,8 +83,8 @@ export interface SessionCommit {
   /** Admin feed entries for the interactions this revision changes. */
   interaction_events?: Omit<InteractionEvent, "event_id">[];
   /**
-   * Queued commands this revision applies or cancels (DESIGN §10.1), settled in the same
-   * transaction as their effect. A command that is no longer queued fails the commit with
+   * Queued commands this revision applies or cancels (docs/behaviour.md#commands), settled in the
+   * same transaction as their effect. A command that is no longer queued fails the commit with
    * `StoreConflictError("revision")`.
    */
   settle_commands?: CommandSettlement[];
@@ -203,10 +203,10 @@ export interface SessionStore {
   listInteractionEvents(after_event_id: number, limit: number): Promise<InteractionEvent[]>;
 
   /**
-   * Commits a session command (DESIGN §10.1) with the session row locked, so that it is ordered
-   * against every commit of the session (a Turn's `finish` included). A closed session refuses it
-   * (`ParleyError("session_closed")`). A `prompt` whose `request_id` the session has seen returns
-   * the earlier command (`created: false`) and writes nothing.
+   * Commits a session command (docs/behaviour.md#commands) with the session row locked, so that it
+   * is ordered against every commit of the session (a Turn's `finish` included). A closed session
+   * refuses it (`ParleyError("session_closed")`). A `prompt` whose `request_id` the session has
+   * seen returns the earlier command (`created: false`) and writes nothing.
    */
   enqueueCommand(input: EnqueueCommandInput): Promise<EnqueueCommandResult>;
   getCommand(session_id: string, command_id: string): Promise<SessionCommand | null>;

@@ -49,8 +49,8 @@ export interface InteractionPortDeps {
    */
   countsOrdinals: boolean;
   /**
-   * Commits the tool `running` (fenced) before an auto-approved side effect starts (DESIGN §10.1).
-   * Absent for the facade's port, which has no tool of its own.
+   * Commits the tool `running` (fenced) before an auto-approved side effect starts
+   * (docs/behaviour.md#durability). Absent for the facade's port, which has no tool of its own.
    */
   markRunning?(tool_call_id: string, auto_approved: AutoApproval): Promise<void>;
 }
@@ -62,7 +62,10 @@ function envelopeError(input: Partial<InteractionRequestInput>): string | null {
   return null;
 }
 
-/** The generic `interactions.request` primitive plus the approval port over it (§B.4, §B.5). */
+/**
+ * The generic `interactions.request` primitive plus the approval port over it
+ * (docs/behaviour.md#custom-interaction-types, #approvals).
+ */
 export class RuntimeInteractionPort implements InteractionPort {
   readonly #deps: InteractionPortDeps;
   readonly #ordinals = new Map<string, number>();
@@ -169,9 +172,9 @@ export class RuntimeInteractionPort implements InteractionPort {
   }
 
   /**
-   * DESIGN §3.3: a Turn's tool continues with a `resolved` answer only once `resumed_at` is
-   * committed under the Turn's epoch; without it, recovery runs the tool again. The facade's port
-   * (no Turn, no epoch) has no tool waiting to hand over to.
+   * A Turn's tool continues with a `resolved` answer only once `resumed_at` is committed under the
+   * Turn's epoch; without it, recovery runs the tool again (docs/behaviour.md#durability). The
+   * facade's port (no Turn, no epoch) has no tool waiting to hand over to.
    */
   #handOver(message_id: string): HandOver | undefined {
     const { epoch, writer } = this.#deps;

@@ -85,7 +85,7 @@ function callInput(part: ToolPart): unknown {
 function toolOutput(part: ToolPart): LanguageModelV3ToolResultOutput {
   if (part.state === "completed") return { type: "json", value: part.output ?? null };
   const reason = denialReason(part);
-  // Reference §A.8.3 / DESIGN §10.4: a person's reason for denying reaches the model with the result.
+  // docs/behaviour.md#approvals: a person's reason for denying reaches the model with the result.
   if (part.state === "failed" && reason !== undefined) return { type: "execution-denied", reason };
   if (part.state === "failed") return { type: "error-text", value: part.error ?? "Tool failed" };
   return { type: "error-text", value: `Tool did not complete (${part.state})` };

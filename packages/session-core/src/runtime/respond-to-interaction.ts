@@ -9,7 +9,10 @@ import type { SessionHost } from "./session-host.js";
 import type { SessionHosts } from "./session-hosts.js";
 import { respondToInteraction } from "./transitions/interaction-transitions.js";
 
-/** `session.respond()`'s input, validated before anything else happens (§B.2). */
+/**
+ * `session.respond()`'s input, validated before anything else happens
+ * (docs/behaviour.md#answering-an-interaction-respond).
+ */
 export function parseRespondInput(raw: unknown): RespondInput {
   const parsed = respondInputSchema.safeParse(raw);
   if (!parsed.success) {
@@ -29,12 +32,12 @@ export function parseRespondInput(raw: unknown): RespondInput {
 }
 
 /**
- * `session.respond()` (§B.2, DESIGN §3.2) with a parsed input. Checks, then commits the answer and
- * the tool's new state as one revision guarded by the message revision, so it works in any process
- * and exactly one of concurrent responders wins. The waiting tool is woken by the committed mutation
- * on the bus. When no live process runs the Turn, this process takes the lease first and resumes the
- * Turn. The checks need no host; the host is pinned (created from the record just read if absent)
- * only to commit.
+ * `session.respond()` (docs/behaviour.md#answering-an-interaction-respond) with a parsed input.
+ * Checks, then commits the answer and the tool's new state as one revision guarded by the message
+ * revision, so it works in any process and exactly one of concurrent responders wins. The waiting
+ * tool is woken by the committed mutation on the bus. When no live process runs the Turn, this
+ * process takes the lease first and resumes the Turn. The checks need no host; the host is pinned
+ * (created from the record just read if absent) only to commit.
  */
 export async function respondToSessionInteraction(
   hosts: SessionHosts,

@@ -75,7 +75,7 @@ describe("respond validation", () => {
     ]);
   });
 
-  it("D-4: an approval decision is required and must agree with the outcome", () => {
+  it("an approval decision is required and must agree with the outcome", () => {
     const approval = interaction("approval", {});
     expect(
       failure(approval, { type: "approval", outcome: "resolved", payload: { decision: "approved" } }),
@@ -101,7 +101,7 @@ describe("respond validation", () => {
     ).toBe("interaction_invalid_response");
   });
 
-  it("D-1: strict answers — every question once, right shapes, valid options, nothing normalised", () => {
+  it("strict answers — every question once, right shapes, valid options, nothing normalised", () => {
     expect(failure(question, answers(good))).toBeNull();
     expect(failure(question, answers(good, { note: "fine" }))).toBeNull();
     expect(failure(question, { type: "question", outcome: "denied", payload: {} })).toBeNull();

@@ -5,7 +5,7 @@ import { type Question, questionPayloadSchema } from "../schema/question.js";
 import { assertEditAllowed } from "./approval-edit.js";
 import { assertMatchesResponseSchema } from "./response-schema-validation.js";
 
-/** DESIGN §9 limits on answers. */
+/** Limits on answers (docs/behaviour.md#limits). */
 const MAX_ANSWER_LENGTH = 10_000;
 const MAX_ANSWERS = 50;
 
@@ -19,8 +19,9 @@ function isRecord(value: JsonValue | undefined): value is { [key: string]: JsonV
 
 /**
  * Everything `respond()` checks against the stored Interaction before anything is committed
- * (DESIGN §3.2). Runs inside the write transition, so a responder that lost a race re-checks
- * against the state the winner committed and gets `interaction_not_pending`.
+ * (docs/behaviour.md#answering-an-interaction-respond). Runs inside the write transition, so a
+ * responder that lost a race re-checks against the state the winner committed and gets
+ * `interaction_not_pending`.
  */
 export function assertRespondable(interaction: Interaction, response: InteractionResponse): void {
   if (interaction.status !== "pending") {
@@ -46,7 +47,7 @@ export function assertRespondable(interaction: Interaction, response: Interactio
   }
 }
 
-/** D-4: the decision is required and must agree with the outcome. */
+/** The decision is required and must agree with the outcome (G27). */
 function assertApprovalResponse(response: InteractionResponse): void {
   const decision = isRecord(response.payload) ? response.payload.decision : undefined;
   if (decision !== "approved" && decision !== "denied") {
@@ -73,9 +74,9 @@ function assertApprovalResponse(response: InteractionResponse): void {
 }
 
 /**
- * D-1 with DESIGN §9's strictness: every question exactly once, no extras or duplicates, `text` and
- * `single_select` take a string, `multi_select` an array of distinct strings, select values among
- * the option values. Nothing is normalised.
+ * Strict answers (docs/behaviour.md#questions-ask_question): every question exactly once, no extras
+ * or duplicates, `text` and `single_select` take a string, `multi_select` an array of distinct
+ * strings, select values among the option values. Nothing is normalised.
  */
 export function assertQuestionAnswers(interaction: Interaction, payload: JsonValue): void {
   const parsedRequest = questionPayloadSchema.safeParse(interaction.request.payload);

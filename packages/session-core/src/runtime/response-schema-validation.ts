@@ -3,9 +3,10 @@ import { ParleyError } from "../errors.js";
 import type { JsonValue } from "../schema/json.js";
 
 /**
- * Custom Interaction types (DESIGN.md §10.4): a request's `response_schema` (JSON Schema, 2020-12
- * or the draft-07 subset it shares) is enforced on the answer's `payload` with Ajv. Compiled
- * validators are kept per schema text, so a schema repeated by every call of a tool compiles once.
+ * Custom Interaction types (docs/behaviour.md#custom-interaction-types): a request's
+ * `response_schema` (JSON Schema, 2020-12 or the draft-07 subset it shares) is enforced on the
+ * answer's `payload` with Ajv. Compiled validators are kept per schema text, so a schema repeated
+ * by every call of a tool compiles once.
  */
 const ajv = new Ajv2020({ allErrors: false, strict: false });
 const compiled = new Map<string, ValidateFunction>();

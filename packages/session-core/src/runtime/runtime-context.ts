@@ -22,7 +22,10 @@ export interface RuntimeContext {
   logger: RuntimeLogger | undefined;
   waiters: InteractionWaiters;
   delta_flush_ms: number;
-  /** DESIGN §10.1: a Turn whose open tools all wait for a person holds nothing while it waits. */
+  /**
+   * docs/behaviour.md#durability: a Turn whose open tools all wait for a person holds nothing while
+   * it waits.
+   */
   park_waiting_turns: boolean;
   /** Aborted when the runtime shuts down. */
   closing: AbortSignal;

@@ -37,8 +37,8 @@ export class RuntimeHarness {
     system?: string;
     delta_flush_ms?: number;
     /**
-     * DESIGN §10.1 parking (off by default here: most runtime tests observe a waiting Turn held by
-     * its process; the parking tests turn it on).
+     * Parking of waiting Turns, docs/behaviour.md#durability (off by default here: most runtime
+     * tests observe a waiting Turn held by its process; the parking tests turn it on).
      */
     park_waiting_turns?: boolean;
   }) {

@@ -18,7 +18,10 @@ export interface TurnHandle {
   finished: Promise<TurnResult>;
 }
 
-/** `session.interactions()` lists pending requests; `.request` / `.approval` are the port (D-7). */
+/**
+ * `session.interactions()` lists pending requests; `.request` / `.approval` are the same port a
+ * tool gets as `context.interactions`.
+ */
 export interface SessionInteractions extends InteractionPort {
   (): Promise<InteractionRequest[]>;
 }
@@ -36,7 +39,10 @@ export interface Actor {
   user_id: string;
 }
 
-/** The design note's Session facade. The SDK offers the same shape over the network. */
+/**
+ * The Session facade: what a caller holds for one session. The SDK offers the same shape over the
+ * network.
+ */
 export interface Session {
   readonly id: string;
   prompt(input: { query: string; request_id?: string }): Promise<TurnHandle>;

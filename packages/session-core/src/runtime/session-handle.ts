@@ -33,9 +33,10 @@ const DEFAULT_MESSAGE_LIMIT = 200;
 const MAX_MESSAGE_LIMIT = 500;
 
 /**
- * The `Session` facade of the note over this process's host of the session. It never holds the host:
- * each operation that needs it pins it for its duration (`SessionHosts.use`), so a facade kept by a
- * caller never keeps an idle session in memory and always reaches the session's one current host.
+ * The `Session` facade (the one the SDK offers over the network) over this process's host of the
+ * session. It never holds the host: each operation that needs it pins it for its duration
+ * (`SessionHosts.use`), so a facade kept by a caller never keeps an idle session in memory and
+ * always reaches the session's one current host.
  */
 export class SessionHandle implements Session {
   readonly id: string;

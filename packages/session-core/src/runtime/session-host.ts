@@ -45,8 +45,9 @@ function delay(ms: number): Promise<void> {
 /**
  * This process's side of one session: its write chain and the Turn it runs (at most one, and only
  * while holding the session's lease). The session's commands (`prompt`, `set`, `stop`) are rows
- * (DESIGN §10.1): any instance commits them, and the instance that runs the Turn applies them at its
- * checkpoints; nothing of a session's queue lives here. Shared by every facade of the session here.
+ * (docs/behaviour.md#commands): any instance commits them, and the instance that runs the Turn
+ * applies them at its checkpoints; nothing of a session's queue lives here. Shared by every facade
+ * of the session here.
  */
 export class SessionHost implements TurnHost {
   readonly session_id: string;
@@ -151,7 +152,8 @@ export class SessionHost implements TurnHost {
   /**
    * Before a Turn starts or resumes here: the effective settings are the stored ones. A configured
    * value that differs from them with no `set` command queued is a change whose command was lost
-   * (D.5: restored sessions run with effective = configured); it is applied silently.
+   * (a reopened session runs with effective = configured, G63, docs/behaviour.md#approval-modes);
+   * it is applied silently.
    */
   async #refreshEffective(commands: SessionCommand[]): Promise<void> {
     const record = await this.context.store.getSession(this.session_id);
@@ -209,10 +211,10 @@ export class SessionHost implements TurnHost {
   }
 
   /**
-   * `prompt()` (DESIGN §10.1): the prompt is committed as a command, which assigns its Turn (the
-   * active one it joins as a steer, or the new one it starts), and the call returns at once. A
-   * retried `request_id` returns the first call's Turn and adds nothing; the same id with another
-   * query is `invalid_input`.
+   * `prompt()` (docs/behaviour.md#commands): the prompt is committed as a command, which assigns
+   * its Turn (the active one it joins as a steer, or the new one it starts), and the call returns
+   * at once. A retried `request_id` returns the first call's Turn and adds nothing; the same id
+   * with another query is `invalid_input`.
    */
   async enqueuePrompt(query: string, request_id?: string): Promise<TurnHandle> {
     if (this.#shutDown) throw new Error("SessionRuntime was shut down");
@@ -339,7 +341,7 @@ export class SessionHost implements TurnHost {
       if (orphan?.type === "assistant") {
         if (stop?.kind === "stop") this.#startStopOfOrphan(lease, orphan, stop.input.reason);
         else if (this.parkWaitingTurns && planResume(orphan).kind === "parked") {
-          // Its queued prompts join it once an answer resumes it (DESIGN §10.1).
+          // Its queued prompts join it once an answer resumes it.
           this.#starting = false;
           await lease.release();
           await this.#takeOverIfAnswered();
@@ -374,9 +376,9 @@ export class SessionHost implements TurnHost {
   }
 
   /**
-   * §B.9 step 1 for a session with no open Turn: the prompts queued for a Turn that never started
-   * are cancelled — the Turn starts and fails at once (a `turn` start/finish pair) — and every
-   * queued `stop` is answered, in the finish's commit.
+   * The first step of `stop` (docs/behaviour.md#commands) for a session with no open Turn: the
+   * prompts queued for a Turn that never started are cancelled — the Turn starts and fails at once
+   * (a `turn` start/finish pair) — and every queued `stop` is answered, in the finish's commit.
    */
   async #cancelQueuedTurn(lease: TurnLease, commands: SessionCommand[]): Promise<void> {
     const prompts = commands.filter((command) => command.kind === "prompt");
@@ -410,7 +412,7 @@ export class SessionHost implements TurnHost {
     });
   }
 
-  /** Resumes the Turn of `message` while holding `lease` (DESIGN §3.3). */
+  /** Resumes the Turn of `message` while holding `lease` (docs/behaviour.md#durability). */
   #startResumed(lease: TurnLease, message: AssistantMessage, resolved_here: ReadonlySet<string>): void {
     this.context.logger?.info(
       {
@@ -533,12 +535,12 @@ export class SessionHost implements TurnHost {
   }
 
   /**
-   * No lost wake-up for a parked Turn (DESIGN §10.1). A responder that finds the lease held commits
-   * its answer and leaves the resume to the holder; a holder that gives the lease back while the Turn
-   * is still open reads the Turn again *after* releasing. One of the two always sees the other: the
-   * responder calls this after its commit (it takes the lease if it is free now), and every release
-   * of an open, parked Turn is followed by this read (so a holder still holding at the responder's
-   * attempt reads after the commit).
+   * No lost wake-up for a parked Turn (docs/behaviour.md#durability). A responder that finds the
+   * lease held commits its answer and leaves the resume to the holder; a holder that gives the
+   * lease back while the Turn is still open reads the Turn again *after* releasing. One of the two
+   * always sees the other: the responder calls this after its commit (it takes the lease if it is
+   * free now), and every release of an open, parked Turn is followed by this read (so a holder
+   * still holding at the responder's attempt reads after the commit).
    */
   async #takeOverIfAnswered(): Promise<boolean> {
     if (this.#closed || this.#shutDown || this.#turn || this.#starting) return false;
@@ -555,7 +557,7 @@ export class SessionHost implements TurnHost {
 
   /**
    * At a checkpoint: the `set` command's effective change, committed with the command settled,
-   * then (per its options) its Action is persisted (§D.4).
+   * then (per its options) its Action is persisted (docs/behaviour.md#approval-modes).
    */
   async applyConfig(command: SetCommand, turn_id: string, epoch: number): Promise<void> {
     const { clock, ids, logger } = this.context;
@@ -595,7 +597,7 @@ export class SessionHost implements TurnHost {
         { epoch, publish: command.input.publish_mutation },
       );
     } catch (error) {
-      // §D.3: the configuration stays effective when its Action cannot be persisted.
+      // The configuration stays effective when its Action cannot be persisted (G65).
       logger?.error(
         { session_id: this.session_id, err: error },
         "persisting the configuration action failed",
@@ -635,9 +637,10 @@ export class SessionHost implements TurnHost {
   }
 
   /**
-   * §B.9, from any instance (DESIGN §10.1): the stop is committed as a command, then applied by
-   * whoever drives the session — the Turn running here, this process when it can take the lease
-   * (no live owner), or the owning process — and the call returns the result committed with it.
+   * `stop` from any instance (docs/behaviour.md#commands): the stop is committed as a command, then
+   * applied by whoever drives the session — the Turn running here, this process when it can take
+   * the lease (no live owner), or the owning process — and the call returns the result committed
+   * with it.
    */
   async stop(reason: CancelReason = "turn_stopped"): Promise<StopResult> {
     const { store, ids, clock } = this.context;
@@ -680,7 +683,10 @@ export class SessionHost implements TurnHost {
     if (turn) await turn.finished;
   }
 
-  /** DESIGN §3.7: stop the Turn (pending → `session_disposed`), then mark the session closed. */
+  /**
+   * docs/behaviour.md#close: stop the Turn (pending → `session_disposed`), then mark the session
+   * closed.
+   */
   async close(): Promise<void> {
     this.#closed = true;
     await this.stop("session_disposed");

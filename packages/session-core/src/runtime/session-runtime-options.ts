@@ -32,8 +32,9 @@ export interface SessionRuntimeOptions {
    */
   command_sweep_ms?: number;
   /**
-   * DESIGN §10.1 (default true): a Turn whose open tools all wait for a person gives its lease and
-   * host back; the answer's committer resumes it by replay. False keeps it held while it waits.
+   * docs/behaviour.md#durability (default true): a Turn whose open tools all wait for a person
+   * gives its lease and host back; the answer's committer resumes it by replay. False keeps it held
+   * while it waits.
    */
   park_waiting_turns?: boolean;
 }
@@ -51,7 +52,7 @@ export interface CreateSessionInput {
 
 /**
  * The process-wide host of sessions: composes the ports, owns every Turn this process runs, and
- * resumes Turns that no live process owns (DESIGN.md §3.3–3.4).
+ * resumes Turns that no live process owns (docs/behaviour.md#durability).
  */
 export interface SessionRuntimeApi {
   createSession(input: CreateSessionInput): Promise<Session>;

@@ -15,7 +15,10 @@ import type {
 import { planResume } from "./turn/resume-plan.js";
 
 const DEFAULT_DELTA_FLUSH_MS = 50;
-/** How often queued commands are looked for (DESIGN §10.1: they reach their Turn within 2 s). */
+/**
+ * How often queued commands are looked for (they reach their Turn within 2 s:
+ * docs/behaviour.md#durability).
+ */
 const DEFAULT_COMMAND_SWEEP_MS = 250;
 const SWEEP_BATCH = 1_000;
 /** A session created without a title is untitled (`""`) until its first prompt or a rename names it. */
@@ -28,9 +31,9 @@ export interface SessionRuntimeStats {
 }
 
 /**
- * The process-wide host of sessions (DESIGN §3.3–3.4). It owns the Turns this process runs, wakes
- * waiting tools from committed mutations on the bus (whichever process committed them), and takes
- * over open Turns whose owner is gone.
+ * The process-wide host of sessions (docs/behaviour.md#durability). It owns the Turns this process
+ * runs, wakes waiting tools from committed mutations on the bus (whichever process committed them),
+ * and takes over open Turns whose owner is gone.
  */
 export class SessionRuntime implements SessionRuntimeApi {
   readonly #context: RuntimeContext;
@@ -74,10 +77,11 @@ export class SessionRuntime implements SessionRuntimeApi {
   }
 
   /**
-   * The wake-up of commands (DESIGN §10.1) and its safety net: every session with a queued `prompt`
-   * or `stop` gets a driver — a Turn running here applies a queued stop at once (prompts at its next
-   * checkpoint); a session no live process drives is taken by this process (its lease decides).
-   * Another instance's commit therefore reaches the Turn without any notification.
+   * The wake-up of commands (docs/behaviour.md#durability) and its safety net: every session with a
+   * queued `prompt` or `stop` gets a driver — a Turn running here applies a queued stop at once
+   * (prompts at its next checkpoint); a session no live process drives is taken by this process
+   * (its lease decides). Another instance's commit therefore reaches the Turn without any
+   * notification.
    */
   async sweepCommands(): Promise<void> {
     if (this.#sweeping || this.#shutDown) return;
@@ -148,7 +152,7 @@ export class SessionRuntime implements SessionRuntimeApi {
     this.#assertRunning();
     const open = await this.#context.store.listOpenAssistantMessages();
     const resumed_session_ids: string[] = [];
-    // A parked Turn needs nobody until an answer arrives (DESIGN §10.1): it is left as rows.
+    // A parked Turn needs nobody until an answer arrives: it is left as rows.
     const needy = open.filter(
       (message) =>
         message.type !== "assistant" ||
@@ -158,7 +162,7 @@ export class SessionRuntime implements SessionRuntimeApi {
     for (const session_id of new Set(needy.map((message) => message.session_id))) {
       try {
         const record = await this.#context.store.getSession(session_id);
-        // DESIGN §10.1: a closed session is never resumed.
+        // A closed session is never resumed (docs/behaviour.md#close).
         if (!record || record.closed_at !== null) continue;
         const resumed = await this.#hosts.use(
           session_id,
@@ -174,8 +178,9 @@ export class SessionRuntime implements SessionRuntimeApi {
   }
 
   /**
-   * No lost wake-up (DESIGN §10.1): a tool of a Turn held here waits on the bus for its answer's
-   * `part` mutation; if that notice was lost, the committed answer is read here instead.
+   * No lost wake-up (docs/behaviour.md#durability): a tool of a Turn held here waits on the bus for
+   * its answer's `part` mutation; if that notice was lost, the committed answer is read here
+   * instead.
    */
   async #settleAnsweredWaiters(): Promise<void> {
     const { store, waiters } = this.#context;

@@ -34,7 +34,7 @@ interface WriterDeps {
 }
 
 /**
- * The per-session serial write chain (§E.2): every write of this process to the session runs here
+ * The per-session serial write chain: every write of this process to the session runs here
  * one after another, as "build the complete snapshot → commit one revision → update the in-memory
  * copy → publish". Another process's commit shows up as a revision conflict: the message is
  * reloaded and the transition applied again (re-validating). A fenced commit ends the Turn.

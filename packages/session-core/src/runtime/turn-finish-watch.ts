@@ -24,9 +24,9 @@ export const RUNTIME_SHUT_DOWN = "SessionRuntime was shut down";
 
 /**
  * Resolves with the Turn's result once its `turn` finish is committed, whichever instance ran it
- * (DESIGN §10.1: a prompt's handle is given before its Turn runs). Reads the replay log, then reads
- * on from where it stopped whenever the bus shows a gap or a notice of the session, and at least
- * every second, so a lost notice only delays it. Never rejects.
+ * (a prompt's handle is given before its Turn runs). Reads the replay log, then reads on from where
+ * it stopped whenever the bus shows a gap or a notice of the session, and at least every second, so
+ * a lost notice only delays it. Never rejects.
  */
 export function waitForTurnFinish(options: {
   store: SessionStore;

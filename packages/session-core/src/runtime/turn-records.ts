@@ -67,7 +67,7 @@ export class TurnRecords {
     );
   }
 
-  /** §A.4: the single user-visible error of a failed Turn. */
+  /** The single user-visible error of a failed Turn (docs/behaviour.md#turn-and-step). */
   async errorMessage(code: string, text: string): Promise<void> {
     const session_id = this.#writer.session_id;
     await this.#writer.appendMessage(

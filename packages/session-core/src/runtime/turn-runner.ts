@@ -39,7 +39,10 @@ export interface TurnHost extends ToolCallHost {
   effectiveMode(): ApprovalMode;
   /** The model of the next Step, by the session's effective `model_id` (read after the checkpoint). */
   stepModel(): LanguageModelV3;
-  /** Whether a Turn whose open tools all wait for a person gives the session back (DESIGN §10.1). */
+  /**
+   * Whether a Turn whose open tools all wait for a person gives the session back
+   * (docs/behaviour.md#durability).
+   */
   readonly parkWaitingTurns: boolean;
   applyConfig(command: SetCommand, turn_id: string, epoch: number): Promise<void>;
   turnEnded(turn: TurnRunner): void;
@@ -48,7 +51,8 @@ export interface TurnHost extends ToolCallHost {
 /**
  * How a Turn ends here: `stopped` (it writes its stopped finish), `abandoned` (lease lost, fenced,
  * shutdown: no further write) or `parked` (every open tool waits for a person: it gives the session
- * back without a write, and whoever commits an answer resumes it by replay — DESIGN §10.1).
+ * back without a write, and whoever commits an answer resumes it by replay —
+ * docs/behaviour.md#durability).
  */
 type Ending = { kind: "stopped"; reason: CancelReason } | { kind: "abandoned" } | { kind: "parked" };
 
@@ -57,9 +61,10 @@ class TurnEnded extends Error {}
 
 /**
  * One Turn: Steps of "checkpoint → one model request → the Step's tools", driven by this process
- * while it holds the session's lease, every write fenced with the lease's epoch (§A.2, §A.3). It
- * ends completed (the model answered without tool calls), failed (provider error), stopped
- * (`stop`/`close`), or abandoned without writing (lease lost, fenced, shutdown).
+ * while it holds the session's lease, every write fenced with the lease's epoch
+ * (docs/behaviour.md#durability). It ends completed (the model answered without tool calls), failed
+ * (provider error), stopped (`stop`/`close`), or abandoned without writing (lease lost, fenced,
+ * shutdown).
  */
 export class TurnRunner {
   readonly turn_id: string;
@@ -129,7 +134,10 @@ export class TurnRunner {
     return this.#lease.epoch;
   }
 
-  /** It gave the session up because every open tool waits for a person (DESIGN §10.1). */
+  /**
+   * It gave the session up because every open tool waits for a person
+   * (docs/behaviour.md#durability).
+   */
   get parked(): boolean {
     return this.#ending?.kind === "parked";
   }
@@ -150,7 +158,7 @@ export class TurnRunner {
     }
   }
 
-  /** Stops the Turn (§B.9); resolves once it finished. */
+  /** Stops the Turn (docs/behaviour.md#commands); resolves once it finished. */
   stop(reason: CancelReason): Promise<TurnResult> {
     this.#end({ kind: "stopped", reason });
     return this.finished;
@@ -192,12 +200,13 @@ export class TurnRunner {
   }
 
   /**
-   * Durable resume (DESIGN §3.3) of the Turn whose open message is `message`. `resolved_here` names
-   * tools this process answered while already holding the lease: they are `running` only because of
-   * that answer, so they run again instead of failing as interrupted. So does a `running` tool whose
-   * latest Interaction is `resolved` without `resumed_at`: its owner died before handing the answer
-   * over, so its code never ran on (the re-run attaches to that answer and runs the side effect once).
-   * Any other `running` tool may have done its work already and fails as interrupted.
+   * Durable resume (docs/behaviour.md#durability) of the Turn whose open message is `message`.
+   * `resolved_here` names tools this process answered while already holding the lease: they are
+   * `running` only because of that answer, so they run again instead of failing as interrupted. So
+   * does a `running` tool whose latest Interaction is `resolved` without `resumed_at`: its owner
+   * died before handing the answer over, so its code never ran on (the re-run attaches to that
+   * answer and runs the side effect once). Any other `running` tool may have done its work already
+   * and fails as interrupted.
    */
   runResumed(message: AssistantMessage, resolved_here: ReadonlySet<string>): void {
     this.#messageId = message.message_id;
@@ -272,7 +281,8 @@ export class TurnRunner {
         await this.#finishCompleted();
         return;
       } catch (error) {
-        // A prompt committed for this Turn after the check: it joins as a steer (DESIGN §10.1).
+        // A prompt committed for this Turn after the check: it joins as a steer
+        // (docs/behaviour.md#turn-and-step).
         if (!(error instanceof StoreConflictError) || error.kind !== "queued") throw error;
         this.#messageId = undefined;
       }
@@ -285,8 +295,9 @@ export class TurnRunner {
   }
 
   /**
-   * §A.3: before each model request the session's queued commands (committed by any instance) are
-   * applied in FIFO order, each settled in the commit of its effect; a queued stop stops the Turn.
+   * At each checkpoint (docs/behaviour.md#turn-and-step), before each model request the session's
+   * queued commands (committed by any instance) are applied in FIFO order, each settled in the
+   * commit of its effect; a queued stop stops the Turn.
    */
   async #checkpoint(): Promise<void> {
     let steered = false;
@@ -408,9 +419,10 @@ export class TurnRunner {
   }
 
   /**
-   * DESIGN §10.1: when every tool still running in this Step waits for a person, the Turn parks —
-   * it holds no lease, lock or host while it waits. Checked once the writes in flight settled (the
-   * Interactions are committed), so what the Turn leaves behind reads `parked` to `planResume`.
+   * When every tool still running in this Step waits for a person, the Turn parks — it holds no
+   * lease, lock or host while it waits (docs/behaviour.md#durability). Checked once the writes in
+   * flight settled (the Interactions are committed), so what the Turn leaves behind reads `parked`
+   * to `planResume`.
    */
   #maybePark(): void {
     if (!this.#host.parkWaitingTurns || this.#ending || this.#parkCheck) return;
@@ -519,7 +531,10 @@ export class TurnRunner {
     this.#settle({ turn_id: this.turn_id, text: this.#lastText, success: true });
   }
 
-  /** §B.9: each pending Interaction is cancelled in its own revision, then the message closes `stopped`. */
+  /**
+   * Stop (docs/behaviour.md#commands): each pending Interaction is cancelled in its own revision,
+   * then the message closes `stopped`.
+   */
   async #finishStopped(reason: CancelReason): Promise<void> {
     try {
       await this.#consumer?.flush().catch(() => undefined);
@@ -544,7 +559,7 @@ export class TurnRunner {
             : null,
         );
       }
-      // §B.9: the prompts queued for this Turn are cancelled with its finish, and every queued stop
+      // Stop: the prompts queued for this Turn are cancelled with its finish, and every queued stop
       // (from any instance) is answered in the same commit.
       const queued = await this.#host.context.store.listQueuedCommands(this.#host.session_id);
       const result: StopResult = {
@@ -577,7 +592,10 @@ export class TurnRunner {
     this.#settle({ turn_id: this.turn_id, text: "", success: false, error: TURN_STOPPED });
   }
 
-  /** §A.4: the message keeps its parts and closes `failed`, then one `error` message. */
+  /**
+   * docs/behaviour.md#turn-and-step: the message keeps its parts and closes `failed`, then one
+   * `error` message.
+   */
   async #finishFailed(error: unknown): Promise<void> {
     const message = errorText(error);
     try {
@@ -598,7 +616,7 @@ export class TurnRunner {
     this.#settle({ turn_id: this.turn_id, text: "", success: false, error: message });
   }
 
-  /** DESIGN §3.3: a Step whose stream was cut by a crash is not replayed. */
+  /** A Step whose stream was cut by a crash is not replayed (docs/behaviour.md#durability). */
   async #interrupt(): Promise<void> {
     await this.#close("failed", TURN_INTERRUPTED, "runtime_interrupted");
     await this.#records.errorMessage("turn_interrupted", TURN_INTERRUPTED);

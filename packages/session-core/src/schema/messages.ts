@@ -35,7 +35,8 @@ export const assistantMessageSchema = z.object({
   status: assistantStatusSchema,
   /**
    * `streaming` while the current Step's model stream is open, `finished` once it ended. A message
-   * found `streaming` here after a crash had its stream cut and is not replayed (DESIGN.md §3.3).
+   * found `streaming` here after a crash had its stream cut and is not replayed
+   * (docs/behaviour.md#durability).
    */
   model_stream: z.enum(["streaming", "finished"]),
   parts: z.array(assistantPartSchema),

@@ -2,9 +2,9 @@ import { z } from "zod";
 import { sessionSetInputSchema, stopResultSchema } from "./session.js";
 
 /**
- * Durable session commands (DESIGN §10.1): `prompt` (while a Turn runs or waits), `set` and `stop`,
- * committed by whichever instance received the call and applied by whichever instance runs the
- * session's Turn, exactly as it applies its own.
+ * Durable session commands (docs/behaviour.md#commands): `prompt` (while a Turn runs or waits),
+ * `set` and `stop`, committed by whichever instance received the call and applied by whichever
+ * instance runs the session's Turn, exactly as it applies its own.
  */
 export const promptCommandInputSchema = z.object({ query: z.string() });
 

@@ -3,7 +3,7 @@ import type { Interaction } from "../schema/interaction.js";
 import type { PartMutation, SessionMutation } from "../schema/mutation.js";
 import type { ToolPart, ToolState } from "../schema/parts.js";
 
-/** Everything a session published to one subscription, with helpers that read like the spec. */
+/** Everything a session published to one subscription, with helpers that read like docs/behaviour.md. */
 export interface MutationRecorder {
   readonly mutations: readonly SessionMutation[];
   /** `variant:type` of every mutation, e.g. `part:tool`, `turn:finish`. */

@@ -22,7 +22,10 @@ export const TEST_AGENT_ID = "agent:test";
 export const TEST_OWNER_ID = "user:owner";
 
 export interface TestHarnessOptions {
-  /** DESIGN §10.1 parking of Turns that wait for a person (default false in the harness). */
+  /**
+   * Parking (docs/behaviour.md#durability) of Turns that wait for a person (default false in the
+   * harness).
+   */
   park_waiting_turns?: boolean;
   /** The scripted model's steps (ignored when `model` is given). Default: no step. */
   steps?: ScriptedStep[] | ((call: ScriptedCall) => ScriptItem[]);

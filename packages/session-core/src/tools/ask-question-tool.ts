@@ -15,9 +15,10 @@ export const ASK_QUESTION_DESCRIPTION =
   "Ask the user one or more questions when missing information would materially change the outcome. The call waits for every answer, then returns them so you can continue the same task. Do not use it for information that can be inferred safely. For single_select and multi_select questions, every option MUST contain both a machine-readable value and a user-visible label; never omit value or use label as value. Example: { value: 'cn', label: '中国' }.";
 
 /**
- * The optional `ask_question` tool (§C): register it as `tools: { ask_question: AskQuestionsTool }`.
- * It asks one `question` Interaction and returns the answers in question order. `respond()` has
- * already validated them strictly (D-1), so the tool only reads them back.
+ * The optional `ask_question` tool (docs/behaviour.md#questions-ask_question): register it as
+ * `tools: { ask_question: AskQuestionsTool }`. It asks one `question` Interaction and returns the
+ * answers in question order. `respond()` has already validated them strictly (G38, G40), so the
+ * tool only reads them back.
  */
 export const AskQuestionsTool: AgentTool<AskQuestionInput, JsonValue> = define_agent_tool({
   description: ASK_QUESTION_DESCRIPTION,

@@ -23,7 +23,9 @@ export interface ApprovalPort {
   request(input: ApprovalRequestInput): Promise<ApprovalDecision>;
 }
 
-/** `context.interactions` of a tool, and `session.interactions.request/.approval` (decision D-7). */
+/**
+ * `context.interactions` of a tool, and `session.interactions.request/.approval` (one interface for both).
+ */
 export interface InteractionPort {
   request(input: InteractionRequestInput): Promise<InteractionHandle>;
   readonly approval: ApprovalPort;

@@ -100,7 +100,7 @@ export async function toolPartsOf(session: Session, turn_id: string): Promise<To
   );
 }
 
-/** The approval answer the SDK sends (DESIGN.md §5). */
+/** The approval answer the SDK sends (docs/behaviour.md#approvals). */
 export function approvalResponse(decision: "approved" | "denied") {
   return {
     type: "approval",

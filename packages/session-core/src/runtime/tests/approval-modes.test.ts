@@ -213,7 +213,7 @@ describe("approval modes, status and set", () => {
     expect(await actions(harness, session.id)).toHaveLength(1);
   });
 
-  it("G63: a change queued by a process that died is still applied at the next Turn, with its Action (DESIGN §10.1)", async () => {
+  it("G63: a change queued by a process that died is still applied at the next Turn, with its Action", async () => {
     const approval = createApprovalTool();
     const model = createScriptedModel([
       [{ tool_call: { id: "call_1", name: "delete_file", input: { path: "a" } } }],

@@ -136,7 +136,7 @@ describe("ask_question", () => {
     expect(asked.map(({ question_id: _id, ...rest }) => rest)).toEqual([REGION, FEATURES, CITY]);
   });
 
-  it("G38: answers are taken as sent (strict, DESIGN §9): wrong shapes are refused, right ones unchanged", async () => {
+  it("G38: answers are taken as sent (strict): wrong shapes are refused, right ones unchanged", async () => {
     const { session, turn, harness, interaction_id, asked } = await pendingQuestions([
       REGION,
       FEATURES,

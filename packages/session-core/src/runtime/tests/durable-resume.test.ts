@@ -73,7 +73,7 @@ function turnFinish(harness: RuntimeHarness, turn_id: string) {
   );
 }
 
-describe("durable resume (DESIGN §3.3)", () => {
+describe("durable resume", () => {
   it("G49 (resume): after the owner dies, recovery re-attaches the pending approval; the answer runs the side effect once", async () => {
     const { harness, session, turn, interaction_ids, effects, model } = await waitingInA();
     await harness.kill("A");
@@ -381,7 +381,7 @@ describe("durable resume (DESIGN §3.3)", () => {
   });
 });
 
-describe("a waiting Turn is rows (DESIGN §10.1)", () => {
+describe("a waiting Turn is rows", () => {
   async function parkedInA(tool_call_ids = ["call_1"]) {
     const approval = createApprovalTool();
     const model = createScriptedModel([
@@ -495,7 +495,7 @@ describe("a waiting Turn is rows (DESIGN §10.1)", () => {
   });
 });
 
-describe("no lost wake-up (DESIGN §10.1)", () => {
+describe("no lost wake-up", () => {
   it("an answer whose bus notice was lost still reaches the tool of the Turn held by a live process", async () => {
     const { harness, session, turn, interaction_ids, effects } = await waitingInA();
     const publish = harness.bus.publish.bind(harness.bus);

@@ -413,7 +413,7 @@ describe("respond()", () => {
     expect(approvalTool.effects).toEqual(["a", "b"]);
   });
 
-  it("G27: an approval resolved with decision denied is refused as inconsistent (D-4) and stays pending", async () => {
+  it("G27: an approval resolved with decision denied is refused as inconsistent and stays pending", async () => {
     const { session, interaction_id } = await pendingApproval();
     const error = await rejection(
       session.respond({ interaction_id, response: approval("denied", "resolved") }),

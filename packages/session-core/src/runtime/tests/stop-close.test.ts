@@ -256,8 +256,8 @@ describe("stop and close", () => {
     expect(await session.set({ security: { approval_mode: "always-allow" } })).toEqual({ queued: true });
     const stopped = await session.stop();
     expect(stopped).toMatchObject({ stopped: true, turn_id: running.id, cancelled_queued_prompts: 1 });
-    // DESIGN §10.1: the prompt returned as soon as it was queued, with the Turn it joined; that
-    // Turn was stopped before the prompt was applied, so it is cancelled with the Turn's finish.
+    // The prompt returned as soon as it was queued, with the Turn it joined; that Turn was stopped
+    // before the prompt was applied, so it is cancelled with the Turn's finish.
     const cancelled = await queued;
     expect(cancelled.id).toBe(running.id);
     expect(await cancelled.finished).toEqual({

@@ -11,9 +11,9 @@ import {
 const approvalToolInputSchema = z.strictObject({ path: z.string().min(1) });
 
 /**
- * A tool that asks for approval in its own `execute` and counts its side effect (the note's
- * example). Like the built-in gated tools it acts on the approved input, which an approver may
- * have edited.
+ * A tool that asks for approval in its own `execute` and counts its side effect (the basic gated
+ * tool). Like the built-in gated tools it acts on the approved input, which an approver may have
+ * edited.
  */
 export function createApprovalTool(name = "delete_file") {
   const effects: string[] = [];

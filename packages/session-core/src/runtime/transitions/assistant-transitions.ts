@@ -99,8 +99,9 @@ export function finishStreamingPart(message: AssistantMessage, part_id: string):
 }
 
 /**
- * The Step's model stream ended; from here a crash no longer counts as a cut stream (DESIGN §3.3).
- * Only recovery reads it, so it rides along with the Step's last stream change when batched.
+ * The Step's model stream ended; from here a crash no longer counts as a cut stream
+ * (docs/behaviour.md#durability). Only recovery reads it, so it rides along with the Step's last
+ * stream change when batched.
  */
 export function finishModelStream(message: AssistantMessage): AssistantTransition | null {
   if (message.model_stream === "finished") return null;

@@ -11,8 +11,8 @@ import { assertRespondable } from "../respond-validation.js";
 import { type AssistantTransition, assertOpen, findToolIndex, replacePart } from "./transition.js";
 
 /**
- * Interaction changes (§A.8, E.1). Each is one revision that changes the Interaction and its tool
- * together, published as one `part` mutation of the owning tool part.
+ * Interaction changes (docs/behaviour.md#interactions). Each is one revision that changes the
+ * Interaction and its tool together, published as one `part` mutation of the owning tool part.
  */
 
 /** The result a waiter receives for a terminal Interaction; null while it is pending. */
@@ -126,9 +126,9 @@ export function respondToInteraction(
 
 /** Cancellation (stop, close): `cancelled` with its reason; a waiting tool fails ("Interaction cancelled"). */
 /**
- * Records that the tool waiting on a `resolved` Interaction continues with its answer now (DESIGN
- * §3.3: the approved side effect runs exactly once). Unpublished bookkeeping; null when there is
- * nothing to record (not resolved, already handed over, or gone).
+ * Records that the tool waiting on a `resolved` Interaction continues with its answer now (the
+ * approved side effect runs exactly once, docs/behaviour.md#durability). Unpublished bookkeeping;
+ * null when there is nothing to record (not resolved, already handed over, or gone).
  */
 export function markInteractionResumed(
   message: AssistantMessage,

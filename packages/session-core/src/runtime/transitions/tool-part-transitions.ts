@@ -13,8 +13,9 @@ import {
 } from "./transition.js";
 
 /**
- * The Tool part state machine (§A.7). `part_id` is `tool:<tool_call_id>` for the whole life of the
- * call; each function is one revision of the owning message and one `part` mutation of that part.
+ * The Tool part state machine (docs/behaviour.md#session). `part_id` is `tool:<tool_call_id>` for
+ * the whole life of the call; each function is one revision of the owning message and one `part`
+ * mutation of that part.
  */
 
 export function startToolInput(
@@ -98,9 +99,9 @@ export function settleToolCall(
 }
 
 /**
- * DESIGN §10.1: a tool about to start its side effect without a person's answer (`always-allow`) is
- * committed `running` first, so a crash from here on fails it as interrupted instead of running it
- * again. Only a `ready` tool moves; any other state is left as it is.
+ * A tool about to start its side effect without a person's answer (`always-allow`) is committed
+ * `running` first, so a crash from here on fails it as interrupted instead of running it again
+ * (docs/behaviour.md#durability). Only a `ready` tool moves; any other state is left as it is.
  */
 export function startTool(message: AssistantMessage, tool_call_id: string): AssistantTransition | null {
   const index = findToolIndex(message, tool_call_id);

@@ -2,7 +2,10 @@ import type { InteractionEventKind } from "../../ports/session-store.js";
 import type { AssistantMessage } from "../../schema/messages.js";
 import type { AssistantPart, ToolPart } from "../../schema/parts.js";
 
-/** Which one mutation a revision publishes (D-8: one revision, at most one mutation). */
+/**
+ * Which one mutation a revision publishes (one revision, at most one mutation:
+ * docs/behaviour.md#durability).
+ */
 export type MutationSpec =
   | { variant: "message" }
   | { variant: "part"; part_id: string }
@@ -70,7 +73,7 @@ export function appendPart(message: AssistantMessage, part: AssistantPart): Assi
   return { ...message, parts: [...message.parts, part] };
 }
 
-/** Writes to a closed Assistant Message are refused (§A.5). */
+/** Writes to a closed Assistant Message are refused (docs/behaviour.md#session). */
 export function assertOpen(message: AssistantMessage): void {
   if (message.status !== "streaming") {
     throw new Error(`Assistant Message is already closed: ${message.message_id}`);

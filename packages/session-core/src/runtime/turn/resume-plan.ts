@@ -2,8 +2,8 @@ import type { AssistantMessage } from "../../schema/messages.js";
 import type { ToolPart } from "../../schema/parts.js";
 
 /**
- * What a Turn found in the database does next (DESIGN §3.3, §10.1), decided from its open assistant
- * message alone:
+ * What a Turn found in the database does next (docs/behaviour.md#durability), decided from its open
+ * assistant message alone:
  * - `interrupt`: the crash cut the model's stream; the Step is not replayed, the Turn ends failed.
  * - `parked`: every tool still open waits for a person (a pending Interaction) — nothing can happen
  *   until an answer arrives, so no process needs to hold the Turn (no lease, no lock, no host).

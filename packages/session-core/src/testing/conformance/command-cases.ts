@@ -39,7 +39,7 @@ const set: NewSessionCommand = {
   },
 };
 
-/** Durable session commands (DESIGN §10.1). */
+/** Durable session commands (docs/behaviour.md#commands). */
 export function describeCommandConformance(context: ConformanceContext): void {
   describe("session commands", () => {
     it("a first prompt starts a new Turn; later prompts join it until that Turn's finish", async () => {
