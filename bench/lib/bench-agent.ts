@@ -1,3 +1,4 @@
+import type { ApiServices, StartApiServerOptions } from "@parley/api";
 import type { AgentDefinition } from "@parley/session-core";
 import { define_agent_tool } from "@parley/session-core";
 import { createScriptedModel, type ScriptedCall, type ScriptItem } from "@parley/session-core/testing";
@@ -119,3 +120,15 @@ export function createBenchAgent(probe: ToolProbe): AgentDefinition {
     },
   };
 }
+
+/** The bench agent has one scripted model and offers no choice (`model.list` is empty). */
+export const BENCH_MODELS: ApiServices["models"] = { list: () => [] };
+
+/**
+ * Every simulated user of a bench signs in with the one bench token, so the per-user limits that
+ * protect a shared server would measure themselves instead of the server.
+ */
+export const BENCH_API_LIMITS: StartApiServerOptions["limits"] = {
+  connections_per_user: 1_000_000,
+  rate_requests: 0,
+};

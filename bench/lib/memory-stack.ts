@@ -12,7 +12,13 @@ import {
   SessionRuntime,
 } from "@parley/session-core";
 import pino from "pino";
-import { BENCH_AGENT_ID, createBenchAgent, ToolProbe } from "./bench-agent.js";
+import {
+  BENCH_AGENT_ID,
+  BENCH_API_LIMITS,
+  BENCH_MODELS,
+  createBenchAgent,
+  ToolProbe,
+} from "./bench-agent.js";
 import type { BenchStack } from "./parley-stack.js";
 
 /**
@@ -48,14 +54,12 @@ export async function startMemoryStack(options: { port: number }): Promise<Bench
       auth,
       workspaces,
       agent_id: BENCH_AGENT_ID,
-      // The bench agent has one scripted model and offers no choice.
-      models: { list: () => [] },
+      models: BENCH_MODELS,
       logger: pino({ level: process.env.BENCH_LOG_LEVEL ?? "error" }, pino.destination(2)),
     },
     port: options.port,
     host: "127.0.0.1",
-    // As in the Postgres stack: every simulated user signs in with the one bench token.
-    limits: { connections_per_user: 1_000_000, rate_requests: 0 },
+    limits: BENCH_API_LIMITS,
     checkHealth: async () => true,
   });
   const clients: ParleyClient[] = [];

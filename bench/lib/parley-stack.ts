@@ -6,7 +6,13 @@ import { createDatabase, migrateDatabase } from "@parley/db";
 import { createParleyClient, type ParleyClient } from "@parley/sdk";
 import { type AgentDefinition, SessionRuntime } from "@parley/session-core";
 import pino from "pino";
-import { BENCH_AGENT_ID, createBenchAgent, ToolProbe } from "./bench-agent.js";
+import {
+  BENCH_AGENT_ID,
+  BENCH_API_LIMITS,
+  BENCH_MODELS,
+  createBenchAgent,
+  ToolProbe,
+} from "./bench-agent.js";
 import { createScratchDatabase, type ScratchDatabase } from "./scratch-database.js";
 import { within } from "./stats.js";
 
@@ -125,15 +131,12 @@ export async function startParleyStack(options: {
       inbox: database.inbox,
       workspaces,
       agent_id: BENCH_AGENT_ID,
-      // The bench agent has one scripted model and offers no choice.
-      models: { list: () => [] },
+      models: BENCH_MODELS,
       logger: benchLogger(),
     },
     port: options.port,
     host: "127.0.0.1",
-    // Every simulated user of the load test signs in with the one bench token, so the per-user
-    // limits that protect a shared server would measure themselves instead of the server.
-    limits: { connections_per_user: 1_000_000, rate_requests: 0 },
+    limits: BENCH_API_LIMITS,
     checkHealth: async () => true,
   });
   const admin = await database.auth.ensureUser({ name: "bench-admin", role: "admin" });
