@@ -343,8 +343,7 @@ export class SessionHost implements TurnHost {
         else if (this.parkWaitingTurns && planResume(orphan).kind === "parked") {
           // Its queued prompts join it once an answer resumes it.
           this.#starting = false;
-          await lease.release();
-          await this.#takeOverIfAnswered();
+          await this.#releaseParked(() => lease.release());
         } else this.#startResumed(lease, orphan, new Set());
         return;
       }
@@ -499,8 +498,7 @@ export class SessionHost implements TurnHost {
       }
       if (this.parkWaitingTurns && planResume(message, options.resolved_here).kind === "parked") {
         this.#starting = false;
-        await lease.release();
-        return this.#takeOverIfAnswered();
+        return this.#releaseParked(() => lease.release());
       }
       this.#startResumed(lease, message, options.resolved_here ?? new Set());
       return true;
@@ -523,11 +521,10 @@ export class SessionHost implements TurnHost {
     this.#turn = undefined;
     this.context.waiters.abandon(turn);
     if (turn.parked) {
-      const parked = async () => {
-        await turn.releaseLease();
-        await this.#takeOverIfAnswered();
-      };
-      this.#inBackground(parked(), "resuming an answered Turn failed");
+      this.#inBackground(
+        this.#releaseParked(() => turn.releaseLease()),
+        "resuming an answered Turn failed",
+      );
       return;
     }
     this.#inBackground(turn.releaseLease(), "releasing the lease failed");
@@ -548,6 +545,12 @@ export class SessionHost implements TurnHost {
     const message = open[open.length - 1];
     if (message?.type !== "assistant" || planResume(message).kind === "parked") return false;
     return this.takeOver();
+  }
+
+  /** Every release of an open, parked Turn's lease goes through here: release, then read again. */
+  async #releaseParked(release: () => Promise<void>): Promise<boolean> {
+    await release();
+    return this.#takeOverIfAnswered();
   }
 
   /** After an answer committed without the lease (another holder had it): see `#takeOverIfAnswered`. */
