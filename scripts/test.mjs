@@ -54,25 +54,71 @@ if (built) {
 let passed = 0;
 let failed = 0;
 let skipped = 0;
+// CI shows only the end of the output, so the failures are named again here, under the summary.
+/** @type {string[]} */
+const failures = [];
 if (existsSync(vitestReport)) {
   const report = JSON.parse(readFileSync(vitestReport, "utf8"));
   passed += report.numPassedTests ?? 0;
   failed += report.numFailedTests ?? 0;
   skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
-  // A file that failed to load has no test results of its own; count it once.
-  failed += (report.testResults ?? []).filter(
-    (file) => file.status === "failed" && (file.assertionResults ?? []).length === 0,
-  ).length;
+  for (const file of report.testResults ?? []) {
+    const where = file.name.replace(root, "");
+    const assertions = file.assertionResults ?? [];
+    // A file that failed to load has no test results of its own; count it once.
+    if (file.status === "failed" && assertions.length === 0) {
+      failed += 1;
+      failures.push(`${where}: ${firstLine(file.message)}`);
+    }
+    for (const test of assertions) {
+      if (test.status !== "failed") continue;
+      failures.push(`${where} › ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
+    }
+  }
 }
 if (existsSync(playwrightReport)) {
-  const stats = JSON.parse(readFileSync(playwrightReport, "utf8")).stats ?? {};
+  const playwright = JSON.parse(readFileSync(playwrightReport, "utf8"));
+  const stats = playwright.stats ?? {};
   passed += (stats.expected ?? 0) + (stats.flaky ?? 0);
   failed += stats.unexpected ?? 0;
   skipped += stats.skipped ?? 0;
+  collectPlaywrightFailures(playwright.suites ?? [], []);
+}
+
+/** @param {unknown} text */
+function firstLine(text) {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: strips the ANSI colours of a message
+  const plain = String(text ?? "").replace(/\u001b\[[0-9;]*m/g, "");
+  return (
+    plain
+      .split("\n")
+      .find((line) => line.trim() !== "")
+      ?.trim()
+      .slice(0, 300) ?? ""
+  );
+}
+
+/** @param {any[]} suites @param {string[]} titles */
+function collectPlaywrightFailures(suites, titles) {
+  for (const suite of suites) {
+    const path = suite.title ? [...titles, suite.title] : titles;
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests ?? []) {
+        if (test.status !== "unexpected") continue;
+        const error = test.results?.at(-1)?.error?.message;
+        failures.push(`${[...path, spec.title].join(" › ")}: ${firstLine(error)}`);
+      }
+    }
+    collectPlaywrightFailures(suite.suites ?? [], path);
+  }
 }
 
 console.log("\nSteps:");
 for (const step of steps) console.log(`  ${step.ok ? "ok  " : "FAIL"} ${step.name}`);
+if (failures.length > 0) {
+  console.log("\nFailed tests:");
+  for (const failure of failures) console.log(`  ✗ ${failure}`);
+}
 const stepFailures = steps.filter((step) => !step.ok).length;
 if (stepFailures > 0 && failed === 0) failed = stepFailures;
 console.log(`\ntests: ${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ""}`);
