@@ -17,9 +17,11 @@ import {
   sideEffectLines,
   waitUntil,
 } from "./fault-checks.js";
+import { freePorts } from "./free-ports.js";
 import type { FaultPhase } from "./kill-switch.js";
 
-const PORT = 4560;
+// A free port, found once: each restarted API comes back on the one its clients know.
+const [PORT = 0] = await freePorts(1);
 const SIDE_EFFECT_FILE = "side-effect.log";
 /** The demo model turns "run <command>" into one `shell` call, which asks for approval first. */
 const PROMPT = `run echo side-effect >> ${SIDE_EFFECT_FILE}`;

@@ -17,10 +17,11 @@ import {
   waitUntil,
   withClient,
 } from "./fault-checks.js";
+import { freePorts } from "./free-ports.js";
 import { type PrivatePostgres, startPrivatePostgres } from "./private-postgres.js";
 
-const POSTGRES_PORT = 4551;
-const API_PORT = 4561;
+// Free ports, so a parallel run on the same machine cannot answer in this test's place.
+const [POSTGRES_PORT = 0, API_PORT = 0] = await freePorts(2);
 const SIDE_EFFECT_FILE = "side-effect.log";
 const APPROVE = { type: "approval", outcome: "resolved", payload: { decision: "approved" } } as const;
 

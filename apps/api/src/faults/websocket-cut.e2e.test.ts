@@ -15,10 +15,11 @@ import {
   sideEffectLines,
   waitUntil,
 } from "./fault-checks.js";
+import { freePorts } from "./free-ports.js";
 import { startTcpProxy, type TcpProxy } from "./tcp-proxy.js";
 
-const API_PORT = 4562;
-const PROXY_PORT = 4563;
+// Free ports, so a parallel run on the same machine cannot answer in this test's place.
+const [API_PORT = 0, PROXY_PORT = 0] = await freePorts(2);
 const SIDE_EFFECT_FILE = "side-effect.log";
 const APPROVE = { type: "approval", outcome: "resolved", payload: { decision: "approved" } } as const;
 

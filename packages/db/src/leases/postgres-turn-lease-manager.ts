@@ -267,12 +267,21 @@ export class PostgresTurnLeaseManager implements TurnLeaseManager {
     if (!connection || connection.probing) return;
     connection.probing = true;
     this.#enqueue(connection, async (client) => {
+      let answered = false;
+      // Timers run before the event loop reads its sockets: after a stall of the loop (a starved
+      // process), the deadline fires while the reply already waits unread. Deciding one turn later
+      // (`setImmediate` runs after the sockets are read) loses the lease only when the server truly
+      // has not answered — a false loss would hand a held Turn to another instance.
       const timeout = setTimeout(
-        () => this.#lose(connection, new Error("lease heartbeat timed out")),
+        () =>
+          setImmediate(() => {
+            if (!answered) this.#lose(connection, new Error("lease heartbeat timed out"));
+          }),
         this.#heartbeatMs * 4,
       );
       try {
         await client.query("SELECT 1");
+        answered = true;
       } finally {
         clearTimeout(timeout);
       }
