@@ -1,15 +1,18 @@
 import type { LanguageModelV3 } from "@ai-sdk/provider";
-import { ParleyError } from "../errors.js";
-import type { TurnLease } from "../ports/turn-lease.js";
-import type { ApprovalMode } from "../schema/approval-mode.js";
-import type { CancelReason } from "../schema/interaction.js";
-import type { ActionMessage, AssistantMessage } from "../schema/messages.js";
-import type { UnsequencedMutation } from "../schema/mutation.js";
-import type { SessionRecord, StopResult } from "../schema/session.js";
-import type { PromptCommand, SessionCommand, SetCommand } from "../schema/session-command.js";
-import type { WorkspaceRef } from "../tools/define-agent-tool.js";
+import { ParleyError } from "../../errors.js";
+import type { TurnLease } from "../../ports/turn-lease.js";
+import type { ApprovalMode } from "../../schema/approval-mode.js";
+import type { CancelReason } from "../../schema/interaction.js";
+import type { ActionMessage, AssistantMessage } from "../../schema/messages.js";
+import type { UnsequencedMutation } from "../../schema/mutation.js";
+import type { SessionRecord, StopResult } from "../../schema/session.js";
+import type { PromptCommand, SessionCommand, SetCommand } from "../../schema/session-command.js";
+import type { WorkspaceRef } from "../../tools/define-agent-tool.js";
+import type { RuntimeContext } from "../runtime-context.js";
+import { planResume } from "../turn/resume-plan.js";
+import { waitForTurnFinish } from "../turn/turn-finish-watch.js";
+import { type TurnHost, TurnRunner } from "../turn/turn-runner.js";
 import { titleFromPrompt } from "./auto-title.js";
-import type { RuntimeContext } from "./runtime-context.js";
 import {
   type HostEffect,
   type HostEvent,
@@ -18,7 +21,7 @@ import {
   ownsTurn,
   transitionHost,
   turnOf,
-} from "./session/host-lifecycle.js";
+} from "./host-lifecycle.js";
 import {
   applyChange,
   changeOfSetInput,
@@ -35,9 +38,6 @@ import {
 } from "./session-config.js";
 import type { AgentDefinition, TurnHandle } from "./session-facade.js";
 import { SessionWriter } from "./session-writer.js";
-import { planResume } from "./turn/resume-plan.js";
-import { waitForTurnFinish } from "./turn-finish-watch.js";
-import { type TurnHost, TurnRunner } from "./turn-runner.js";
 
 export const PROMPT_CANCELLED = "Prompt cancelled because session was stopped";
 export const CONFIG_ACTION_TITLE = "Session configuration updated";
