@@ -6,8 +6,8 @@ import type { SessionMessage } from "../schema/messages.js";
 import type { SessionRecord } from "../schema/session.js";
 import type { WorkspaceRef } from "../tools/define-agent-tool.js";
 import type { RuntimeIds } from "./ids.js";
-import type { InteractionWaiters } from "./interaction-waiters.js";
-import type { AgentDefinition } from "./session-facade.js";
+import type { InteractionWaiters } from "./interactions/interaction-waiters.js";
+import type { AgentDefinition } from "./session/session-facade.js";
 import type { RuntimeLogger } from "./session-runtime-options.js";
 
 /** What every part of one runtime shares: the ports plus this process's waiters. */

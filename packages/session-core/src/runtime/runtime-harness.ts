@@ -8,7 +8,7 @@ import type { AssistantMessage, SessionMessage } from "../schema/messages.js";
 import type { SessionMutation } from "../schema/mutation.js";
 import type { ToolPart } from "../schema/parts.js";
 import type { AnyAgentTool } from "../tools/define-agent-tool.js";
-import type { AgentDefinition, AgentModels, Session } from "./session-facade.js";
+import type { AgentDefinition, AgentModels, Session } from "./session/session-facade.js";
 import { SessionRuntime } from "./session-runtime.js";
 
 export const HARNESS_AGENT_ID = "agent:test";

@@ -5,7 +5,7 @@ import type { TurnLeaseManager } from "../ports/turn-lease.js";
 import type { ApprovalMode } from "../schema/approval-mode.js";
 import type { SessionRecord } from "../schema/session.js";
 import type { WorkspaceRef } from "../tools/define-agent-tool.js";
-import type { AgentDefinition, Session } from "./session-facade.js";
+import type { AgentDefinition, Session } from "./session/session-facade.js";
 
 export interface RuntimeLogger {
   info(fields: Record<string, unknown>, message: string): void;

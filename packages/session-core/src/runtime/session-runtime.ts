@@ -2,11 +2,11 @@ import { ParleyError } from "../errors.js";
 import { systemClock } from "../ports/clock.js";
 import type { SessionRecord } from "../schema/session.js";
 import { createRandomIdSource, RuntimeIds } from "./ids.js";
-import { InteractionWaiters } from "./interaction-waiters.js";
+import { InteractionWaiters } from "./interactions/interaction-waiters.js";
 import type { RuntimeContext } from "./runtime-context.js";
-import type { Session } from "./session-facade.js";
-import { SessionHandle } from "./session-handle.js";
-import { SessionHosts } from "./session-hosts.js";
+import type { Session } from "./session/session-facade.js";
+import { SessionHandle } from "./session/session-handle.js";
+import { SessionHosts } from "./session/session-hosts.js";
 import type {
   CreateSessionInput,
   SessionRuntimeApi,

@@ -1,4 +1,4 @@
-import type { Session, SubscribeOptions } from "../runtime/session-facade.js";
+import type { Session, SubscribeOptions } from "../runtime/session/session-facade.js";
 import type { Interaction } from "../schema/interaction.js";
 import type { PartMutation, SessionMutation } from "../schema/mutation.js";
 import type { ToolPart, ToolState } from "../schema/parts.js";

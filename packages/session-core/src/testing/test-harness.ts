@@ -2,7 +2,7 @@ import { InMemoryEventBus } from "../adapters/in-memory-event-bus.js";
 import { InMemorySessionStore } from "../adapters/in-memory-session-store.js";
 import { InMemoryLeaseRegistry, type InMemoryTurnLeaseManager } from "../adapters/in-memory-turn-lease.js";
 import type { IdSource } from "../ports/clock.js";
-import type { AgentDefinition, Session } from "../runtime/session-facade.js";
+import type { AgentDefinition, Session } from "../runtime/session/session-facade.js";
 import { SessionRuntime } from "../runtime/session-runtime.js";
 import type { CreateSessionInput, RuntimeLogger } from "../runtime/session-runtime-options.js";
 import type { ApprovalMode } from "../schema/approval-mode.js";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createScriptedModel, type ScriptedCall } from "../../testing/scripted-model.js";
 import { RuntimeHarness } from "../runtime-harness.js";
-import type { AgentModel, AgentModels } from "../session-facade.js";
+import type { AgentModel, AgentModels } from "../session/session-facade.js";
 import { actionMutations, actions, codeAndMessage, configMutations } from "./config-assertions.js";
 
 const OLD = "old-model";

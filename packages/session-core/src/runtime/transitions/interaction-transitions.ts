@@ -7,7 +7,7 @@ import type {
 } from "../../schema/interaction.js";
 import type { AssistantMessage } from "../../schema/messages.js";
 import type { ToolPart } from "../../schema/parts.js";
-import { assertRespondable } from "../respond-validation.js";
+import { assertRespondable } from "../interactions/respond-validation.js";
 import { type AssistantTransition, assertOpen, findToolIndex, replacePart } from "./transition.js";
 
 /**

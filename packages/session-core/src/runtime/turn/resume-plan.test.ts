@@ -49,6 +49,10 @@ describe("planResume: what a Turn found in the database does next, per crash pha
     expect(planResume(message([{ id: "a", state: "input-streaming" }], true))).toEqual({ kind: "interrupt" });
   });
 
+  it("before any tool was committed (the Step's stream finished with text only): nothing re-runs, the Turn goes on", () => {
+    expect(planResume(message([]))).toEqual({ kind: "resume", fail_interrupted: [], rerun: [] });
+  });
+
   it("streamed tool input never completed: the tool fails as interrupted", () => {
     expect(planResume(message([{ id: "a", state: "input-streaming" }]))).toEqual({
       kind: "resume",
@@ -116,6 +120,31 @@ describe("planResume: what a Turn found in the database does next, per crash pha
         ]),
       ),
     ).toEqual({ kind: "resume", fail_interrupted: [], rerun: ["a", "b"] });
+  });
+
+  it("after completion: a completed tool (its result committed, its answer handed over) neither re-runs nor fails", () => {
+    expect(
+      planResume(
+        message([
+          { id: "a", state: "completed", interactions: [interaction("resolved", true)] },
+          { id: "b", state: "completed" },
+        ]),
+      ),
+    ).toEqual({ kind: "resume", fail_interrupted: [], rerun: [] });
+  });
+
+  it("a waiting tool with one Interaction answered and its latest still pending: the Turn stays parked", () => {
+    expect(
+      planResume(
+        message([
+          {
+            id: "a",
+            state: "waiting-user",
+            interactions: [interaction("resolved"), interaction("pending")],
+          },
+        ]),
+      ),
+    ).toEqual({ kind: "parked" });
   });
 
   it("every tool ended (a denial failed the last one): the Turn goes on with its next Step", () => {

@@ -1,7 +1,7 @@
-import { ParleyError } from "../errors.js";
-import type { MessagePage } from "../ports/session-store.js";
-import type { InteractionRequest, InteractionResult, RespondInput } from "../schema/interaction.js";
-import type { SessionMutation } from "../schema/mutation.js";
+import { ParleyError } from "../../errors.js";
+import type { MessagePage } from "../../ports/session-store.js";
+import type { InteractionRequest, InteractionResult, RespondInput } from "../../schema/interaction.js";
+import type { SessionMutation } from "../../schema/mutation.js";
 import {
   type SessionInfo,
   type SessionRecord,
@@ -11,9 +11,10 @@ import {
   type StopResult,
   sessionSetInputSchema,
   sessionSetOptionsSchema,
-} from "../schema/session.js";
-import { RuntimeInteractionPort } from "./interaction-port.js";
-import { parseRespondInput, respondToSessionInteraction } from "./respond-to-interaction.js";
+} from "../../schema/session.js";
+import { RuntimeInteractionPort } from "../interactions/interaction-port.js";
+import { parseRespondInput, respondToSessionInteraction } from "../interactions/respond-to-interaction.js";
+import { findToolIndex } from "../transitions/transition.js";
 import {
   changeOfSetInput,
   configuredConfig,
@@ -25,7 +26,6 @@ import type { Actor, Session, SessionInteractions, SubscribeOptions, TurnHandle 
 import type { SessionHost } from "./session-host.js";
 import type { SessionHosts } from "./session-hosts.js";
 import { subscribeToSession } from "./session-subscription.js";
-import { findToolIndex } from "./transitions/transition.js";
 
 export const MAX_PROMPT_LENGTH = 32_000;
 export const MAX_TITLE_LENGTH = 200;

@@ -1,7 +1,7 @@
 import type { LanguageModelV3 } from "@ai-sdk/provider";
-import type { MessagePage } from "../ports/session-store.js";
-import type { InteractionRequest, InteractionResult, RespondInput } from "../schema/interaction.js";
-import type { SessionMutation } from "../schema/mutation.js";
+import type { MessagePage } from "../../ports/session-store.js";
+import type { InteractionRequest, InteractionResult, RespondInput } from "../../schema/interaction.js";
+import type { SessionMutation } from "../../schema/mutation.js";
 import type {
   SessionInfo,
   SessionSetInput,
@@ -9,8 +9,8 @@ import type {
   SessionStatus,
   StopResult,
   TurnResult,
-} from "../schema/session.js";
-import type { AnyAgentTool, InteractionPort } from "../tools/define-agent-tool.js";
+} from "../../schema/session.js";
+import type { AnyAgentTool, InteractionPort } from "../../tools/define-agent-tool.js";
 
 export interface TurnHandle {
   id: string;

@@ -1,9 +1,9 @@
-import type { SessionCommit } from "../ports/session-store.js";
-import type { ErrorMessage, UserMessage } from "../schema/messages.js";
-import type { TurnMutation, UnsequencedMutation } from "../schema/mutation.js";
-import type { RuntimeIds } from "./ids.js";
-import type { SessionWriter } from "./session-writer.js";
-import type { AssistantTransitionFn } from "./transitions/transition.js";
+import type { SessionCommit } from "../../ports/session-store.js";
+import type { ErrorMessage, UserMessage } from "../../schema/messages.js";
+import type { TurnMutation, UnsequencedMutation } from "../../schema/mutation.js";
+import type { RuntimeIds } from "../ids.js";
+import type { SessionWriter } from "../session/session-writer.js";
+import type { AssistantTransitionFn } from "../transitions/transition.js";
 
 type TurnFields = Pick<TurnMutation, "type" | "status" | "text" | "error">;
 

@@ -1,7 +1,7 @@
-import { ParleyError } from "../errors.js";
-import type { Interaction, InteractionResponse } from "../schema/interaction.js";
-import type { JsonValue } from "../schema/json.js";
-import { type Question, questionPayloadSchema } from "../schema/question.js";
+import { ParleyError } from "../../errors.js";
+import type { Interaction, InteractionResponse } from "../../schema/interaction.js";
+import type { JsonValue } from "../../schema/json.js";
+import { type Question, questionPayloadSchema } from "../../schema/question.js";
 import { assertEditAllowed } from "./approval-edit.js";
 import { assertMatchesResponseSchema } from "./response-schema-validation.js";
 

@@ -1,13 +1,13 @@
-import { ParleyError } from "../errors.js";
-import type { InteractionRecord } from "../ports/session-store.js";
-import type { TurnLease } from "../ports/turn-lease.js";
-import { type InteractionResult, type RespondInput, respondInputSchema } from "../schema/interaction.js";
+import { ParleyError } from "../../errors.js";
+import type { InteractionRecord } from "../../ports/session-store.js";
+import type { TurnLease } from "../../ports/turn-lease.js";
+import { type InteractionResult, type RespondInput, respondInputSchema } from "../../schema/interaction.js";
+import type { Actor } from "../session/session-facade.js";
+import type { SessionHost } from "../session/session-host.js";
+import type { SessionHosts } from "../session/session-hosts.js";
+import { respondToInteraction } from "../transitions/interaction-transitions.js";
 import { assertEditFitsTool } from "./approval-edit.js";
 import { assertRespondable } from "./respond-validation.js";
-import type { Actor } from "./session-facade.js";
-import type { SessionHost } from "./session-host.js";
-import type { SessionHosts } from "./session-hosts.js";
-import { respondToInteraction } from "./transitions/interaction-transitions.js";
 
 /**
  * `session.respond()`'s input, validated before anything else happens

@@ -1,6 +1,6 @@
-import type { EventBus } from "../ports/event-bus.js";
-import type { SessionEvent, SessionStore } from "../ports/session-store.js";
-import type { TurnResult } from "../schema/session.js";
+import type { EventBus } from "../../ports/event-bus.js";
+import type { SessionEvent, SessionStore } from "../../ports/session-store.js";
+import type { TurnResult } from "../../schema/session.js";
 
 const PAGE = 500;
 /** How often the log is read again while no notice arrived (a lost notice costs at most this). */

@@ -1,15 +1,27 @@
 import type { LanguageModelV3 } from "@ai-sdk/provider";
-import { ParleyError } from "../errors.js";
-import type { TurnLease } from "../ports/turn-lease.js";
-import type { ApprovalMode } from "../schema/approval-mode.js";
-import type { CancelReason } from "../schema/interaction.js";
-import type { ActionMessage, AssistantMessage } from "../schema/messages.js";
-import type { UnsequencedMutation } from "../schema/mutation.js";
-import type { SessionRecord, StopResult } from "../schema/session.js";
-import type { PromptCommand, SessionCommand, SetCommand } from "../schema/session-command.js";
-import type { WorkspaceRef } from "../tools/define-agent-tool.js";
+import { ParleyError } from "../../errors.js";
+import type { TurnLease } from "../../ports/turn-lease.js";
+import type { ApprovalMode } from "../../schema/approval-mode.js";
+import type { CancelReason } from "../../schema/interaction.js";
+import type { ActionMessage, AssistantMessage } from "../../schema/messages.js";
+import type { UnsequencedMutation } from "../../schema/mutation.js";
+import type { SessionRecord, StopResult } from "../../schema/session.js";
+import type { PromptCommand, SessionCommand, SetCommand } from "../../schema/session-command.js";
+import type { WorkspaceRef } from "../../tools/define-agent-tool.js";
+import type { RuntimeContext } from "../runtime-context.js";
+import { planResume } from "../turn/resume-plan.js";
+import { waitForTurnFinish } from "../turn/turn-finish-watch.js";
+import { type TurnHost, TurnRunner } from "../turn/turn-runner.js";
 import { titleFromPrompt } from "./auto-title.js";
-import type { RuntimeContext } from "./runtime-context.js";
+import {
+  type HostEffect,
+  type HostEvent,
+  type HostState,
+  initialHostState,
+  ownsTurn,
+  transitionHost,
+  turnOf,
+} from "./host-lifecycle.js";
 import {
   applyChange,
   changeOfSetInput,
@@ -26,9 +38,6 @@ import {
 } from "./session-config.js";
 import type { AgentDefinition, TurnHandle } from "./session-facade.js";
 import { SessionWriter } from "./session-writer.js";
-import { planResume } from "./turn/resume-plan.js";
-import { waitForTurnFinish } from "./turn-finish-watch.js";
-import { type TurnHost, TurnRunner } from "./turn-runner.js";
 
 export const PROMPT_CANCELLED = "Prompt cancelled because session was stopped";
 export const CONFIG_ACTION_TITLE = "Session configuration updated";
@@ -40,6 +49,19 @@ const IDLE: StopResult = { stopped: false, cancelled_queued_prompts: 0, reason: 
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function asks(effects: HostEffect[], kind: HostEffect["kind"]): boolean {
+  return effects.some((effect) => effect.kind === kind);
+}
+
+/** What a lifecycle effect releases: a lease taken while starting, or a Turn's own. */
+interface Releasable {
+  release(): Promise<void>;
+}
+
+function leaseOf(turn: TurnRunner): Releasable {
+  return { release: () => turn.releaseLease() };
 }
 
 /**
@@ -58,10 +80,8 @@ export class SessionHost implements TurnHost {
   readonly #onIdle: (host: SessionHost) => void;
   /** The settings the Turn run here uses (see `session-config.ts`). */
   #effective: SessionConfig;
-  #turn: TurnRunner | undefined;
-  #starting = false;
-  #closed = false;
-  #shutDown = false;
+  /** Where this process is in the session's life (`host-lifecycle.ts` decides every move). */
+  #state: HostState<TurnRunner>;
   /** Operations of this process using the host now (see `SessionHosts`). */
   #pins = 0;
   /** Work started here that nobody awaits: starting the next Turn, releasing a Turn's lease. */
@@ -78,7 +98,7 @@ export class SessionHost implements TurnHost {
     this.agent = agent;
     this.workspace = context.resolveWorkspace?.(record);
     this.#effective = effectiveConfig(record);
-    this.#closed = record.closed_at !== null;
+    this.#state = initialHostState(record.closed_at !== null);
     this.#onIdle = onIdle;
     this.writer = new SessionWriter({
       session_id: record.session_id,
@@ -113,13 +133,89 @@ export class SessionHost implements TurnHost {
    * rows, so they never keep a host.
    */
   get isIdle(): boolean {
-    return (
-      this.#pins === 0 &&
-      this.#background === 0 &&
-      this.#turn === undefined &&
-      !this.#starting &&
-      this.writer.isIdle
-    );
+    return this.#pins === 0 && this.#background === 0 && !ownsTurn(this.#state) && this.writer.isIdle;
+  }
+
+  /** Moves the lifecycle on by `event`; returns what the host must do now. */
+  #send(event: HostEvent<TurnRunner>): HostEffect[] {
+    const { state, effects } = transitionHost(this.#state, event);
+    this.#state = state;
+    return effects;
+  }
+
+  /**
+   * Performs the lifecycle's effects in order: `held` is the lease they release (the one taken while
+   * starting, or the Turn's own), `turn` the Turn they concern. The effects that continue a start
+   * (`acquire_lease`, `drive`, `read_open_turn`) are the caller's next step. Resolves true when a
+   * read of a parked Turn took it over.
+   */
+  async #perform(effects: HostEffect[], held?: Releasable, turn?: TurnRunner): Promise<boolean> {
+    let tookOver = false;
+    for (const effect of effects) {
+      switch (effect.kind) {
+        case "acquire_lease":
+        case "drive":
+        case "read_open_turn":
+          break;
+        case "read_queue":
+          this.#inBackground(this.#startNextTurn(), "starting the next turn failed");
+          break;
+        case "release_lease":
+          await held?.release();
+          break;
+        case "release_parked":
+          await held?.release();
+          tookOver = await this.#recheckParked();
+          break;
+        case "reread_turn":
+          tookOver = await this.#takeOverIfAnswered();
+          break;
+        case "start_next":
+          this.#wake();
+          break;
+        case "forget_waiters":
+          if (turn) this.context.waiters.abandon(turn);
+          break;
+        case "apply_queued_stop":
+          this.#inBackground(this.applyQueuedStop(), "applying a queued stop failed");
+          break;
+        case "stop_turn":
+          await turn?.stop(effect.reason);
+          break;
+        case "abandon_turn":
+          if (!turn) break;
+          turn.abandon();
+          await turn.finished;
+          await turn.releaseLease();
+          break;
+        default: {
+          const unknown: never = effect;
+          throw new Error(`Unknown host effect: ${JSON.stringify(unknown)}`);
+        }
+      }
+    }
+    return tookOver;
+  }
+
+  /** Tells the lifecycle how the lease acquisition went; returns what to do with the lease. */
+  async #leaseOutcome(lease: TurnLease | null): Promise<HostEffect[]> {
+    if (!lease) return this.#send({ kind: "lease_refused" });
+    const effects = this.#send({ kind: "lease_acquired" });
+    await this.#perform(effects, lease);
+    return effects;
+  }
+
+  /**
+   * The Turn created with the lease runs here (`start` runs it), unless this process shut down
+   * meanwhile: then it is abandoned before it writes anything.
+   */
+  #run(turn: TurnRunner, start: () => void): void {
+    const effects = this.#send({ kind: "turn_started", turn });
+    if (this.#state.kind === "running") {
+      start();
+      return;
+    }
+    this.#inBackground(this.#perform(effects, leaseOf(turn), turn), "abandoning a Turn at shutdown failed");
   }
 
   /** An operation starts using the host: it stays until `unpin`. */
@@ -169,16 +265,16 @@ export class SessionHost implements TurnHost {
   }
 
   get activeTurn(): TurnRunner | undefined {
-    return this.#turn;
+    return turnOf(this.#state);
   }
 
   get isClosed(): boolean {
-    return this.#closed;
+    return this.#state.closed;
   }
 
   /** Whether this process runs (or is starting) the session's Turn. */
   get ownsTurn(): boolean {
-    return this.#turn !== undefined || this.#starting;
+    return ownsTurn(this.#state);
   }
 
   effectiveMode(): ApprovalMode {
@@ -217,7 +313,7 @@ export class SessionHost implements TurnHost {
    * with another query is `invalid_input`.
    */
   async enqueuePrompt(query: string, request_id?: string): Promise<TurnHandle> {
-    if (this.#shutDown) throw new Error("SessionRuntime was shut down");
+    if (this.#state.kind === "shut_down") throw new Error("SessionRuntime was shut down");
     const { store, ids, clock } = this.context;
     const now = clock.now();
     const auto_title = titleFromPrompt(query);
@@ -280,48 +376,36 @@ export class SessionHost implements TurnHost {
    * live process holds the lease, that process applies them.
    */
   kick(): void {
-    const turn = this.#turn;
-    if (turn) {
-      this.#inBackground(this.applyQueuedStop(), "applying a queued stop failed");
-      return;
-    }
-    if (!this.#closed && !this.#shutDown) this.#startNextTurnInBackground();
+    this.#wake();
+  }
+
+  #wake(): void {
+    void this.#perform(this.#send({ kind: "wake" }));
   }
 
   /** A `stop` queued for the Turn running here (by any instance) stops it. */
   async applyQueuedStop(): Promise<void> {
-    const turn = this.#turn;
+    const turn = this.activeTurn;
     if (!turn) return;
     const commands = await this.context.store.listQueuedCommands(this.session_id);
     const stop = commands.find((command) => command.kind === "stop");
-    if (stop?.kind === "stop" && this.#turn === turn) await turn.stop(stop.input.reason);
+    if (stop?.kind === "stop" && this.activeTurn === turn) await turn.stop(stop.input.reason);
   }
 
-  #startNextTurnInBackground(): void {
-    this.#inBackground(this.#startNextTurn(), "starting the next turn failed");
-  }
-
+  /** Starting for the queue: a prompt or stop queued takes the lease and drives the session. */
   async #startNextTurn(): Promise<void> {
-    if (this.#turn || this.#starting || this.#shutDown) return;
-    this.#starting = true;
-    let lease: TurnLease | null = null;
+    let lease: TurnLease | null;
     try {
       const queued = await this.context.store.listQueuedCommands(this.session_id);
-      if (!queued.some((command) => command.kind !== "set")) {
-        this.#starting = false;
-        return;
-      }
+      const has_work = queued.some((command) => command.kind !== "set");
+      if (!asks(this.#send({ kind: "queue_read", has_work }), "acquire_lease")) return;
       lease = await this.context.leases.acquire(this.session_id);
     } catch (error) {
-      this.#starting = false;
+      this.#send({ kind: "lease_refused" });
       throw error;
     }
-    // Another live process drives the session; it applies the commands.
-    if (!lease) {
-      this.#starting = false;
-      return;
-    }
-    await this.#drive(lease);
+    // Without the lease, another live process drives the session; it applies the commands.
+    if (asks(await this.#leaseOutcome(lease), "drive") && lease) await this.#drive(lease);
   }
 
   /**
@@ -330,7 +414,6 @@ export class SessionHost implements TurnHost {
    * its Turn, after the `set` commands ahead of it. Nothing to do gives the lease back.
    */
   async #drive(lease: TurnLease): Promise<void> {
-    this.#starting = true;
     try {
       const { store } = this.context;
       const commands = await store.listQueuedCommands(this.session_id);
@@ -340,36 +423,30 @@ export class SessionHost implements TurnHost {
       const orphan = open[open.length - 1];
       if (orphan?.type === "assistant") {
         if (stop?.kind === "stop") this.#startStopOfOrphan(lease, orphan, stop.input.reason);
+        // Its queued prompts join it once an answer resumes it.
         else if (this.parkWaitingTurns && planResume(orphan).kind === "parked") {
-          // Its queued prompts join it once an answer resumes it.
-          this.#starting = false;
-          await this.#releaseParked(() => lease.release());
+          await this.#perform(this.#send({ kind: "parked_found" }), lease);
         } else this.#startResumed(lease, orphan, new Set());
         return;
       }
       if (stop) {
         await this.#cancelQueuedTurn(lease, commands);
-        this.#starting = false;
-        await lease.release();
+        await this.#perform(this.#send({ kind: "nothing_to_drive" }), lease);
         return;
       }
       const index = commands.findIndex((command) => command.kind === "prompt");
       const prompt = commands[index];
       if (prompt?.kind !== "prompt" || prompt.turn_id === null) {
-        this.#starting = false;
-        await lease.release();
+        await this.#perform(this.#send({ kind: "nothing_to_drive" }), lease);
         return;
       }
       const configs = commands
         .slice(0, index)
         .filter((command): command is SetCommand => command.kind === "set");
       const turn = new TurnRunner(this, lease, prompt.turn_id);
-      this.#turn = turn;
-      this.#starting = false;
-      turn.runNew(prompt as PromptCommand, configs);
+      this.#run(turn, () => turn.runNew(prompt as PromptCommand, configs));
     } catch (error) {
-      this.#starting = false;
-      await lease.release();
+      await this.#perform(this.#send({ kind: "start_failed" }), lease);
       throw error;
     }
   }
@@ -427,16 +504,12 @@ export class SessionHost implements TurnHost {
       lease,
       message.turn_id ?? this.context.ids.turn(this.session_id, this.context.clock.now()),
     );
-    this.#turn = turn;
-    this.#starting = false;
-    turn.runResumed(message, resolved_here);
+    this.#run(turn, () => turn.runResumed(message, resolved_here));
   }
 
   #startStopOfOrphan(lease: TurnLease, message: AssistantMessage, reason: CancelReason): TurnRunner {
     const turn = new TurnRunner(this, lease, message.turn_id ?? "");
-    this.#turn = turn;
-    this.#starting = false;
-    turn.runStopOfOrphan(message, reason);
+    this.#run(turn, () => turn.runStopOfOrphan(message, reason));
     return turn;
   }
 
@@ -446,21 +519,19 @@ export class SessionHost implements TurnHost {
    * another live process owns the session.
    */
   async claim(): Promise<TurnLease | null> {
-    if (this.#turn || this.#starting || this.#shutDown) return null;
-    this.#starting = true;
+    if (!asks(this.#send({ kind: "claim" }), "acquire_lease")) return null;
     const lease = await this.context.leases.acquire(this.session_id).catch((error: unknown) => {
       this.context.logger?.warn({ session_id: this.session_id, err: error }, "acquiring the lease failed");
       return null;
     });
-    if (!lease) this.#starting = false;
+    // A lease acquired after this process shut down is released at once.
+    if (asks(await this.#leaseOutcome(lease), "release_lease")) return null;
     return lease;
   }
 
   /** Gives a claim back unused. */
   async unclaim(lease: TurnLease): Promise<void> {
-    this.#starting = false;
-    await lease.release();
-    if (!this.#closed) this.#startNextTurnInBackground();
+    await this.#perform(this.#send({ kind: "unclaim" }), lease);
   }
 
   /**
@@ -471,23 +542,13 @@ export class SessionHost implements TurnHost {
   async takeOver(
     options: { lease?: TurnLease; resolved_here?: ReadonlySet<string>; stop_reason?: CancelReason } = {},
   ): Promise<boolean> {
-    if (this.#turn || (this.#starting && !options.lease) || this.#shutDown) {
-      await options.lease?.release();
-      return false;
-    }
-    this.#starting = true;
-    const lease = options.lease ?? (await this.context.leases.acquire(this.session_id).catch(() => null));
-    if (!lease) {
-      this.#starting = false;
-      return false;
-    }
+    const lease = await this.#takeOverLease(options.lease);
+    if (!lease) return false;
     try {
       const open = await this.context.store.listOpenAssistantMessages(this.session_id);
       const message = open[open.length - 1];
       if (message?.type !== "assistant") {
-        this.#starting = false;
-        await lease.release();
-        if (!this.#closed) this.#startNextTurnInBackground();
+        await this.#perform(this.#send({ kind: "nothing_to_drive" }), lease);
         return false;
       }
       await this.#refreshEffective(await this.context.store.listQueuedCommands(this.session_id));
@@ -497,18 +558,26 @@ export class SessionHost implements TurnHost {
         return true;
       }
       if (this.parkWaitingTurns && planResume(message, options.resolved_here).kind === "parked") {
-        this.#starting = false;
-        return this.#releaseParked(() => lease.release());
+        return this.#perform(this.#send({ kind: "parked_found" }), lease);
       }
       this.#startResumed(lease, message, options.resolved_here ?? new Set());
       return true;
     } catch (error) {
-      if (this.#turn === undefined) {
-        this.#starting = false;
-        await lease.release();
-      }
+      await this.#perform(this.#send({ kind: "start_failed" }), lease);
       throw error;
     }
+  }
+
+  /** The lease a take-over reads the open Turn with: the one `given` (a claim's), else one acquired. */
+  async #takeOverLease(given: TurnLease | undefined): Promise<TurnLease | null> {
+    const effects = this.#send({ kind: "take_over", with_lease: given !== undefined });
+    if (asks(effects, "read_open_turn")) return given ?? null;
+    if (!asks(effects, "acquire_lease")) {
+      await this.#perform(effects, given);
+      return null;
+    }
+    const lease = await this.context.leases.acquire(this.session_id).catch(() => null);
+    return asks(await this.#leaseOutcome(lease), "read_open_turn") ? lease : null;
   }
 
   /** `takeOver` with a lease already taken, without waiting for it (a `respond` that just committed). */
@@ -517,45 +586,39 @@ export class SessionHost implements TurnHost {
   }
 
   turnEnded(turn: TurnRunner): void {
-    if (this.#turn !== turn) return;
-    this.#turn = undefined;
-    this.context.waiters.abandon(turn);
-    if (turn.parked) {
-      this.#inBackground(
-        this.#releaseParked(() => turn.releaseLease()),
-        "resuming an answered Turn failed",
-      );
-      return;
-    }
-    this.#inBackground(turn.releaseLease(), "releasing the lease failed");
-    if (!this.#closed && !this.#shutDown) this.#startNextTurnInBackground();
+    const parked = turn.parked;
+    const effects = this.#send({ kind: "turn_ended", turn, parked });
+    if (effects.length === 0) return;
+    this.#inBackground(
+      this.#perform(effects, leaseOf(turn), turn),
+      parked ? "resuming an answered Turn failed" : "releasing the lease failed",
+    );
   }
 
   /**
    * No lost wake-up for a parked Turn (docs/behaviour.md#durability). A responder that finds the
    * lease held commits its answer and leaves the resume to the holder; a holder that gives the
    * lease back while the Turn is still open reads the Turn again *after* releasing. One of the two
-   * always sees the other: the responder calls this after its commit (it takes the lease if it is
-   * free now), and every release of an open, parked Turn is followed by this read (so a holder
-   * still holding at the responder's attempt reads after the commit).
+   * always sees the other: the responder rechecks after its commit (it takes the lease if it is
+   * free now), and every release of an open, parked Turn (the `release_parked` effect) is followed
+   * by this recheck (so a holder still holding at the responder's attempt reads after the commit).
+   * An idle, open host reads the Turn; one running or starting a Turn, closed or shut down does not.
    */
+  #recheckParked(): Promise<boolean> {
+    return this.#perform(this.#send({ kind: "recheck_parked" }));
+  }
+
+  /** The `reread_turn` effect: an open Turn an answer made runnable is taken over. */
   async #takeOverIfAnswered(): Promise<boolean> {
-    if (this.#closed || this.#shutDown || this.#turn || this.#starting) return false;
     const open = await this.context.store.listOpenAssistantMessages(this.session_id);
     const message = open[open.length - 1];
     if (message?.type !== "assistant" || planResume(message).kind === "parked") return false;
     return this.takeOver();
   }
 
-  /** Every release of an open, parked Turn's lease goes through here: release, then read again. */
-  async #releaseParked(release: () => Promise<void>): Promise<boolean> {
-    await release();
-    return this.#takeOverIfAnswered();
-  }
-
-  /** After an answer committed without the lease (another holder had it): see `#takeOverIfAnswered`. */
+  /** After an answer committed without the lease (another holder had it): see `#recheckParked`. */
   resumeIfAnsweredInBackground(): void {
-    this.#inBackground(this.#takeOverIfAnswered(), "resuming an answered Turn failed");
+    this.#inBackground(this.#recheckParked(), "resuming an answered Turn failed");
   }
 
   /**
@@ -655,13 +718,12 @@ export class SessionHost implements TurnHost {
       created_at: clock.now(),
     });
     for (;;) {
-      const turn = this.#turn;
-      if (turn) {
-        await turn.stop(reason);
-      } else if (!this.#starting && !this.#shutDown) {
+      const turn = this.activeTurn;
+      const effects = this.#send({ kind: "stop_requested", reason });
+      if (asks(effects, "acquire_lease")) {
         const lease = await this.context.leases.acquire(this.session_id).catch(() => null);
-        if (lease) await this.#driveStop(lease);
-      }
+        if (asks(await this.#leaseOutcome(lease), "drive") && lease) await this.#driveStop(lease);
+      } else await this.#perform(effects, undefined, turn);
       const stored = await store.getCommand(this.session_id, command.command_id);
       if (stored?.kind === "stop" && stored.status !== "queued") return stored.result ?? IDLE;
       if (!stored) return IDLE;
@@ -682,7 +744,7 @@ export class SessionHost implements TurnHost {
   /** `#drive` for a stop: waits for a stopped orphan Turn to finish. */
   async #driveStop(lease: TurnLease): Promise<void> {
     await this.#drive(lease);
-    const turn = this.#turn;
+    const turn = this.activeTurn;
     if (turn) await turn.finished;
   }
 
@@ -691,7 +753,7 @@ export class SessionHost implements TurnHost {
    * closed.
    */
   async close(): Promise<void> {
-    this.#closed = true;
+    this.#send({ kind: "close" });
     await this.stop("session_disposed");
     const now = this.context.clock.now();
     await this.writer.commitSessionChange({
@@ -702,17 +764,13 @@ export class SessionHost implements TurnHost {
 
   /** Another process closed the session: a Turn running here stops with `session_disposed`. */
   observeClosed(): void {
-    this.#closed = true;
-    void this.#turn?.stop("session_disposed");
+    const turn = this.activeTurn;
+    void this.#perform(this.#send({ kind: "closed_elsewhere" }), undefined, turn);
   }
 
   /** Shutdown: every Turn here is abandoned without writing and its lease released. */
   async shutdown(): Promise<void> {
-    this.#shutDown = true;
-    const turn = this.#turn;
-    if (!turn) return;
-    turn.abandon();
-    await turn.finished;
-    await turn.releaseLease();
+    const turn = this.activeTurn;
+    await this.#perform(this.#send({ kind: "shutdown" }), undefined, turn);
   }
 }

@@ -1,6 +1,6 @@
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
-import { ParleyError } from "../errors.js";
-import type { JsonValue } from "../schema/json.js";
+import { ParleyError } from "../../errors.js";
+import type { JsonValue } from "../../schema/json.js";
 
 /**
  * Custom Interaction types (docs/behaviour.md#custom-interaction-types): a request's

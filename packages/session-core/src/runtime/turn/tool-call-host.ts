@@ -1,7 +1,7 @@
-import type { WorkspaceRef } from "../tools/define-agent-tool.js";
-import type { RuntimeContext } from "./runtime-context.js";
-import type { AgentDefinition } from "./session-facade.js";
-import type { SessionWriter } from "./session-writer.js";
+import type { WorkspaceRef } from "../../tools/define-agent-tool.js";
+import type { RuntimeContext } from "../runtime-context.js";
+import type { AgentDefinition } from "../session/session-facade.js";
+import type { SessionWriter } from "../session/session-writer.js";
 
 /**
  * What one tool call needs from its session's host in this process. The Turn's host

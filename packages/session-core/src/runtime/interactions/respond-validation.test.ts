@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ParleyError } from "../errors.js";
-import type { Interaction, InteractionResponse } from "../schema/interaction.js";
+import { ParleyError } from "../../errors.js";
+import type { Interaction, InteractionResponse } from "../../schema/interaction.js";
 import { assertRespondable } from "./respond-validation.js";
 
 function interaction(

@@ -5,9 +5,9 @@ import type {
   LanguageModelV3ToolResultOutput,
 } from "@ai-sdk/provider";
 import { z } from "zod";
-import type { AssistantMessage, SessionMessage } from "../schema/messages.js";
-import type { AssistantPart, ToolPart } from "../schema/parts.js";
-import type { AnyAgentTool } from "../tools/define-agent-tool.js";
+import type { AssistantMessage, SessionMessage } from "../../schema/messages.js";
+import type { AssistantPart, ToolPart } from "../../schema/parts.js";
+import type { AnyAgentTool } from "../../tools/define-agent-tool.js";
 
 type AssistantContent = Extract<LanguageModelV3Message, { role: "assistant" }>["content"];
 type ToolContent = Extract<LanguageModelV3Message, { role: "tool" }>["content"];

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { InMemoryEventBus } from "../adapters/in-memory-event-bus.js";
-import { InMemorySessionStore } from "../adapters/in-memory-session-store.js";
-import type { EventBus, EventBusListener } from "../ports/event-bus.js";
-import type { SessionMutation } from "../schema/mutation.js";
-import { buildSessionRecord, buildUserMessage, messageCommitOf } from "../testing/fixtures.js";
+import { InMemoryEventBus } from "../../adapters/in-memory-event-bus.js";
+import { InMemorySessionStore } from "../../adapters/in-memory-session-store.js";
+import type { EventBus, EventBusListener } from "../../ports/event-bus.js";
+import type { SessionMutation } from "../../schema/mutation.js";
+import { buildSessionRecord, buildUserMessage, messageCommitOf } from "../../testing/fixtures.js";
 import { subscribeToSession } from "./session-subscription.js";
 
 /** An in-memory bus that can announce a reconnection, as the network buses do after one. */

@@ -1,14 +1,14 @@
-import type { ApprovalMode } from "../schema/approval-mode.js";
-import type { AssistantMessage } from "../schema/messages.js";
-import { storableText, toStorableJson } from "../schema/storable-json.js";
-import type { ToolCallContext } from "../tools/define-agent-tool.js";
-import { RuntimeInteractionPort } from "./interaction-port.js";
-import { TurnFencedError } from "./session-writer.js";
+import type { ApprovalMode } from "../../schema/approval-mode.js";
+import type { AssistantMessage } from "../../schema/messages.js";
+import { storableText, toStorableJson } from "../../schema/storable-json.js";
+import type { ToolCallContext } from "../../tools/define-agent-tool.js";
+import { RuntimeInteractionPort } from "../interactions/interaction-port.js";
+import { TurnFencedError } from "../session/session-writer.js";
+import { markToolAutoApproved } from "../transitions/interaction-transitions.js";
+import { completeTool, failTool, startTool } from "../transitions/tool-part-transitions.js";
+import { type AssistantTransitionFn, findToolIndex } from "../transitions/transition.js";
 import { errorText } from "./step-stream-consumer.js";
 import type { ToolCallHost } from "./tool-call-host.js";
-import { markToolAutoApproved } from "./transitions/interaction-transitions.js";
-import { completeTool, failTool, startTool } from "./transitions/tool-part-transitions.js";
-import { type AssistantTransitionFn, findToolIndex } from "./transitions/transition.js";
 
 export interface ToolCallRun {
   host: ToolCallHost;

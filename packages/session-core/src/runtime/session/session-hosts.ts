@@ -1,6 +1,6 @@
-import { ParleyError } from "../errors.js";
-import type { SessionRecord } from "../schema/session.js";
-import type { RuntimeContext } from "./runtime-context.js";
+import { ParleyError } from "../../errors.js";
+import type { SessionRecord } from "../../schema/session.js";
+import type { RuntimeContext } from "../runtime-context.js";
 import { SessionHost } from "./session-host.js";
 
 /**

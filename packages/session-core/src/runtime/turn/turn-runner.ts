@@ -1,28 +1,28 @@
 import type { LanguageModelV3 } from "@ai-sdk/provider";
-import { StoreConflictError } from "../errors.js";
-import type { TurnLease } from "../ports/turn-lease.js";
-import type { ApprovalMode } from "../schema/approval-mode.js";
-import type { CancelReason } from "../schema/interaction.js";
-import type { AssistantMessage } from "../schema/messages.js";
-import type { StopResult, TurnResult } from "../schema/session.js";
-import type { PromptCommand, SetCommand } from "../schema/session-command.js";
-import { buildModelPrompt, toModelTools } from "./prompt-builder.js";
-import { loadAllMessages } from "./runtime-context.js";
-import type { TurnHandle } from "./session-facade.js";
-import { TurnFencedError } from "./session-writer.js";
-import { errorText, StepStreamConsumer } from "./step-stream-consumer.js";
-import type { ToolCallHost } from "./tool-call-host.js";
-import { runToolCall } from "./tool-execution.js";
+import { StoreConflictError } from "../../errors.js";
+import type { TurnLease } from "../../ports/turn-lease.js";
+import type { ApprovalMode } from "../../schema/approval-mode.js";
+import type { CancelReason } from "../../schema/interaction.js";
+import type { AssistantMessage } from "../../schema/messages.js";
+import type { StopResult, TurnResult } from "../../schema/session.js";
+import type { PromptCommand, SetCommand } from "../../schema/session-command.js";
+import { loadAllMessages } from "../runtime-context.js";
+import type { TurnHandle } from "../session/session-facade.js";
+import { TurnFencedError } from "../session/session-writer.js";
 import {
   closeAssistantMessage,
   createAssistantMessage,
   lastStepText,
   startStep,
-} from "./transitions/assistant-transitions.js";
-import { cancelInteraction, pendingInteractionsOf } from "./transitions/interaction-transitions.js";
-import { failTool } from "./transitions/tool-part-transitions.js";
-import type { AssistantTransitionFn } from "./transitions/transition.js";
-import { planResume } from "./turn/resume-plan.js";
+} from "../transitions/assistant-transitions.js";
+import { cancelInteraction, pendingInteractionsOf } from "../transitions/interaction-transitions.js";
+import { failTool } from "../transitions/tool-part-transitions.js";
+import type { AssistantTransitionFn } from "../transitions/transition.js";
+import { buildModelPrompt, toModelTools } from "./prompt-builder.js";
+import { planResume } from "./resume-plan.js";
+import { errorText, StepStreamConsumer } from "./step-stream-consumer.js";
+import type { ToolCallHost } from "./tool-call-host.js";
+import { runToolCall } from "./tool-execution.js";
 import { TurnRecords } from "./turn-records.js";
 
 /** A Turn ends after this many Steps even if the model keeps calling tools. */

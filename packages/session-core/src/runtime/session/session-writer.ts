@@ -1,6 +1,6 @@
-import { StoreConflictError } from "../errors.js";
-import type { Clock } from "../ports/clock.js";
-import type { EventBus } from "../ports/event-bus.js";
+import { StoreConflictError } from "../../errors.js";
+import type { Clock } from "../../ports/clock.js";
+import type { EventBus } from "../../ports/event-bus.js";
 import type {
   CommitResult,
   InteractionEvent,
@@ -8,12 +8,12 @@ import type {
   SessionCommit,
   SessionEvent,
   SessionStore,
-} from "../ports/session-store.js";
-import type { AssistantMessage, SessionMessage } from "../schema/messages.js";
-import type { UnsequencedMutation } from "../schema/mutation.js";
-import type { RuntimeIds } from "./ids.js";
-import type { RuntimeLogger } from "./session-runtime-options.js";
-import type { AssistantTransition, AssistantTransitionFn, MutationSpec } from "./transitions/transition.js";
+} from "../../ports/session-store.js";
+import type { AssistantMessage, SessionMessage } from "../../schema/messages.js";
+import type { UnsequencedMutation } from "../../schema/mutation.js";
+import type { RuntimeIds } from "../ids.js";
+import type { RuntimeLogger } from "../session-runtime-options.js";
+import type { AssistantTransition, AssistantTransitionFn, MutationSpec } from "../transitions/transition.js";
 
 /** The Turn's lease was taken over: it must stop writing and give the session up silently. */
 export class TurnFencedError extends Error {

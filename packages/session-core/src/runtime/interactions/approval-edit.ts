@@ -1,7 +1,7 @@
-import { ParleyError } from "../errors.js";
-import type { Interaction, InteractionResponse } from "../schema/interaction.js";
-import type { JsonValue } from "../schema/json.js";
-import type { AgentDefinition } from "./session-facade.js";
+import { ParleyError } from "../../errors.js";
+import type { Interaction, InteractionResponse } from "../../schema/interaction.js";
+import type { JsonValue } from "../../schema/json.js";
+import type { AgentDefinition } from "../session/session-facade.js";
 
 /**
  * Edit before approve: an approval answer may carry `payload.edited_input`, the approver's version

@@ -1,5 +1,5 @@
-import type { SessionStore } from "../ports/session-store.js";
-import type { Interaction } from "../schema/interaction.js";
+import type { SessionStore } from "../../ports/session-store.js";
+import type { Interaction } from "../../schema/interaction.js";
 
 /** Pages of resolved approvals one check reads at most (a session rarely answers this many). */
 const MAX_PAGES = 20;

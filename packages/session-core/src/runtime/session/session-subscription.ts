@@ -1,7 +1,7 @@
-import type { EventBus } from "../ports/event-bus.js";
-import type { SessionEvent, SessionStore } from "../ports/session-store.js";
-import type { SessionMutation } from "../schema/mutation.js";
-import type { RuntimeLogger } from "./session-runtime-options.js";
+import type { EventBus } from "../../ports/event-bus.js";
+import type { SessionEvent, SessionStore } from "../../ports/session-store.js";
+import type { SessionMutation } from "../../schema/mutation.js";
+import type { RuntimeLogger } from "../session-runtime-options.js";
 
 const REPLAY_PAGE = 500;
 

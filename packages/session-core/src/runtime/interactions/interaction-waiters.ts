@@ -1,6 +1,6 @@
-import type { SessionEvent } from "../ports/session-store.js";
-import type { Interaction, InteractionResult } from "../schema/interaction.js";
-import { interactionResultOf } from "./transitions/interaction-transitions.js";
+import type { SessionEvent } from "../../ports/session-store.js";
+import type { Interaction, InteractionResult } from "../../schema/interaction.js";
+import { interactionResultOf } from "../transitions/interaction-transitions.js";
 
 interface Waiter {
   owner: object;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ParleyError } from "../errors.js";
+import type { ParleyError } from "../../errors.js";
 import { assertMatchesResponseSchema } from "./response-schema-validation.js";
 
 const SCHEMA = {

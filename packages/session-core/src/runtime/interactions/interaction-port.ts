@@ -1,33 +1,33 @@
-import type { Clock } from "../ports/clock.js";
-import type { SessionStore } from "../ports/session-store.js";
+import type { Clock } from "../../ports/clock.js";
+import type { SessionStore } from "../../ports/session-store.js";
 import {
   type ApprovalDecision,
   type ApprovalRequestInput,
   approvalRequestInputSchema,
   SESSION_APPROVAL_RESPONSE_SCHEMA,
-} from "../schema/approval.js";
-import type { ApprovalMode } from "../schema/approval-mode.js";
+} from "../../schema/approval.js";
+import type { ApprovalMode } from "../../schema/approval-mode.js";
 import type {
   Interaction,
   InteractionRequest,
   InteractionRequestInput,
   InteractionResult,
-} from "../schema/interaction.js";
-import type { JsonValue } from "../schema/json.js";
-import type { AssistantMessage } from "../schema/messages.js";
-import type { ApprovalPort, InteractionHandle, InteractionPort } from "../tools/define-agent-tool.js";
-import { approvedInputOf } from "./approval-edit.js";
-import type { RuntimeIds } from "./ids.js";
-import type { HandOver, InteractionWaiters } from "./interaction-waiters.js";
-import { isToolAllowedForSession } from "./session-tool-allowance.js";
-import type { SessionWriter } from "./session-writer.js";
+} from "../../schema/interaction.js";
+import type { JsonValue } from "../../schema/json.js";
+import type { AssistantMessage } from "../../schema/messages.js";
+import type { ApprovalPort, InteractionHandle, InteractionPort } from "../../tools/define-agent-tool.js";
+import type { RuntimeIds } from "../ids.js";
+import { isToolAllowedForSession } from "../session/session-tool-allowance.js";
+import type { SessionWriter } from "../session/session-writer.js";
 import {
   type AutoApproval,
   markInteractionResumed,
   markToolAutoApproved,
   requestInteraction,
-} from "./transitions/interaction-transitions.js";
-import { findToolIndex } from "./transitions/transition.js";
+} from "../transitions/interaction-transitions.js";
+import { findToolIndex } from "../transitions/transition.js";
+import { approvedInputOf } from "./approval-edit.js";
+import type { HandOver, InteractionWaiters } from "./interaction-waiters.js";
 
 export interface InteractionPortDeps {
   session_id: string;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import type { SessionMessage } from "../schema/messages.js";
-import { define_agent_tool } from "../tools/define-agent-tool.js";
+import type { SessionMessage } from "../../schema/messages.js";
+import { define_agent_tool } from "../../tools/define-agent-tool.js";
 import { buildModelPrompt, toModelTools } from "./prompt-builder.js";
 
 describe("prompt builder", () => {

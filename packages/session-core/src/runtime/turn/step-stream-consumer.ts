@@ -1,23 +1,23 @@
 import type { LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { z } from "zod";
-import type { JsonValue } from "../schema/json.js";
-import type { AnyAgentTool } from "../tools/define-agent-tool.js";
-import type { RuntimeIds } from "./ids.js";
-import { toolPartId } from "./ids.js";
+import type { JsonValue } from "../../schema/json.js";
+import type { AnyAgentTool } from "../../tools/define-agent-tool.js";
+import type { RuntimeIds } from "../ids.js";
+import { toolPartId } from "../ids.js";
 import {
   addStreamingPart,
   appendStreamedText,
   finishModelStream,
   finishStreamingPart,
-} from "./transitions/assistant-transitions.js";
-import { batchTransitions } from "./transitions/batched-transition.js";
+} from "../transitions/assistant-transitions.js";
+import { batchTransitions } from "../transitions/batched-transition.js";
 import {
   appendToolInput,
   settleToolCall,
   startToolInput,
   type ToolCallOutcome,
-} from "./transitions/tool-part-transitions.js";
-import { type AssistantTransitionFn, findToolIndex } from "./transitions/transition.js";
+} from "../transitions/tool-part-transitions.js";
+import { type AssistantTransitionFn, findToolIndex } from "../transitions/transition.js";
 
 /** What the stream consumer needs from its Turn: the segment's message and fenced writes to it. */
 export interface StepWriteAccess {

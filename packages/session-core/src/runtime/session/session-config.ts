@@ -1,5 +1,5 @@
-import type { ApprovalMode } from "../schema/approval-mode.js";
-import type { SessionRecord, SessionSetInput } from "../schema/session.js";
+import type { ApprovalMode } from "../../schema/approval-mode.js";
+import type { SessionRecord, SessionSetInput } from "../../schema/session.js";
 
 /**
  * The settings `set()` changes: the approval mode and the model. Each has a configured value,
