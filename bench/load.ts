@@ -3,12 +3,12 @@ import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { findPostgresBinaries, type PrivatePostgres, startPrivatePostgres } from "@parley/api/testing";
 import { migrateDatabase } from "@parley/db";
+import { createScratchDatabase } from "@parley/db/testing";
 import { createParleyClient, type ParleyClient } from "@parley/sdk";
 import pg from "pg";
 import { describeMachine } from "./lib/machine.js";
 import { type Figure, latencyFigure, renderTable, valueFigure, writeReport } from "./lib/report.js";
 import { type BenchScale, resolveScale } from "./lib/scale.js";
-import { createScratchDatabase } from "./lib/scratch-database.js";
 import { APPROVE, pendingInteractionId, SessionWatch } from "./lib/session-watch.js";
 import { now, summarize } from "./lib/stats.js";
 
