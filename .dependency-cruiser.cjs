@@ -77,6 +77,14 @@ module.exports = {
       to: { path: "^(apps|packages)/", pathNot: "^$1/$2/", dependencyTypesNot: ["aliased-workspace"] },
     },
     {
+      name: "nothing-imports-the-bench",
+      severity: "error",
+      comment:
+        "The bench (`@parley/bench`) measures the product from outside: no product code or script depends on it.",
+      from: { path: "^(apps|packages|scripts)/" },
+      to: { path: "^bench/" },
+    },
+    {
       name: "bench-and-scripts-use-public-entry-points",
       severity: "error",
       comment: "Benchmarks and scripts use packages through their names, as any other consumer does.",

@@ -1,3 +1,4 @@
+import { collectGarbage } from "./lib/collect-garbage.js";
 import { type ParleyStack, startParleyStack } from "./lib/parley-stack.js";
 import { PostgresCounters } from "./lib/postgres-counters.js";
 import { type Figure, latencyFigure, valueFigure } from "./lib/report.js";
@@ -5,13 +6,6 @@ import { APPROVE } from "./lib/session-watch.js";
 import { now, summarize } from "./lib/stats.js";
 import type { SuiteContext } from "./lib/suite.js";
 import { createWaitingSessions, type WaitingSession } from "./lib/waiting-sessions.js";
-
-function collectGarbage(): void {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  if (!gc) throw new Error("memory figures need node --expose-gc (scripts/bench.mjs passes it)");
-  gc();
-  gc();
-}
 
 /** Answers every waiting session at once, spread over `clients` SDK clients; returns per-session times. */
 async function answerAll(stack: ParleyStack, waiting: WaitingSession[], clientCount: number) {

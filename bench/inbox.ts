@@ -1,8 +1,8 @@
 import { migrateDatabase } from "@parley/db";
+import { createScratchDatabase } from "@parley/db/testing";
 import pg from "pg";
 import { startParleyStack } from "./lib/parley-stack.js";
 import { type Figure, latencyFigure, valueFigure } from "./lib/report.js";
-import { createScratchDatabase } from "./lib/scratch-database.js";
 import { seedInbox } from "./lib/seed-inbox.js";
 import { now, summarize } from "./lib/stats.js";
 import type { SuiteContext } from "./lib/suite.js";
@@ -26,7 +26,7 @@ async function timeRuns(runs: number, action: () => Promise<unknown>) {
  */
 export async function measureInbox(context: SuiteContext): Promise<Figure[]> {
   const { scale } = context;
-  const scratch = await createScratchDatabase(context.serverUrl);
+  const scratch = await createScratchDatabase(context.serverUrl, "parley_bench");
   await migrateDatabase(scratch.url);
   const seedStarted = now();
   const seed = await seedInbox(scratch.url, {

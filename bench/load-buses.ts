@@ -7,10 +7,10 @@ import { createParleyClient, type ParleyClient } from "@parley/sdk";
 import type { SessionEvent } from "@parley/session-core";
 import { buildSessionRecord, buildUserMessage, messageCommitOf } from "@parley/session-core/testing";
 import pg from "pg";
+import { runLoadSession } from "./lib/load-session.js";
 import { describeMachine } from "./lib/machine.js";
 import { type Figure, latencyFigure, renderTable, valueFigure, writeReport } from "./lib/report.js";
 import { resolveScale } from "./lib/scale.js";
-import { APPROVE, pendingInteractionId, SessionWatch } from "./lib/session-watch.js";
 import { now, summarize } from "./lib/stats.js";
 
 const PRIVATE_POSTGRES_PORT = 4512;
@@ -107,7 +107,6 @@ async function main(): Promise<void> {
   }
   console.log(renderTable(figures));
   const path = writeReport(
-    new URL("./results", import.meta.url).pathname,
     {
       started_at,
       finished_at: new Date().toISOString(),
@@ -198,39 +197,8 @@ async function runConfiguration(
       clients.push(client);
       if (responder !== client) clients.push(responder);
       const session = await client.sessions.create({ title: `load${index}` });
-      const watch = new SessionWatch();
-      session.subscribe(watch.onMutation, { after_event_id: 0 });
-      for (let cycle = 0; cycle < scale.load_cycles_per_session; cycle++) {
-        if (now() > deadline) return;
-        try {
-          const seenBefore = watch.event_ids[watch.event_ids.length - 1] ?? 0;
-          const after = (mutation: { event_id: number }) => mutation.event_id > seenBefore;
-          const pending = watch.waitFor(
-            (mutation) =>
-              after(mutation) &&
-              mutation.variant === "part" &&
-              mutation.part.type === "tool" &&
-              mutation.part.state === "waiting-user",
-          );
-          const finished = watch.waitFor(
-            (mutation) => after(mutation) && mutation.variant === "turn" && mutation.type === "finish",
-          );
-          const started = now();
-          await session.prompt(`approve load${index}x${cycle}`);
-          const seen = await pending;
-          await responder
-            .session(session.id)
-            .respond({ interaction_id: pendingInteractionId(seen.mutation), response: APPROVE });
-          const finish = await finished;
-          if (finish.mutation.variant === "turn" && finish.mutation.status !== "completed") {
-            throw new Error(`turn ended ${finish.mutation.status}`);
-          }
-          latencies.push(now() - started);
-        } catch (error) {
-          errors.push(error instanceof Error ? error.message : String(error));
-        }
-      }
-      if (!watch.isGapFree()) errors.push(`session ${session.id}: event id gap or duplicate at the client`);
+      const options = { name: `load${index}`, cycles: scale.load_cycles_per_session, deadline };
+      await runLoadSession(session, responder.session(session.id), options, { latencies, errors });
     };
 
     const startedAt = now();

@@ -3,13 +3,13 @@ import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { findPostgresBinaries, type PrivatePostgres, startPrivatePostgres } from "@parley/api/testing";
 import { migrateDatabase } from "@parley/db";
+import { createScratchDatabase } from "@parley/db/testing";
 import { createParleyClient, type ParleyClient } from "@parley/sdk";
 import pg from "pg";
+import { runLoadSession } from "./lib/load-session.js";
 import { describeMachine } from "./lib/machine.js";
 import { type Figure, latencyFigure, renderTable, valueFigure, writeReport } from "./lib/report.js";
 import { type BenchScale, resolveScale } from "./lib/scale.js";
-import { createScratchDatabase } from "./lib/scratch-database.js";
-import { APPROVE, pendingInteractionId, SessionWatch } from "./lib/session-watch.js";
 import { now, summarize } from "./lib/stats.js";
 
 const PRIVATE_POSTGRES_PORT = 4511;
@@ -143,7 +143,6 @@ async function main(): Promise<void> {
     }
     console.log(renderTable(figures));
     const path = writeReport(
-      new URL("./results", import.meta.url).pathname,
       {
         started_at,
         finished_at: new Date().toISOString(),
@@ -185,40 +184,8 @@ async function runLoad(serverUrl: string, scale: BenchScale, instances: number, 
       clients.push(client);
       const session = await client.sessions.create({ title: `load${index}` });
       sessionIds.push(session.id);
-      const watch = new SessionWatch();
-      session.subscribe(watch.onMutation, { after_event_id: 0 });
-      for (let cycle = 0; cycle < scale.load_cycles_per_session; cycle++) {
-        if (now() > deadline) {
-          timedOut = true;
-          return;
-        }
-        try {
-          const seenBefore = watch.event_ids[watch.event_ids.length - 1] ?? 0;
-          const after = (mutation: { event_id: number }) => mutation.event_id > seenBefore;
-          const pending = watch.waitFor(
-            (mutation) =>
-              after(mutation) &&
-              mutation.variant === "part" &&
-              mutation.part.type === "tool" &&
-              mutation.part.state === "waiting-user",
-          );
-          const finished = watch.waitFor(
-            (mutation) => after(mutation) && mutation.variant === "turn" && mutation.type === "finish",
-          );
-          const started = now();
-          await session.prompt(`approve load${index}x${cycle}`);
-          const seen = await pending;
-          await session.respond({ interaction_id: pendingInteractionId(seen.mutation), response: APPROVE });
-          const finish = await finished;
-          if (finish.mutation.variant === "turn" && finish.mutation.status !== "completed") {
-            throw new Error(`turn ended ${finish.mutation.status}`);
-          }
-          latencies.push(now() - started);
-        } catch (error) {
-          errors.push(error instanceof Error ? error.message : String(error));
-        }
-      }
-      if (!watch.isGapFree()) errors.push(`session ${session.id}: event id gap or duplicate at the client`);
+      const options = { name: `load${index}`, cycles: scale.load_cycles_per_session, deadline };
+      if (!(await runLoadSession(session, session, options, { latencies, errors }))) timedOut = true;
     };
 
     const cpuBefore = servers.map((server) => server.cpuMs());

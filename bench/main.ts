@@ -1,4 +1,3 @@
-import { join } from "node:path";
 import { findPostgresBinaries, type PrivatePostgres, startPrivatePostgres } from "@parley/api/testing";
 import { measureConcurrency } from "./concurrent.js";
 import { measureCycle } from "./cycle.js";
@@ -123,7 +122,7 @@ async function main(): Promise<void> {
     console.log(
       `\nmachine: ${machine.nproc} cores (${machine.cpu_model}), ${machine.memory_total_mib} MiB, load ${machine.load_average_1m.toFixed(2)}; ${machine.postgres_version.split(",")[0]}; node ${machine.node}`,
     );
-    const path = writeReport(join(import.meta.dirname, "results"), report);
+    const path = writeReport(report);
     console.log(`written: ${path}`);
     if (failures.length > 0) {
       console.log(`FAILED suites: ${failures.map((failure) => failure.suite).join(", ")}`);

@@ -1,10 +1,10 @@
 import { HumanMessage } from "@langchain/core/messages";
 import { Command } from "@langchain/langgraph";
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
+import { createScratchDatabase } from "@parley/db/testing";
 import pg from "pg";
 import { PostgresCounters } from "./lib/postgres-counters.js";
 import { type Figure, latencyFigure, valueFigure } from "./lib/report.js";
-import { createScratchDatabase } from "./lib/scratch-database.js";
 import { now, summarize } from "./lib/stats.js";
 import type { SuiteContext } from "./lib/suite.js";
 import { buildApprovalGraph, sideEffects } from "./peer/approval-graph.js";

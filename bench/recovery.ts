@@ -1,7 +1,7 @@
+import { createScratchDatabase } from "@parley/db/testing";
 import pg from "pg";
 import { startParleyRuntime, startParleyStack } from "./lib/parley-stack.js";
 import { type Figure, valueFigure } from "./lib/report.js";
-import { createScratchDatabase } from "./lib/scratch-database.js";
 import { APPROVE } from "./lib/session-watch.js";
 import { now, WAIT_MS, within } from "./lib/stats.js";
 import type { SuiteContext } from "./lib/suite.js";
@@ -19,7 +19,7 @@ import { createWaitingSessions, inBatches, waitHostless } from "./lib/waiting-se
  */
 export async function measureRecovery(context: SuiteContext): Promise<Figure[]> {
   const count = context.scale.recovery_pending;
-  const scratch = await createScratchDatabase(context.serverUrl);
+  const scratch = await createScratchDatabase(context.serverUrl, "parley_bench");
   try {
     const first = await startParleyStack({ serverUrl: context.serverUrl, port: context.nextPort(), scratch });
     let waiting: Awaited<ReturnType<typeof createWaitingSessions>>;

@@ -1,5 +1,6 @@
 import pg from "pg";
 import { cloneWaitingSession } from "./lib/clone-waiting-session.js";
+import { collectGarbage } from "./lib/collect-garbage.js";
 import { type ParleyStack, startParleyStack } from "./lib/parley-stack.js";
 import { type Figure, latencyFigure, valueFigure } from "./lib/report.js";
 import { APPROVE } from "./lib/session-watch.js";
@@ -11,13 +12,6 @@ import { createWaitingSessions, type WaitingSession, waitHostless } from "./lib/
 const FEW = 10;
 /** Answers timed at each size, one at a time (latency, not throughput). */
 const TIMED_ANSWERS = 50;
-
-function collectGarbage(): void {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  if (!gc) throw new Error("memory figures need node --expose-gc (scripts/bench.mjs passes it)");
-  gc();
-  gc();
-}
 
 async function withClient<T>(url: string, action: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });

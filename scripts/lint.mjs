@@ -6,8 +6,8 @@
 //   packages, no deep imports into another package, no import cycles;
 // - lint:unused — knip (knip.jsonc): unused files, exports and dependencies, and dependencies used
 //   but not declared;
-// - lint:duplicates — jscpd (.jscpd.json): copied code in product code (tests excluded), over a
-//   fixed threshold.
+// - lint:duplicates — jscpd (.jscpd.json): copied code in product code and the bench (tests
+//   excluded), over a fixed threshold.
 import { spawnSync } from "node:child_process";
 
 const root = new URL("..", import.meta.url).pathname;

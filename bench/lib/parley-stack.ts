@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type ApiServer, createWorkspaceCatalog, startApiServer, type WorkspaceCatalog } from "@parley/api";
 import { createDatabase, migrateDatabase } from "@parley/db";
+import { createScratchDatabase, type ScratchDatabase } from "@parley/db/testing";
 import { createParleyClient, type ParleyClient } from "@parley/sdk";
 import { type AgentDefinition, SessionRuntime } from "@parley/session-core";
 import pino from "pino";
@@ -13,7 +14,6 @@ import {
   createBenchAgent,
   ToolProbe,
 } from "./bench-agent.js";
-import { createScratchDatabase, type ScratchDatabase } from "./scratch-database.js";
 import { within } from "./stats.js";
 
 export type { ParleyClient };
@@ -111,7 +111,7 @@ export async function startParleyStack(options: {
   /** `PARLEY_BUS` (unset: NOTIFY). */
   bus_url?: string | undefined;
 }): Promise<ParleyStack> {
-  const scratch = options.scratch ?? (await createScratchDatabase(options.serverUrl));
+  const scratch = options.scratch ?? (await createScratchDatabase(options.serverUrl, "parley_bench"));
   await migrateDatabase(scratch.url);
   const {
     database,

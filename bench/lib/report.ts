@@ -105,16 +105,19 @@ export function renderTable(figures: Figure[]): string {
   return [line(header), widths.map((width) => "─".repeat(width)).join("  "), ...rows.map(line)].join("\n");
 }
 
+/** Where every run's report goes; only `latest.json` of the reference machine is committed. */
+const RESULTS_DIR = join(import.meta.dirname, "..", "results");
+
 /**
  * Writes `bench/results/<timestamp><suffix>.json` and `bench/results/latest<suffix>.json` (the load
- * test uses the suffix `-load`); returns the first path.
+ * tests use the suffixes `-load` and `-load-buses`); returns the first path.
  */
-export function writeReport(resultsDir: string, report: BenchReport, suffix = ""): string {
-  mkdirSync(resultsDir, { recursive: true });
+export function writeReport(report: BenchReport, suffix = ""): string {
+  mkdirSync(RESULTS_DIR, { recursive: true });
   const stamp = report.started_at.replace(/[:.]/g, "-");
-  const path = join(resultsDir, `${stamp}${suffix}.json`);
+  const path = join(RESULTS_DIR, `${stamp}${suffix}.json`);
   const text = `${JSON.stringify(report, null, 2)}\n`;
   writeFileSync(path, text);
-  writeFileSync(join(resultsDir, `latest${suffix}.json`), text);
+  writeFileSync(join(RESULTS_DIR, `latest${suffix}.json`), text);
   return path;
 }

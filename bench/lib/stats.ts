@@ -1,4 +1,11 @@
-/** Distribution of one figure's samples. Percentiles use the nearest-rank method. */
+/**
+ * The bench's one rule for summarising samples, used by every suite and script. Percentiles are
+ * **nearest-rank**: the p-th percentile of n sorted samples is the sample of rank ⌈p·n⌉ (1-based),
+ * never an interpolation between two samples, so every reported p50/p99 is a time that was really
+ * measured. With fewer than 100 samples p99 is therefore the maximum.
+ */
+
+/** Distribution of one figure's samples (percentiles by nearest rank). */
 export interface Distribution {
   n: number;
   p50: number;
@@ -8,6 +15,7 @@ export interface Distribution {
   max: number;
 }
 
+/** The nearest-rank percentile of samples sorted ascending; `fraction` in (0, 1]. */
 export function percentile(sorted: readonly number[], fraction: number): number {
   if (sorted.length === 0) throw new Error("percentile of no samples");
   const rank = Math.max(1, Math.ceil(fraction * sorted.length));
@@ -25,6 +33,13 @@ export function summarize(samples: readonly number[]): Distribution {
     min: sorted[0] as number,
     max: sorted[sorted.length - 1] as number,
   };
+}
+
+/** `summarize` of millisecond samples as the standalone scripts print it: µs-rounded, `_ms` keys. */
+export function summarizeMs(samples: readonly number[]) {
+  const { n, mean, p50, p99 } = summarize(samples);
+  const round = (value: number) => Math.round(value * 1000) / 1000;
+  return { n, mean_ms: round(mean), p50_ms: round(p50), p99_ms: round(p99) };
 }
 
 /** Milliseconds since an arbitrary origin, sub-millisecond resolution, monotonic. */

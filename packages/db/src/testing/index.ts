@@ -1,4 +1,5 @@
 export { resolveTestAdminUrl, TEST_ADMIN_URL_ENV } from "./admin-url.js";
 export { findNatsServer, type PrivateNats, startPrivateNats } from "./private-nats.js";
+export { createScratchDatabase, type ScratchDatabase } from "./scratch-database.js";
 export { startTestBus, TEST_BUS_KINDS, type TestBus, type TestBusKind } from "./test-bus.js";
 export { createTestDatabase, type TestDatabase } from "./test-database.js";
