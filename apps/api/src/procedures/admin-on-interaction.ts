@@ -1,21 +1,10 @@
-import { interactionSchema } from "@parley/session-core";
+import { type AdminInteractionEvent, adminOnInteractionInputSchema } from "@parley/session-core/contract";
 import { tracked } from "@trpc/server";
-import { z } from "zod";
 import { toTRPCError } from "../errors.js";
 import { interactionEventSource } from "../subscriptions/event-sources.js";
+import { parseLastEventId } from "../subscriptions/last-event-id.js";
 import { streamOrderedEvents } from "../subscriptions/ordered-event-stream.js";
 import { adminProcedure } from "../trpc.js";
-import { lastEventIdSchema, parseLastEventId } from "./common-schemas.js";
-
-export const adminOnInteractionInputSchema = z.strictObject({ lastEventId: lastEventIdSchema }).optional();
-
-export const adminInteractionEventSchema = z.object({
-  event_id: z.number().int().positive(),
-  kind: z.enum(["created", "resolved", "denied", "cancelled", "failed"]),
-  session_id: z.string(),
-  interaction: interactionSchema,
-});
-export type AdminInteractionEvent = z.infer<typeof adminInteractionEventSchema>;
 
 /**
  * Every interaction created, answered or cancelled in any session, as

@@ -1,17 +1,12 @@
 import type { SessionMutation } from "@parley/session-core";
+import { sessionOnMutationInputSchema } from "@parley/session-core/contract";
 import { tracked } from "@trpc/server";
-import { z } from "zod";
 import { toTRPCError } from "../errors.js";
 import { findVisibleSession } from "../session-access.js";
 import { sessionEventSource } from "../subscriptions/event-sources.js";
+import { parseLastEventId } from "../subscriptions/last-event-id.js";
 import { streamOrderedEvents } from "../subscriptions/ordered-event-stream.js";
 import { authedProcedure } from "../trpc.js";
-import { lastEventIdSchema, parseLastEventId, sessionIdSchema } from "./common-schemas.js";
-
-export const sessionOnMutationInputSchema = z.strictObject({
-  session_id: sessionIdSchema,
-  lastEventId: lastEventIdSchema,
-});
 
 /**
  * Every committed mutation of one session as `tracked(String(event_id), mutation)`. With
