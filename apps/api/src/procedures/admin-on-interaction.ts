@@ -8,7 +8,8 @@ import { adminProcedure } from "../trpc.js";
 
 /**
  * Every interaction created, answered or cancelled in any session, as
- * `tracked(String(event_id), event)` from one global sequence; resumes after `lastEventId`.
+ * `tracked(String(event_id), event)` from one global sequence; resumes after `lastEventId`. With
+ * `announce_start`, an untracked `{ started: true, last_event_id }` follows the replay.
  */
 export const adminOnInteraction = adminProcedure
   .input(adminOnInteractionInputSchema)
@@ -18,8 +19,13 @@ export const adminOnInteraction = adminProcedure
         source: interactionEventSource(ctx.services.store, ctx.services.bus),
         after_event_id: parseLastEventId(input?.lastEventId),
         signal,
+        announce_start: input?.announce_start === true,
       });
       for await (const event of events) {
+        if ("started" in event) {
+          yield event;
+          continue;
+        }
         const payload: AdminInteractionEvent = {
           event_id: event.event_id,
           kind: event.kind,

@@ -11,7 +11,8 @@ import { authedProcedure } from "../trpc.js";
 /**
  * Every committed mutation of one session as `tracked(String(event_id), mutation)`. With
  * `lastEventId` it first replays the log after that id (`"0"`: everything); without it only later
- * mutations. Reconnecting clients resume with no gap and no duplicate.
+ * mutations. Reconnecting clients resume with no gap and no duplicate. With `announce_start`, an
+ * untracked `{ started: true, last_event_id }` follows the replay, before any live mutation.
  */
 export const sessionOnMutation = authedProcedure
   .input(sessionOnMutationInputSchema)
@@ -22,9 +23,11 @@ export const sessionOnMutation = authedProcedure
         source: sessionEventSource(ctx.services.store, ctx.services.bus, input.session_id),
         after_event_id: parseLastEventId(input.lastEventId),
         signal,
+        announce_start: input.announce_start === true,
       });
       for await (const event of events) {
-        yield tracked(String(event.event_id), event.mutation as SessionMutation);
+        if ("started" in event) yield event;
+        else yield tracked(String(event.event_id), event.mutation as SessionMutation);
       }
     } catch (error) {
       throw toTRPCError(error);

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { interactionSchema, interactionStatusSchema } from "../schema/interaction.js";
 import { userNameSchema, userRoleSchema } from "./account-procedures.js";
-import { cursorSchema, lastEventIdSchema, sessionIdSchema } from "./common-inputs.js";
+import { announceStartSchema, cursorSchema, lastEventIdSchema, sessionIdSchema } from "./common-inputs.js";
 import { LIMITS } from "./limits.js";
 
 export const adminInteractionsInputSchema = z
@@ -35,7 +35,9 @@ export const adminInteractionsOutputSchema = z.object({
 });
 export type AdminInteractionsPage = z.infer<typeof adminInteractionsOutputSchema>;
 
-export const adminOnInteractionInputSchema = z.strictObject({ lastEventId: lastEventIdSchema }).optional();
+export const adminOnInteractionInputSchema = z
+  .strictObject({ lastEventId: lastEventIdSchema, announce_start: announceStartSchema })
+  .optional();
 
 /** One event of `admin.onInteraction`; `event_id` comes from one global sequence. */
 export const adminInteractionEventSchema = z.object({

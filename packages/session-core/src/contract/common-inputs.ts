@@ -16,3 +16,22 @@ export const lastEventIdSchema = z
 
 /** `{ session_id }`, strict: the input of every single-session read and command without arguments. */
 export const sessionTargetInputSchema = z.strictObject({ session_id: sessionIdSchema });
+
+/**
+ * Asks a subscription to send a `SubscriptionStarted` item each time it (re)starts. Off by default,
+ * so a plain WebSocket or SSE consumer sees only events.
+ */
+export const announceStartSchema = z.boolean().optional();
+
+/**
+ * Sent (untracked) by a subscription that asked for it with `announce_start`, once the server
+ * listens for live events and has replayed the log: every event after `last_event_id` will follow,
+ * in order. `null`: the subscription started without a `lastEventId`, so only events committed from
+ * now on follow — after a reconnect that started this way, anything committed while the connection
+ * was down is not replayed and a client must re-read its snapshot.
+ */
+export const subscriptionStartedSchema = z.object({
+  started: z.literal(true),
+  last_event_id: z.number().int().nonnegative().nullable(),
+});
+export type SubscriptionStarted = z.infer<typeof subscriptionStartedSchema>;

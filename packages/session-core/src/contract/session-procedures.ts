@@ -3,7 +3,7 @@ import { approvalModeSchema } from "../schema/approval-mode.js";
 import { interactionRequestSchema, interactionResponseSchema } from "../schema/interaction.js";
 import { sessionMessageSchema } from "../schema/messages.js";
 import { sessionInfoSchema, sessionSetInputSchema, sessionSetOptionsSchema } from "../schema/session.js";
-import { cursorSchema, lastEventIdSchema, sessionIdSchema } from "./common-inputs.js";
+import { announceStartSchema, cursorSchema, lastEventIdSchema, sessionIdSchema } from "./common-inputs.js";
 import { LIMITS } from "./limits.js";
 import { checkPayloadLimits } from "./response-payload-limits.js";
 
@@ -105,4 +105,5 @@ export type SessionSetResult = z.infer<typeof sessionSetOutputSchema>;
 export const sessionOnMutationInputSchema = z.strictObject({
   session_id: sessionIdSchema,
   lastEventId: lastEventIdSchema,
+  announce_start: announceStartSchema,
 });
