@@ -1,4 +1,3 @@
-export type { AdminInteractionEvent } from "@parley/session-core/contract";
 export type { AuthStore, AuthUser, UserRole } from "./auth/auth-store.js";
 export { PARLEY_TO_TRPC_CODE } from "./errors.js";
 export { type AppRouter, appRouter } from "./router.js";
