@@ -62,10 +62,21 @@ module.exports = {
       name: "api-serves-without-the-sdk",
       severity: "error",
       comment:
-        "The SDK is the API's client and takes its router type from it: only the API's tests and test " +
-        "harnesses may drive the API through the SDK (they cannot declare it: the package graph would be a cycle).",
+        "The SDK is the API's client: only the API's tests and test harnesses drive the API through it " +
+        "(a devDependency); the server itself never imports it.",
       from: { path: "^apps/api/src/", pathNot: "(\\.test\\.ts$|/testing/)" },
       to: { path: "^packages/sdk/" },
+    },
+    {
+      name: "sdk-never-imports-the-api",
+      severity: "error",
+      comment:
+        "The package graph is one-way: api (its tests) → sdk → session-core. The SDK types its calls from the " +
+        "contract in session-core, and its end-to-end tests live in the API (apps/api/src/sdk/), so no file of " +
+        "the SDK, tests included, imports the API: that would make the two packages a cycle, which the module " +
+        "cycle check does not see (no single module ring closes).",
+      from: { path: "^packages/sdk/" },
+      to: { path: "^apps/" },
     },
     {
       name: "no-deep-import-into-another-package",

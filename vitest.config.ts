@@ -34,7 +34,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "e2e",
-          include: ["apps/api/src/**/*.e2e.test.ts", "packages/sdk/src/**/*.e2e.test.ts"],
+          include: ["apps/api/src/**/*.e2e.test.ts"],
           globalSetup: ["packages/db/src/testing/global-setup.ts"],
           testTimeout: 120_000,
           hookTimeout: 180_000,

@@ -8,5 +8,5 @@ export default {
   input: "src/index.ts",
   output: { file: "dist/index.d.ts", format: "es" },
   plugins: [dts({ tsconfig: "tsconfig.build.json", respectExternal: true })],
-  external: [/^@trpc\//, /^zod(\/|$)/, /^ws$/, /^@parley\/api(\/|$)/],
+  external: [/^@trpc\//, /^zod(\/|$)/, /^ws$/],
 };

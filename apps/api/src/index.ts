@@ -1,6 +1,5 @@
 export type { AuthStore, AuthUser, UserRole } from "./auth/auth-store.js";
 export { PARLEY_TO_TRPC_CODE } from "./errors.js";
-export type { AdminInteractionEvent } from "./procedures/admin-on-interaction.js";
 export { type AppRouter, appRouter } from "./router.js";
 export { type ApiServer, type StartApiServerOptions, startApiServer } from "./server.js";
 export type { ApiServices } from "./services.js";

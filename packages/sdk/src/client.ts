@@ -1,5 +1,6 @@
-import type { AppRouter } from "@parley/api";
-import { createTRPCClient, createWSClient, httpBatchLink, splitLink, wsLink } from "@trpc/client";
+import { createTRPCUntypedClient, createWSClient, httpBatchLink, splitLink, wsLink } from "@trpc/client";
+import type { AnyRouter } from "@trpc/server";
+import { contractClient } from "./contract-client.js";
 import { withParleyErrors } from "./parley-error.js";
 import { createSessionHandle, type ParleySession } from "./session-handle.js";
 import { startTrackedSubscription } from "./subscription.js";
@@ -88,12 +89,12 @@ export function createParleyClient(options: ParleyClientOptions): ParleyClient {
     retryDelayMs: (attempt) => Math.min(100 * 2 ** attempt, 3_000),
   });
 
-  const trpc = createTRPCClient<AppRouter>({
+  const untyped = createTRPCUntypedClient<AnyRouter>({
     links: [
       splitLink({
         condition: (operation) => operation.type === "subscription",
-        true: wsLink<AppRouter>({ client: wsClient }),
-        false: httpBatchLink<AppRouter>({
+        true: wsLink<AnyRouter>({ client: wsClient }),
+        false: httpBatchLink<AnyRouter>({
           url: httpUrl,
           // The server refuses batches over PARLEY_MAX_BATCH_SIZE (default 50).
           maxItems: 20,
@@ -102,38 +103,35 @@ export function createParleyClient(options: ParleyClientOptions): ParleyClient {
       }),
     ],
   });
+  const trpc = contractClient(untyped);
 
   return {
     sessions: {
       create: (input) =>
         withParleyErrors(async () => {
-          const info = await trpc.session.create.mutate(input);
+          const info = await trpc.mutate("session.create", input);
           return createSessionHandle(trpc, info.session_id);
         }),
-      list: (query) => withParleyErrors(() => trpc.session.list.query(query)),
+      list: (query) => withParleyErrors(() => trpc.query("session.list", query)),
     },
     session: (session_id) => createSessionHandle(trpc, session_id),
     admin: {
-      interactions: (query) => withParleyErrors(() => trpc.admin.interactions.query(query)),
+      interactions: (query) => withParleyErrors(() => trpc.query("admin.interactions", query)),
       subscribe: (listener, subscribeOptions) =>
         startTrackedSubscription<AdminInteractionEvent>({
-          subscribe: (input, handlers) =>
-            trpc.admin.onInteraction.subscribe(input, {
-              onData: (tracked) => handlers.onData(tracked as { id: string; data: AdminInteractionEvent }),
-              onError: handlers.onError,
-            }),
+          subscribe: (input, handlers) => trpc.subscribe("admin.onInteraction", input, handlers),
           listener,
           subscribeOptions,
         }),
       users: {
-        create: (input) => withParleyErrors(() => trpc.admin.users.create.mutate(input)),
-        revoke: (input) => withParleyErrors(() => trpc.admin.users.revoke.mutate(input)),
+        create: (input) => withParleyErrors(() => trpc.mutate("admin.users.create", input)),
+        revoke: (input) => withParleyErrors(() => trpc.mutate("admin.users.revoke", input)),
       },
     },
-    auth: { whoami: () => withParleyErrors(() => trpc.auth.whoami.query()) },
-    workspaces: { list: () => withParleyErrors(() => trpc.workspace.list.query()) },
-    models: { list: () => withParleyErrors(() => trpc.model.list.query()) },
-    users: { names: (input) => withParleyErrors(() => trpc.users.names.query(input)) },
+    auth: { whoami: () => withParleyErrors(() => trpc.query("auth.whoami", undefined)) },
+    workspaces: { list: () => withParleyErrors(() => trpc.query("workspace.list", undefined)) },
+    models: { list: () => withParleyErrors(() => trpc.query("model.list", undefined)) },
+    users: { names: (input) => withParleyErrors(() => trpc.query("users.names", input)) },
     close: () => wsClient.close(),
   };
 }

@@ -1,5 +1,4 @@
-import type { AppRouter } from "@parley/api";
-import type { TRPCClient } from "@trpc/client";
+import type { ContractClient } from "./contract-client.js";
 import { withParleyErrors } from "./parley-error.js";
 import { startTrackedSubscription } from "./subscription.js";
 import {
@@ -20,6 +19,7 @@ import type {
   SessionMutation,
   SessionSetInput,
   SessionSetOptions,
+  SessionSetResult,
   SessionStatus,
   StopResult,
   SubscribeOptions,
@@ -55,7 +55,7 @@ export interface ParleySession {
   /** The bare requests of the pending interactions, in occurrence order. */
   interactions(): Promise<InteractionRequest[]>;
   status(): Promise<SessionStatus>;
-  set(input: SessionSetInput, options?: SessionSetOptions): Promise<{ queued: boolean }>;
+  set(input: SessionSetInput, options?: SessionSetOptions): Promise<SessionSetResult>;
   messages(query?: MessagesQuery): Promise<MessagePage>;
   info(): Promise<SessionInfo>;
 }
@@ -66,29 +66,26 @@ export interface RunOptions {
   onInteraction?: InteractionHandler;
 }
 
-export function createSessionHandle(trpc: TRPCClient<AppRouter>, session_id: string): ParleySession {
+export function createSessionHandle(trpc: ContractClient, session_id: string): ParleySession {
   const target = { session_id };
   const handle: ParleySession = {
     id: session_id,
     subscribe(listener, options) {
       return startTrackedSubscription<SessionMutation>({
         subscribe: (input, handlers) =>
-          trpc.session.onMutation.subscribe(
-            { ...target, ...input },
-            {
-              onData: (tracked) => handlers.onData(tracked as { id: string; data: SessionMutation }),
-              onError: handlers.onError,
-            },
-          ),
+          trpc.subscribe("session.onMutation", { ...target, ...input }, handlers),
         listener,
         subscribeOptions: options,
       });
     },
     prompt: (input) =>
       withParleyErrors(() =>
-        trpc.session.prompt.mutate({ ...target, ...(typeof input === "string" ? { query: input } : input) }),
+        trpc.mutate("session.prompt", {
+          ...target,
+          ...(typeof input === "string" ? { query: input } : input),
+        }),
       ),
-    stop: () => withParleyErrors(() => trpc.session.stop.mutate(target)),
+    stop: () => withParleyErrors(() => trpc.mutate("session.stop", target)),
     async run(query, options = {}) {
       const { turn_id } = await handle.prompt(
         options.request_id === undefined ? { query } : { query, request_id: options.request_id },
@@ -99,17 +96,20 @@ export function createSessionHandle(trpc: TRPCClient<AppRouter>, session_id: str
       );
     },
     waitForTurn: (turn_id, options) => waitForTurn(handle, turn_id, options),
-    rename: (title) => withParleyErrors(() => trpc.session.rename.mutate({ ...target, title })),
-    close: () => withParleyErrors(() => trpc.session.close.mutate(target)),
-    respond: (input) => withParleyErrors(() => trpc.session.respond.mutate({ ...target, ...input })),
-    interactions: () => withParleyErrors(() => trpc.session.interactions.query(target)),
-    status: () => withParleyErrors(() => trpc.session.status.query(target)),
+    rename: (title) => withParleyErrors(() => trpc.mutate("session.rename", { ...target, title })),
+    close: () => withParleyErrors(() => trpc.mutate("session.close", target)),
+    respond: (input) => withParleyErrors(() => trpc.mutate("session.respond", { ...target, ...input })),
+    interactions: () => withParleyErrors(() => trpc.query("session.interactions", target)),
+    status: () => withParleyErrors(() => trpc.query("session.status", target)),
     set: (input, options) =>
       withParleyErrors(() =>
-        trpc.session.set.mutate(options === undefined ? { ...target, input } : { ...target, input, options }),
+        trpc.mutate(
+          "session.set",
+          options === undefined ? { ...target, input } : { ...target, input, options },
+        ),
       ),
-    messages: (query) => withParleyErrors(() => trpc.session.messages.query({ ...target, ...query })),
-    info: () => withParleyErrors(() => trpc.session.get.query(target)),
+    messages: (query) => withParleyErrors(() => trpc.query("session.messages", { ...target, ...query })),
+    info: () => withParleyErrors(() => trpc.query("session.get", target)),
   };
   return handle;
 }

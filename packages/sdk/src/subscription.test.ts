@@ -10,14 +10,17 @@ interface TestEvent {
 
 /** A stand-in for a tRPC subscription that the test drives by hand. */
 function manualSubscription() {
-  const calls: { input: { lastEventId?: string }; unsubscribed: boolean }[] = [];
+  const calls: { input: { lastEventId?: string; announce_start: true }; unsubscribed: boolean }[] = [];
   let handlers: {
-    onData: (data: { id: string; data: TestEvent }) => void;
+    onData: (item: unknown) => void;
     onError: (error: unknown) => void;
   } | null = null;
   return {
     calls,
-    subscribe: (input: { lastEventId?: string }, given: NonNullable<typeof handlers>) => {
+    subscribe: (
+      input: { lastEventId?: string; announce_start: true },
+      given: NonNullable<typeof handlers>,
+    ) => {
       const call = { input, unsubscribed: false };
       calls.push(call);
       handlers = given;
@@ -28,6 +31,7 @@ function manualSubscription() {
       };
     },
     emit: (event_id: number) => handlers?.onData({ id: String(event_id), data: { event_id } }),
+    start: (last_event_id: number | null) => handlers?.onData({ started: true, last_event_id }),
     fail: (error: unknown) => handlers?.onError(error),
   };
 }
@@ -51,7 +55,7 @@ describe("startTrackedSubscription", () => {
       },
       subscribeOptions: { after_event_id: 3 },
     });
-    expect(source.calls[0]?.input).toEqual({ lastEventId: "3" });
+    expect(source.calls[0]?.input).toEqual({ lastEventId: "3", announce_start: true });
     for (const id of [2, 3, 4, 5, 5, 4, 6]) source.emit(id);
     await sixDelivered;
     expect(seen).toEqual([4, 5, 6]);
@@ -70,7 +74,7 @@ describe("startTrackedSubscription", () => {
       listener: () => undefined,
       subscribeOptions: { onError: (error) => errors.push(error) },
     });
-    expect(source.calls[0]?.input).toEqual({});
+    expect(source.calls[0]?.input).toEqual({ announce_start: true });
     const wire = new TRPCClientError("Session not found: s", {
       result: { error: { code: -32004, message: "x", data: { parley_code: "session_not_found" } } },
     });
@@ -108,13 +112,63 @@ describe("startTrackedSubscription", () => {
       }),
     );
     await secondCall;
-    expect(source.calls.map((call) => call.input)).toEqual([{}, { lastEventId: "8" }]);
+    expect(source.calls.map((call) => call.input)).toEqual([
+      { announce_start: true },
+      { lastEventId: "8", announce_start: true },
+    ]);
     source.emit(8);
     source.emit(9);
     await settle();
     expect(seen).toEqual([7, 8, 9]);
     unsubscribe();
     expect(source.calls[1]?.unsubscribed).toBe(true);
+  });
+});
+
+describe("startTrackedSubscription's onStarted", () => {
+  it("reports each (re)start in delivery order, after the events before it, and never as an event", async () => {
+    const source = manualSubscription();
+    const log: string[] = [];
+    let reachedFive: () => void = () => undefined;
+    const fiveDelivered = new Promise<void>((resolve) => {
+      reachedFive = resolve;
+    });
+    startTrackedSubscription<TestEvent>({
+      subscribe: source.subscribe,
+      listener: async (event) => {
+        await settle();
+        log.push(`event ${event.event_id}`);
+        if (event.event_id === 5) reachedFive();
+      },
+      subscribeOptions: {
+        after_event_id: 2,
+        onStarted: ({ last_event_id }) => {
+          log.push(`started after ${last_event_id}`);
+        },
+      },
+    });
+    source.emit(3);
+    source.emit(4);
+    source.start(4);
+    source.emit(4);
+    source.emit(5);
+    source.start(5);
+    await fiveDelivered;
+    await settle();
+    expect(log).toEqual(["event 3", "event 4", "started after 4", "event 5", "started after 5"]);
+  });
+
+  it("reports a start without a cursor as null", async () => {
+    const source = manualSubscription();
+    const starts: (number | null)[] = [];
+    startTrackedSubscription<TestEvent>({
+      subscribe: source.subscribe,
+      listener: () => undefined,
+      subscribeOptions: { onStarted: ({ last_event_id }) => void starts.push(last_event_id) },
+    });
+    source.start(null);
+    await settle();
+    expect(starts).toEqual([null]);
   });
 });
 

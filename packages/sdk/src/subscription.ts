@@ -1,7 +1,7 @@
 import { ParleyError } from "@parley/session-core/wire";
 import type { Unsubscribable } from "@trpc/server/observable";
 import { toParleyError } from "./parley-error.js";
-import type { SubscribeOptions } from "./types.js";
+import type { SubscribeOptions, SubscriptionStarted } from "./types.js";
 
 /** Waits before re-subscribing after a server-side failure (the last value repeats). */
 const RETRY_DELAYS_MS = [100, 250, 500, 1_000, 2_000, 5_000] as const;
@@ -19,9 +19,10 @@ const RETRY_DELAYS_MS = [100, 250, 500, 1_000, 2_000, 5_000] as const;
  * to `onError`. The `event_id` guard makes "no duplicate" hold even if a replay overlapped.
  */
 export function startTrackedSubscription<E extends { event_id: number }>(options: {
+  /** Items are `{ id, data: E }` (tracked events) or a `SubscriptionStarted` (announced starts). */
   subscribe: (
-    input: { lastEventId?: string },
-    handlers: { onData: (data: { id: string; data: E }) => void; onError: (error: unknown) => void },
+    input: { lastEventId?: string; announce_start: true },
+    handlers: { onData: (item: unknown) => void; onError: (error: unknown) => void },
   ) => Unsubscribable;
   listener: (event: E) => void | Promise<void>;
   subscribeOptions: SubscribeOptions | undefined;
@@ -41,32 +42,48 @@ export function startTrackedSubscription<E extends { event_id: number }>(options
   };
 
   const start = () => {
-    current = options.subscribe(lastDelivered === undefined ? {} : { lastEventId: String(lastDelivered) }, {
-      onData: ({ data }) => {
-        failures = 0;
-        if (!active || (lastDelivered !== undefined && data.event_id <= lastDelivered)) return;
-        lastDelivered = data.event_id;
-        delivery = delivery
-          .then(() => (active ? options.listener(data) : undefined))
-          .catch((error: unknown) => {
-            reportListenerError(error);
-          });
+    const input = lastDelivered === undefined ? {} : { lastEventId: String(lastDelivered) };
+    current = options.subscribe(
+      { ...input, announce_start: true },
+      {
+        onData: (item) => {
+          failures = 0;
+          if (!active) return;
+          if (isSubscriptionStarted(item)) {
+            const onStarted = options.subscribeOptions?.onStarted;
+            const started = { last_event_id: item.last_event_id };
+            // In the delivery order: every event through `last_event_id` reached the listener first.
+            if (onStarted)
+              delivery = delivery
+                .then(() => (active ? onStarted(started) : undefined))
+                .catch(reportListenerError);
+            return;
+          }
+          const { data } = item as { data: E };
+          if (lastDelivered !== undefined && data.event_id <= lastDelivered) return;
+          lastDelivered = data.event_id;
+          delivery = delivery
+            .then(() => (active ? options.listener(data) : undefined))
+            .catch((error: unknown) => {
+              reportListenerError(error);
+            });
+        },
+        onError: (error) => {
+          if (!active) return;
+          const reported = toParleyError(error);
+          if (reported instanceof ParleyError) {
+            end(reported);
+            return;
+          }
+          const delay = RETRY_DELAYS_MS[Math.min(failures, RETRY_DELAYS_MS.length - 1)];
+          failures += 1;
+          retry = setTimeout(() => {
+            retry = null;
+            if (active) start();
+          }, delay);
+        },
       },
-      onError: (error) => {
-        if (!active) return;
-        const reported = toParleyError(error);
-        if (reported instanceof ParleyError) {
-          end(reported);
-          return;
-        }
-        const delay = RETRY_DELAYS_MS[Math.min(failures, RETRY_DELAYS_MS.length - 1)];
-        failures += 1;
-        retry = setTimeout(() => {
-          retry = null;
-          if (active) start();
-        }, delay);
-      },
-    });
+    );
   };
 
   start();
@@ -77,6 +94,10 @@ export function startTrackedSubscription<E extends { event_id: number }>(options
     if (retry !== null) clearTimeout(retry);
     current?.unsubscribe();
   };
+}
+
+function isSubscriptionStarted(item: unknown): item is SubscriptionStarted {
+  return typeof item === "object" && item !== null && "started" in item && item.started === true;
 }
 
 /** A failing listener must not stop delivery to itself or crash the host process. */

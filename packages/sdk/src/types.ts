@@ -1,126 +1,53 @@
-import type { ApprovalMode, Interaction, InteractionStatus, SessionInfo } from "@parley/session-core/wire";
-
+/*
+ * The wire types, each inferred (`z.infer`) from its one schema in the contract
+ * (`@parley/session-core/wire`, bundled into the published package so its types stand alone).
+ */
 export type {
+  AdminInboxItem,
+  AdminInteractionEvent,
+  AdminInteractionsPage,
+  AdminInteractionsQuery,
   ApprovalMode,
   AssistantPart,
+  CreatedUser,
+  CreateSessionInput,
+  CreateUserInput,
   Interaction,
   InteractionRequest,
   InteractionResponse,
   InteractionResult,
   InteractionStatus,
   MessagePage,
+  MessagesQuery,
+  ModelChoice,
+  ModelList,
   PartMutation,
+  PromptInput,
+  PromptResult,
   Question,
   QuestionAnswer,
   RespondInput,
+  RevokedTokens,
+  RevokeUserInput,
   SessionInfo,
+  SessionListPage,
+  SessionListQuery,
   SessionMessage,
   SessionMutation,
   SessionSetInput,
   SessionSetOptions,
+  SessionSetResult,
   SessionStatus,
   StopResult,
+  SubscriptionStarted,
   ToolPart,
   TurnMutation,
+  UserNames,
+  UserNamesInput,
+  UserRole,
+  WhoAmI,
+  WorkspaceList,
 } from "@parley/session-core/wire";
-
-/*
- * The procedures' inputs and outputs, written out so the published package's types stand alone
- * (no router type from the private API package). `wire-types.check.ts` fails the typecheck if any
- * of them drifts from the router's.
- */
-
-/** `session.create` input: `{ title?, approval_mode?, model_id?, workspace_id? }`. */
-export type CreateSessionInput =
-  | {
-      title?: string | undefined;
-      approval_mode?: ApprovalMode | undefined;
-      /** One of `models.list()`; default: the server's default model. */
-      model_id?: string | undefined;
-      workspace_id?: string | null | undefined;
-    }
-  | undefined;
-/** `session.list` input: `scope: "all"` (admins) lists every user's; `query` matches titles. */
-export type SessionListQuery =
-  | {
-      cursor?: string | null | undefined;
-      limit?: number | undefined;
-      scope?: "own" | "all" | undefined;
-      query?: string | undefined;
-    }
-  | undefined;
-export interface SessionListPage {
-  items: SessionInfo[];
-  next_cursor: string | null;
-}
-export type MessagesQuery = { before_sequence?: number; limit?: number };
-export type PromptInput = string | { query: string; request_id?: string };
-export interface PromptResult {
-  turn_id: string;
-}
-export type AdminInteractionsQuery =
-  | {
-      status?: InteractionStatus | undefined;
-      type?: string | undefined;
-      tool_name?: string | undefined;
-      session_id?: string | undefined;
-      cursor?: string | null | undefined;
-      limit?: number | undefined;
-    }
-  | undefined;
-export interface AdminInboxItem {
-  interaction: Interaction;
-  session_id: string;
-  session_title: string;
-  owner_id: string;
-  owner_name: string | null;
-  tool_name: string;
-  tool_call_id: string;
-  created_at: number;
-}
-export interface AdminInteractionsPage {
-  items: AdminInboxItem[];
-  next_cursor: string | null;
-}
-export interface AdminInteractionEvent {
-  event_id: number;
-  kind: "created" | "resolved" | "denied" | "cancelled" | "failed";
-  session_id: string;
-  interaction: Interaction;
-}
-export type UserRole = "member" | "admin";
-export interface CreateUserInput {
-  name: string;
-  role?: UserRole | undefined;
-}
-export interface CreatedUser {
-  user_id: string;
-  token: string;
-}
-export interface RevokeUserInput {
-  name: string;
-}
-export interface RevokedTokens {
-  revoked: number;
-}
-export interface WhoAmI {
-  user_id: string;
-  name: string;
-  role: UserRole;
-}
-export interface WorkspaceList {
-  items: { workspace_id: string }[];
-}
-/** `model.list`: the models sessions may use, the server's default first. */
-export interface ModelList {
-  items: { model_id: string; label: string }[];
-}
-export interface UserNamesInput {
-  user_ids: string[];
-}
-export interface UserNames {
-  items: { user_id: string; name: string }[];
-}
 
 export interface SubscribeOptions {
   /**
@@ -128,6 +55,14 @@ export interface SubscribeOptions {
    * mutations committed after subscribing.
    */
   after_event_id?: number;
+  /**
+   * Called each time the server has (re)started the subscription: it listens for live events and
+   * every event through `last_event_id` has reached the listener. `last_event_id` is null when it
+   * started without a cursor (no `after_event_id` and nothing received yet): only events committed
+   * from then on follow, so after a restart like that (a reconnect) re-read what you show.
+   * Typical use: subscribe without `after_event_id`, load the snapshot on the first call.
+   */
+  onStarted?: (started: { last_event_id: number | null }) => void | Promise<void>;
   /**
    * Called when the subscription ends for good: a domain error (`ParleyError`, e.g. the session is
    * not visible) or an unrecoverable transport failure. Dropped connections are not errors: the

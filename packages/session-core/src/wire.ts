@@ -1,9 +1,10 @@
 /**
- * The public wire vocabulary alone (schemas and errors, zod only): what a client needs, without the
+ * The public wire vocabulary alone (the API contract, schemas and errors, zod only): what a client needs, without the
  * runtime. `@parley/sdk` bundles this entry into its published package.
  */
+
+export * from "./contract/index.js";
 export * from "./errors.js";
-export type { MessagePage } from "./ports/session-store.js";
 export * from "./schema/approval.js";
 export * from "./schema/approval-mode.js";
 export * from "./schema/interaction.js";

@@ -1,36 +1,10 @@
-import { interactionSchema, interactionStatusSchema } from "@parley/session-core";
-import { z } from "zod";
+import {
+  adminInteractionsInputSchema,
+  adminInteractionsOutputSchema,
+  LIMITS,
+} from "@parley/session-core/contract";
 import { storeInboxReader } from "../inbox/inbox-reader.js";
 import { adminProcedure } from "../trpc.js";
-import { cursorSchema, sessionIdSchema } from "./common-schemas.js";
-import { LIMITS } from "./limits.js";
-
-export const adminInteractionsInputSchema = z
-  .strictObject({
-    status: interactionStatusSchema.optional(),
-    type: z.string().min(1).max(LIMITS.id_chars).optional(),
-    tool_name: z.string().min(1).max(LIMITS.id_chars).optional(),
-    session_id: sessionIdSchema.optional(),
-    cursor: cursorSchema.nullish(),
-    limit: z.number().int().min(1).max(LIMITS.inbox_page_max).optional(),
-  })
-  .optional();
-
-export const adminInboxItemSchema = z.object({
-  interaction: interactionSchema,
-  session_id: z.string(),
-  session_title: z.string(),
-  owner_id: z.string(),
-  owner_name: z.string().nullable(),
-  tool_name: z.string(),
-  tool_call_id: z.string(),
-  created_at: z.number(),
-});
-
-export const adminInteractionsOutputSchema = z.object({
-  items: z.array(adminInboxItemSchema),
-  next_cursor: z.string().nullable(),
-});
 
 /** The inbox: interactions across all sessions, oldest pending first, with session and owner names. */
 export const adminInteractions = adminProcedure

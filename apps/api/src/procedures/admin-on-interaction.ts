@@ -1,25 +1,15 @@
-import { interactionSchema } from "@parley/session-core";
+import { type AdminInteractionEvent, adminOnInteractionInputSchema } from "@parley/session-core/contract";
 import { tracked } from "@trpc/server";
-import { z } from "zod";
 import { toTRPCError } from "../errors.js";
 import { interactionEventSource } from "../subscriptions/event-sources.js";
+import { parseLastEventId } from "../subscriptions/last-event-id.js";
 import { streamOrderedEvents } from "../subscriptions/ordered-event-stream.js";
 import { adminProcedure } from "../trpc.js";
-import { lastEventIdSchema, parseLastEventId } from "./common-schemas.js";
-
-export const adminOnInteractionInputSchema = z.strictObject({ lastEventId: lastEventIdSchema }).optional();
-
-export const adminInteractionEventSchema = z.object({
-  event_id: z.number().int().positive(),
-  kind: z.enum(["created", "resolved", "denied", "cancelled", "failed"]),
-  session_id: z.string(),
-  interaction: interactionSchema,
-});
-export type AdminInteractionEvent = z.infer<typeof adminInteractionEventSchema>;
 
 /**
  * Every interaction created, answered or cancelled in any session, as
- * `tracked(String(event_id), event)` from one global sequence; resumes after `lastEventId`.
+ * `tracked(String(event_id), event)` from one global sequence; resumes after `lastEventId`. With
+ * `announce_start`, an untracked `{ started: true, last_event_id }` follows the replay.
  */
 export const adminOnInteraction = adminProcedure
   .input(adminOnInteractionInputSchema)
@@ -29,8 +19,13 @@ export const adminOnInteraction = adminProcedure
         source: interactionEventSource(ctx.services.store, ctx.services.bus),
         after_event_id: parseLastEventId(input?.lastEventId),
         signal,
+        announce_start: input?.announce_start === true,
       });
       for await (const event of events) {
+        if ("started" in event) {
+          yield event;
+          continue;
+        }
         const payload: AdminInteractionEvent = {
           event_id: event.event_id,
           kind: event.kind,

@@ -1,21 +1,6 @@
 import { ParleyError } from "@parley/session-core";
-import { z } from "zod";
+import { adminUsersCreateInputSchema, adminUsersCreateOutputSchema } from "@parley/session-core/contract";
 import { adminProcedure } from "../trpc.js";
-import { LIMITS } from "./limits.js";
-
-export const userNameSchema = z
-  .string()
-  .max(LIMITS.user_name_chars)
-  .regex(/^[A-Za-z0-9][A-Za-z0-9_.@-]*$/, "name may hold letters, digits and _ . @ - only");
-
-export const userRoleSchema = z.enum(["member", "admin"]);
-
-export const adminUsersCreateInputSchema = z.strictObject({
-  name: userNameSchema,
-  role: userRoleSchema.default("member"),
-});
-
-export const adminUsersCreateOutputSchema = z.object({ user_id: z.string(), token: z.string() });
 
 /** Creates a user and its first token; the token is shown this once (only its hash is stored). */
 export const adminUsersCreate = adminProcedure

@@ -1,11 +1,6 @@
 import { ParleyError } from "@parley/session-core";
-import { z } from "zod";
+import { adminUsersRevokeInputSchema, adminUsersRevokeOutputSchema } from "@parley/session-core/contract";
 import { adminProcedure } from "../trpc.js";
-import { userNameSchema } from "./admin-users-create.js";
-
-export const adminUsersRevokeInputSchema = z.strictObject({ name: userNameSchema });
-
-export const adminUsersRevokeOutputSchema = z.object({ revoked: z.number().int().min(0) });
 
 /**
  * Revokes every token of the named user (README.md#sign-in-tokens-and-limits): they fail at once

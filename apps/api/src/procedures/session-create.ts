@@ -1,19 +1,6 @@
-import { approvalModeSchema, sessionInfoSchema } from "@parley/session-core";
-import { z } from "zod";
+import { sessionInfoSchema } from "@parley/session-core";
+import { sessionCreateInputSchema } from "@parley/session-core/contract";
 import { authedProcedure } from "../trpc.js";
-import { LIMITS } from "./limits.js";
-
-export const sessionCreateInputSchema = z
-  .strictObject({
-    title: z.string().max(LIMITS.title_chars).optional(),
-    approval_mode: approvalModeSchema.optional(),
-    /** One of `model.list`; default: the first (`PARLEY_MODEL`). Unknown ids are `invalid_input`. */
-    model_id: z.string().min(1).max(LIMITS.id_chars).optional(),
-    workspace_id: z.string().min(1).max(LIMITS.id_chars).nullish(),
-  })
-  .optional();
-
-export const sessionCreateOutputSchema = sessionInfoSchema;
 
 /**
  * Creates a session owned by the caller, on a configured model, in a configured workspace or its
@@ -21,7 +8,7 @@ export const sessionCreateOutputSchema = sessionInfoSchema;
  */
 export const sessionCreate = authedProcedure
   .input(sessionCreateInputSchema)
-  .output(sessionCreateOutputSchema)
+  .output(sessionInfoSchema)
   .mutation(async ({ ctx, input }) => {
     const { runtime, workspaces, agent_id } = ctx.services;
     const workspace_id = input?.workspace_id ?? null;

@@ -1,24 +1,6 @@
-import { ParleyError, sessionInfoSchema } from "@parley/session-core";
-import { z } from "zod";
+import { ParleyError } from "@parley/session-core";
+import { LIMITS, sessionListInputSchema, sessionListOutputSchema } from "@parley/session-core/contract";
 import { authedProcedure } from "../trpc.js";
-import { cursorSchema } from "./common-schemas.js";
-import { LIMITS } from "./limits.js";
-
-export const sessionListInputSchema = z
-  .strictObject({
-    cursor: cursorSchema.nullish(),
-    limit: z.number().int().min(1).max(LIMITS.session_page_max).optional(),
-    /** `all`: every user's sessions (admins only; a member gets `forbidden`). Default `own`. */
-    scope: z.enum(["own", "all"]).optional(),
-    /** Only sessions whose title contains this text (case-insensitive); blank means no filter. */
-    query: z.string().max(LIMITS.title_chars).optional(),
-  })
-  .optional();
-
-export const sessionListOutputSchema = z.object({
-  items: z.array(sessionInfoSchema),
-  next_cursor: z.string().nullable(),
-});
 
 /** The caller's own sessions, newest first; an admin may ask for everyone's with `scope: "all"`. */
 export const sessionList = authedProcedure

@@ -1,22 +1,18 @@
 import type { SessionMutation } from "@parley/session-core";
+import { sessionOnMutationInputSchema } from "@parley/session-core/contract";
 import { tracked } from "@trpc/server";
-import { z } from "zod";
 import { toTRPCError } from "../errors.js";
 import { findVisibleSession } from "../session-access.js";
 import { sessionEventSource } from "../subscriptions/event-sources.js";
+import { parseLastEventId } from "../subscriptions/last-event-id.js";
 import { streamOrderedEvents } from "../subscriptions/ordered-event-stream.js";
 import { authedProcedure } from "../trpc.js";
-import { lastEventIdSchema, parseLastEventId, sessionIdSchema } from "./common-schemas.js";
-
-export const sessionOnMutationInputSchema = z.strictObject({
-  session_id: sessionIdSchema,
-  lastEventId: lastEventIdSchema,
-});
 
 /**
  * Every committed mutation of one session as `tracked(String(event_id), mutation)`. With
  * `lastEventId` it first replays the log after that id (`"0"`: everything); without it only later
- * mutations. Reconnecting clients resume with no gap and no duplicate.
+ * mutations. Reconnecting clients resume with no gap and no duplicate. With `announce_start`, an
+ * untracked `{ started: true, last_event_id }` follows the replay, before any live mutation.
  */
 export const sessionOnMutation = authedProcedure
   .input(sessionOnMutationInputSchema)
@@ -27,9 +23,11 @@ export const sessionOnMutation = authedProcedure
         source: sessionEventSource(ctx.services.store, ctx.services.bus, input.session_id),
         after_event_id: parseLastEventId(input.lastEventId),
         signal,
+        announce_start: input.announce_start === true,
       });
       for await (const event of events) {
-        yield tracked(String(event.event_id), event.mutation as SessionMutation);
+        if ("started" in event) yield event;
+        else yield tracked(String(event.event_id), event.mutation as SessionMutation);
       }
     } catch (error) {
       throw toTRPCError(error);

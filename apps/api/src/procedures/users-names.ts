@@ -1,17 +1,5 @@
-import { z } from "zod";
+import { usersNamesInputSchema, usersNamesOutputSchema } from "@parley/session-core/contract";
 import { authedProcedure } from "../trpc.js";
-import { LIMITS } from "./limits.js";
-
-/** Most ids one call resolves (a screen shows a handful of responders). */
-export const USER_NAMES_MAX_IDS = 100;
-
-export const usersNamesInputSchema = z.strictObject({
-  user_ids: z.array(z.string().min(1).max(LIMITS.id_chars)).max(USER_NAMES_MAX_IDS),
-});
-
-export const usersNamesOutputSchema = z.object({
-  items: z.array(z.object({ user_id: z.string(), name: z.string() })),
-});
 
 /**
  * Display names for user ids the caller already holds (an Interaction's `responded_by`, a session's

@@ -1,3 +1,4 @@
+import type { SubscriptionStarted } from "@parley/session-core/contract";
 import { AsyncQueue } from "./async-queue.js";
 
 export interface OrderedEventSource<E extends { event_id: number }> {
@@ -22,11 +23,27 @@ const RESYNC = Symbol("resync");
  * notification, or a bus that was reconnecting: `resync` re-reads the log's tail). With
  * `after_event_id` null only events committed after the call are delivered.
  */
+export function streamOrderedEvents<E extends { event_id: number }>(options: {
+  source: OrderedEventSource<E>;
+  after_event_id: number | null;
+  signal: AbortSignal | undefined;
+}): AsyncGenerator<E, void, undefined>;
+/**
+ * With `announce_start`, a `SubscriptionStarted` item follows the replay, before any live event: from
+ * then on the source is listened to and the log is delivered through `last_event_id`.
+ */
+export function streamOrderedEvents<E extends { event_id: number }>(options: {
+  source: OrderedEventSource<E>;
+  after_event_id: number | null;
+  signal: AbortSignal | undefined;
+  announce_start: boolean;
+}): AsyncGenerator<E | SubscriptionStarted, void, undefined>;
 export async function* streamOrderedEvents<E extends { event_id: number }>(options: {
   source: OrderedEventSource<E>;
   after_event_id: number | null;
   signal: AbortSignal | undefined;
-}): AsyncGenerator<E, void, undefined> {
+  announce_start?: boolean;
+}): AsyncGenerator<E | SubscriptionStarted, void, undefined> {
   const { source, signal } = options;
   const live = new AsyncQueue<E | typeof RESYNC>();
   const stopListening = source.listen(
@@ -62,6 +79,7 @@ export async function* streamOrderedEvents<E extends { event_id: number }>(optio
         if (page.length < PAGE_SIZE) break;
       }
     }
+    if (options.announce_start === true) yield { started: true, last_event_id: last };
 
     for await (const event of live) {
       if (event === RESYNC) {

@@ -21,12 +21,7 @@ import {
 } from "@/lib/admin-inbox-state";
 import { formatRelativeTime } from "@/lib/format-time";
 import { buildApprovalResponse, describeOutcome } from "@/lib/interaction-view";
-import {
-  type AdminInteractionItem,
-  type DisplayError,
-  type ParleyApi,
-  toDisplayError,
-} from "@/lib/parley-api";
+import { type AdminInboxItem, type DisplayError, type ParleyApi, toDisplayError } from "@/lib/parley-api";
 import { AppHeader } from "./app-header";
 import { useSignedIn } from "./auth-provider";
 import { InteractionCard } from "./interaction-card";
@@ -92,7 +87,7 @@ async function loadLists(api: ParleyApi) {
 
 /** Every pending row, page by page (oldest first), up to a bound the page reports when reached. */
 async function loadAllPending(api: ParleyApi) {
-  const items: AdminInteractionItem[] = [];
+  const items: AdminInboxItem[] = [];
   let cursor: string | null = null;
   for (let page = 0; page < MAX_PENDING_PAGES; page += 1) {
     const result = await api.adminInteractions({
@@ -449,7 +444,7 @@ function RowContext({
   selected,
   onSelect,
 }: {
-  item: AdminInteractionItem;
+  item: AdminInboxItem;
   now: number;
   selected: boolean;
   onSelect: (selected: boolean) => void;

@@ -7,15 +7,17 @@ import { NotificationToggle, useAttentionTitle } from "./attention";
 import { useAuth, useSignedIn } from "./auth-provider";
 import { ConnectionBanner } from "./connection-provider";
 import { KeyboardShortcuts } from "./keyboard-shortcuts";
-import { useSessionList } from "./session-sidebar";
+import { sessionsOf, useSessionList } from "./session-sidebar";
 import { ThemeToggle } from "./theme";
 
 export function AppHeader({ current }: { current: "sessions" | "inbox" }) {
   const { signOut } = useAuth();
   const { me } = useSignedIn();
   const sessions = useSessionList();
-  // Admins list every session, so this is the inbox's count for them and "mine" for members.
-  const waiting = (sessions.data ?? []).reduce((sum, session) => sum + session.pending_interactions, 0);
+  // Admins list every session, so this is the inbox's count for them and "mine" for members; over
+  // the loaded pages only, so it reads "N+" while more pages exist.
+  const waiting = sessionsOf(sessions.data).reduce((sum, session) => sum + session.pending_interactions, 0);
+  const waitingLabel = sessions.hasNextPage ? `${waiting}+` : String(waiting);
   useAttentionTitle(waiting, current === "inbox" ? "Inbox · Parley" : "Parley");
   return (
     <>
@@ -46,8 +48,10 @@ export function AppHeader({ current }: { current: "sessions" | "inbox" }) {
               <span>Inbox</span>
               {waiting > 0 ? (
                 <span className="badge attention nav-count" data-testid="inbox-count">
-                  <span aria-hidden>{waiting}</span>
-                  <span className="sr-only">, {waiting} waiting</span>
+                  <span aria-hidden>{waitingLabel}</span>
+                  <span className="sr-only">
+                    , {sessions.hasNextPage ? `at least ${waiting}` : waiting} waiting
+                  </span>
                 </span>
               ) : null}
             </Link>

@@ -2,7 +2,7 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from "react";
-import { type DisplayError, type ParleyApi, toDisplayError, type Whoami } from "@/lib/parley-api";
+import { type DisplayError, type ParleyApi, toDisplayError, type WhoAmI } from "@/lib/parley-api";
 import { createParleyApi } from "@/lib/parley-client";
 import type { RuntimeConfig } from "@/lib/runtime-config";
 
@@ -14,7 +14,7 @@ export type AuthState =
   | { status: "checking" }
   | { status: "signed-out"; reason?: DisplayError }
   | { status: "unreachable"; error: DisplayError }
-  | { status: "signed-in"; api: ParleyApi; me: Whoami };
+  | { status: "signed-in"; api: ParleyApi; me: WhoAmI };
 
 interface AuthContextValue {
   readonly state: AuthState;
@@ -37,13 +37,13 @@ export function useAuth(): AuthContextValue {
 }
 
 /** The signed-in API and user; only call below a `<RequireSignIn>`. */
-export function useSignedIn(): { api: ParleyApi; me: Whoami } {
+export function useSignedIn(): { api: ParleyApi; me: WhoAmI } {
   const { state } = useAuth();
   if (state.status !== "signed-in") throw new Error("useSignedIn called while not signed in");
   return state;
 }
 
-async function verify(apiUrl: string, token: string): Promise<{ api: ParleyApi; me: Whoami }> {
+async function verify(apiUrl: string, token: string): Promise<{ api: ParleyApi; me: WhoAmI }> {
   const api = createParleyApi({ url: apiUrl, token });
   try {
     return { api, me: await api.whoami() };

@@ -1,12 +1,20 @@
 "use client";
 
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { SessionInfo } from "@parley/sdk";
+import {
+  type InfiniteData,
+  keepPreviousData,
+  useInfiniteQuery,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from "@tanstack/react-query";
 import clsx from "clsx";
 import { Plus, Search } from "lucide-react";
 import { type FormEvent, useEffect, useId, useMemo, useState } from "react";
 import { formatRelativeTime } from "@/lib/format-time";
 import { type LiveSessionSummary, withLiveSummary } from "@/lib/live-session-summary";
-import { toDisplayError } from "@/lib/parley-api";
+import { type SessionListPage, toDisplayError } from "@/lib/parley-api";
 import { displayTitle } from "@/lib/session-title";
 import { useModels } from "@/lib/use-models";
 import { useUserNames } from "@/lib/use-user-names";
@@ -17,13 +25,25 @@ import { EmptyState, ErrorState, LoadingState } from "./states";
 
 export const SESSIONS_QUERY_KEY = ["sessions"] as const;
 
-/** Admins see every user's sessions (their own first-class, others' with the owner's name). */
+/** Every session of the loaded pages, in order. */
+export function sessionsOf(data: InfiniteData<SessionListPage> | undefined): SessionInfo[] {
+  return data?.pages.flatMap((page) => page.items) ?? [];
+}
+
+/**
+ * The sessions, one page at a time (newest first); `fetchNextPage` loads the next while
+ * `hasNextPage`. Admins see every user's sessions (their own first-class, others' with the owner's
+ * name).
+ */
 export function useSessionList() {
   const { api, me } = useSignedIn();
   const scope = me.role === "admin" ? "all" : "own";
-  return useQuery({
+  return useInfiniteQuery({
     queryKey: SESSIONS_QUERY_KEY,
-    queryFn: () => api.listSessions({ scope }),
+    queryFn: ({ pageParam }) =>
+      api.listSessions({ scope, ...(pageParam === null ? {} : { cursor: pageParam }) }),
+    initialPageParam: null as string | null,
+    getNextPageParam: (page) => page.next_cursor,
     // Badges of sessions not open here have no live feed; a poll keeps them and the counts honest.
     refetchInterval: 5_000,
   });
@@ -44,9 +64,12 @@ function useSessionSearch(search: string) {
     const timer = setTimeout(() => setQuery(search.trim()), SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(timer);
   }, [search]);
-  return useQuery({
+  return useInfiniteQuery({
     queryKey: [...SESSIONS_QUERY_KEY, "search", query],
-    queryFn: () => api.listSessions({ scope, query }),
+    queryFn: ({ pageParam }) =>
+      api.listSessions({ scope, query, ...(pageParam === null ? {} : { cursor: pageParam }) }),
+    initialPageParam: null as string | null,
+    getNextPageParam: (page) => page.next_cursor,
     enabled: query !== "",
     placeholderData: keepPreviousData,
     refetchInterval: 5_000,
@@ -96,10 +119,10 @@ export function SessionSidebar({
   const ownerNames = useUserNames(
     api,
     me,
-    (listed.data ?? []).map((session) => session.owner_id),
+    sessionsOf(listed.data).map((session) => session.owner_id),
   );
   const shown = useMemo(
-    () => (listed.data ?? []).map((session) => withLiveSummary(session, live)),
+    () => sessionsOf(listed.data).map((session) => withLiveSummary(session, live)),
     [listed.data, live],
   );
 
@@ -168,7 +191,7 @@ export function SessionSidebar({
           </p>
         ) : null}
       </form>
-      {(sessions.data?.length ?? 0) > 0 || searching ? (
+      {sessionsOf(sessions.data).length > 0 || searching ? (
         <div className="session-search">
           <label htmlFor={searchId} className="sr-only">
             Search sessions
@@ -232,6 +255,24 @@ export function SessionSidebar({
             ))}
           </ul>
         )}
+        {shown.length > 0 ? (
+          <div className="session-list-footer" data-testid="session-list-footer">
+            {listed.hasNextPage ? (
+              <button
+                type="button"
+                className="button"
+                disabled={listed.isFetchingNextPage}
+                onClick={() => void listed.fetchNextPage()}
+              >
+                {listed.isFetchingNextPage ? "Loading…" : "Load more sessions"}
+              </button>
+            ) : (
+              <p className="session-list-end">
+                {shown.length === 1 ? "1 session, all shown" : `${shown.length} sessions, all shown`}
+              </p>
+            )}
+          </div>
+        ) : null}
       </div>
     </aside>
   );

@@ -1,7 +1,6 @@
 "use client";
 
-import type { SessionInfo } from "@parley/session-core";
-import { type QueryClient, useQueryClient } from "@tanstack/react-query";
+import { type InfiniteData, type QueryClient, useQueryClient } from "@tanstack/react-query";
 import { useLayoutEffect, useRef } from "react";
 import {
   isSameSummary,
@@ -9,6 +8,7 @@ import {
   summarizeSessionView,
   withLiveSummary,
 } from "@/lib/live-session-summary";
+import type { SessionListPage } from "@/lib/parley-api";
 import type { SessionViewState } from "@/lib/session-state";
 import { SESSIONS_QUERY_KEY } from "./session-sidebar";
 
@@ -53,7 +53,15 @@ export function usePublishLiveSummary(
 }
 
 function writeIntoList(queryClient: QueryClient, summary: LiveSessionSummary): void {
-  queryClient.setQueryData<SessionInfo[]>(SESSIONS_QUERY_KEY, (list) =>
-    list?.map((info) => withLiveSummary(info, summary)),
+  queryClient.setQueryData<InfiniteData<SessionListPage>>(SESSIONS_QUERY_KEY, (list) =>
+    list === undefined
+      ? undefined
+      : {
+          ...list,
+          pages: list.pages.map((page) => ({
+            ...page,
+            items: page.items.map((info) => withLiveSummary(info, summary)),
+          })),
+        },
   );
 }

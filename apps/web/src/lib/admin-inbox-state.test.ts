@@ -12,7 +12,7 @@ import {
   knownOwnerNames,
   noFilters,
 } from "./admin-inbox-state";
-import type { AdminInteractionEvent, AdminInteractionItem } from "./parley-api";
+import type { AdminInboxItem, AdminInteractionEvent } from "./parley-api";
 
 function interaction(
   id: string,
@@ -41,7 +41,7 @@ function row(
   session_id: string,
   created_at: number,
   fields: Partial<Interaction> = {},
-): AdminInteractionItem {
+): AdminInboxItem {
   const value = interaction(id, fields, "delete_file", created_at);
   return {
     interaction: value,
@@ -65,7 +65,7 @@ const event = (
   event: { event_id, kind, session_id, interaction: value },
 });
 
-function load(pending: AdminInteractionItem[], answered: AdminInteractionItem[] = []): AdminInboxState {
+function load(pending: AdminInboxItem[], answered: AdminInboxItem[] = []): AdminInboxState {
   return adminInboxReducer(createAdminInboxState(), { type: "loaded", pending, answered });
 }
 

@@ -1,4 +1,4 @@
-import type { AdminInteractionEvent, AdminInteractionItem } from "./parley-api";
+import type { AdminInboxItem, AdminInteractionEvent } from "./parley-api";
 
 /**
  * The admin inbox: every pending Interaction across sessions plus the recently answered ones.
@@ -11,9 +11,9 @@ import type { AdminInteractionEvent, AdminInteractionItem } from "./parley-api";
 export interface AdminInboxState {
   readonly phase: "loading" | "ready" | "error";
   readonly error?: string;
-  readonly pending: ReadonlyMap<string, AdminInteractionItem>;
+  readonly pending: ReadonlyMap<string, AdminInboxItem>;
   /** Newest answer first. */
-  readonly answered: readonly AdminInteractionItem[];
+  readonly answered: readonly AdminInboxItem[];
   readonly last_event_id: number;
   readonly buffer: readonly AdminInteractionEvent[];
   readonly needs_refresh: boolean;
@@ -24,7 +24,7 @@ export const RECENTLY_ANSWERED_LIMIT = 20;
 
 export type AdminInboxAction =
   | { type: "event"; event: AdminInteractionEvent }
-  | { type: "loaded"; pending: readonly AdminInteractionItem[]; answered: readonly AdminInteractionItem[] }
+  | { type: "loaded"; pending: readonly AdminInboxItem[]; answered: readonly AdminInboxItem[] }
   | { type: "error"; message: string };
 
 export function createAdminInboxState(): AdminInboxState {
@@ -45,12 +45,12 @@ export function adminInboxReducer(state: AdminInboxState, action: AdminInboxActi
       if (state.phase !== "ready") return { ...state, buffer: [...state.buffer, action.event] };
       return applyEvent(state, action.event);
     case "loaded": {
-      const pending = new Map<string, AdminInteractionItem>();
+      const pending = new Map<string, AdminInboxItem>();
       for (const item of action.pending) {
         const id = item.interaction.interaction_id;
         if (item.interaction.status === "pending" && !state.ended_ids.has(id)) pending.set(id, item);
       }
-      const answered = new Map<string, AdminInteractionItem>();
+      const answered = new Map<string, AdminInboxItem>();
       for (const item of [...state.answered, ...action.answered]) {
         answered.set(item.interaction.interaction_id, item);
       }
@@ -77,7 +77,7 @@ function applyEvent(state: AdminInboxState, event: AdminInteractionEvent): Admin
   const known =
     state.pending.get(id) ?? state.answered.find((item) => item.interaction.interaction_id === id);
   const sibling = findSessionRow(state, event.session_id);
-  const item: AdminInteractionItem = {
+  const item: AdminInboxItem = {
     session_id: event.session_id,
     session_title: known?.session_title ?? sibling?.session_title ?? event.session_id,
     owner_id: known?.owner_id ?? sibling?.owner_id ?? "",
@@ -101,12 +101,12 @@ function applyEvent(state: AdminInboxState, event: AdminInteractionEvent): Admin
   return { ...advanced, pending, ended_ids, answered: answered.slice(0, RECENTLY_ANSWERED_LIMIT) };
 }
 
-function findSessionRow(state: AdminInboxState, session_id: string): AdminInteractionItem | undefined {
+function findSessionRow(state: AdminInboxState, session_id: string): AdminInboxItem | undefined {
   for (const item of state.pending.values()) if (item.session_id === session_id) return item;
   return state.answered.find((item) => item.session_id === session_id);
 }
 
-function newestAnswerFirst(items: readonly AdminInteractionItem[]): AdminInteractionItem[] {
+function newestAnswerFirst(items: readonly AdminInboxItem[]): AdminInboxItem[] {
   return [...items]
     .filter((item) => item.interaction.status === "resolved" || item.interaction.status === "denied")
     .sort((a, b) => (b.interaction.resolved_at ?? 0) - (a.interaction.resolved_at ?? 0));
@@ -127,7 +127,7 @@ export function filteredPending(
   state: AdminInboxState,
   filters: InboxFilters,
   now: number,
-): AdminInteractionItem[] {
+): AdminInboxItem[] {
   return (
     [...state.pending.values()]
       .filter((item) => !filters.type || item.interaction.interaction_type === filters.type)

@@ -1,35 +1,53 @@
 import type {
-  Interaction,
+  AdminInboxItem,
+  AdminInteractionEvent,
+  AdminInteractionsPage,
+  AdminInteractionsQuery,
   InteractionResult,
+  MessagePage,
+  ModelChoice,
   RespondInput,
   SessionInfo,
-  SessionMessage,
+  SessionListPage,
   SessionMutation,
   SessionSetInput,
   SessionStatus,
   StopResult,
-} from "@parley/session-core";
+  WhoAmI,
+} from "@parley/sdk";
+
+/** The wire shapes the web app uses, as the SDK infers them from the API contract. */
+export type {
+  AdminInboxItem,
+  AdminInteractionEvent,
+  AdminInteractionsQuery,
+  MessagePage,
+  ModelChoice,
+  SessionListPage,
+  WhoAmI,
+};
 
 /**
  * The slice of the Parley SDK the web app uses. Components depend on this interface only; the one
  * adapter in `parley-client.ts` binds it to `@parley/sdk`, so wiring and its quirks live in one place.
  */
 export interface ParleyApi {
-  whoami(): Promise<Whoami>;
+  whoami(): Promise<WhoAmI>;
   /** Display names of users (who answered a request); ids the server does not know are left out. */
   userNames(user_ids: readonly string[]): Promise<Map<string, string>>;
   /**
-   * Newest first; `scope: "all"` (admins) lists every user's sessions; `query` keeps those whose
-   * title contains it (case-insensitive).
+   * One page of sessions, newest first; `cursor` is the previous page's `next_cursor` (null there:
+   * no more). `scope: "all"` (admins) lists every user's sessions; `query` keeps those whose title
+   * contains it (case-insensitive).
    */
-  listSessions(options?: { scope?: "own" | "all"; query?: string }): Promise<SessionInfo[]>;
+  listSessions(options: { scope?: "own" | "all"; query?: string; cursor?: string }): Promise<SessionListPage>;
   createSession(input: { title?: string; workspace_id?: string; model_id?: string }): Promise<SessionInfo>;
   /** The operator-configured workspaces a session may be created in. */
   listWorkspaces(): Promise<string[]>;
   /** The operator-configured models a session may run on, the default first. */
   listModels(): Promise<ModelChoice[]>;
   session(session_id: string): ParleySessionApi;
-  adminInteractions(query: AdminInteractionQuery): Promise<AdminInteractionPage>;
+  adminInteractions(query: AdminInteractionsQuery): Promise<AdminInteractionsPage>;
   /**
    * Live feed of every interaction change across sessions; reconnects by itself. `onEnded` is
    * called if the feed stops for good (not for dropped connections, which resume).
@@ -44,10 +62,19 @@ export interface ParleyApi {
 export interface ParleySessionApi {
   readonly id: string;
   /**
-   * Persisted mutations only; reconnects by itself and resumes after the last `event_id`.
-   * `onEnded` is called if the feed stops for good (not for dropped connections, which resume).
+   * Persisted mutations committed from now on; reconnects by itself and resumes after the last
+   * `event_id`. `onStarted` is called once the server listens (load the snapshot then), and again
+   * after each reconnect (with `last_event_id: null` the reconnect happened before any mutation
+   * arrived, so the snapshot must be re-read). `onEnded` is called if the feed stops for good (not
+   * for dropped connections, which resume).
    */
-  subscribe(listener: (mutation: SessionMutation) => void, onEnded: (error: unknown) => void): () => void;
+  subscribe(
+    listener: (mutation: SessionMutation) => void,
+    handlers: {
+      onStarted: (started: { last_event_id: number | null }) => void;
+      onEnded: (error: unknown) => void;
+    },
+  ): () => void;
   info(): Promise<SessionInfo>;
   status(): Promise<SessionStatus>;
   /** The newest page of messages (ascending by `sequence`), or the page before `before_sequence`. */
@@ -61,60 +88,6 @@ export interface ParleySessionApi {
   close(): Promise<void>;
   respond(input: RespondInput): Promise<InteractionResult>;
   set(input: SessionSetInput): Promise<{ queued: boolean }>;
-}
-
-export interface ModelChoice {
-  readonly model_id: string;
-  readonly label: string;
-}
-
-export interface MessagePage {
-  readonly items: SessionMessage[];
-  readonly has_more: boolean;
-  readonly next_before_sequence: number | null;
-}
-
-export interface Whoami {
-  readonly user_id: string;
-  readonly name: string;
-  readonly role: "admin" | "member";
-}
-
-export interface AdminInteractionQuery {
-  readonly status?: Interaction["status"];
-  readonly type?: string;
-  readonly tool_name?: string;
-  readonly session_id?: string;
-  readonly limit?: number;
-  readonly cursor?: string;
-}
-
-export interface AdminInteractionPage {
-  readonly items: AdminInteractionItem[];
-  readonly next_cursor: string | null;
-}
-
-/**
- * One row of `admin.interactions`: an Interaction of any session, with its session, for the admin
- * inbox.
- */
-export interface AdminInteractionItem {
-  readonly interaction: Interaction;
-  readonly session_id: string;
-  readonly session_title: string;
-  readonly owner_id: string;
-  readonly owner_name: string | null;
-  readonly tool_name: string;
-  readonly tool_call_id: string;
-  readonly created_at: number;
-}
-
-/** One event of `admin.onInteraction`; `event_id` comes from one global sequence. */
-export interface AdminInteractionEvent {
-  readonly event_id: number;
-  readonly kind: "created" | "resolved" | "denied" | "cancelled" | "failed";
-  readonly session_id: string;
-  readonly interaction: Interaction;
 }
 
 /** A failure as the UI shows it: the server's `parley_code` when there is one, and its message. */

@@ -1,13 +1,15 @@
 import { createParleyClient } from "@parley/sdk";
 import type { ParleyApi, ParleySessionApi } from "./parley-api";
 
+/** Sessions per page of the sidebar (the server allows up to 200). */
+const SESSION_PAGE_SIZE = 50;
+
 /**
  * Binds the web app's `ParleyApi` to `@parley/sdk`. The only module that imports the SDK.
  *
- * Session subscriptions replay the session's log from the start (`after_event_id: 0`): the SDK
- * does not report when a subscription is live on the server, so subscribing "from now" and then
- * loading the snapshot could miss a mutation committed in between. The view's reducer drops every
- * replayed change the snapshot already holds (by revision), so the replay only costs bandwidth.
+ * Session subscriptions start from now, not from the log's start: the view loads its snapshot once
+ * the SDK reports the subscription started (the server listens by then), so no mutation committed
+ * in between is missed, and the view's reducer drops any the snapshot already holds (by revision).
  */
 export function createParleyApi(options: { url: string; token: string }): ParleyApi {
   const client = createParleyClient(options);
@@ -17,14 +19,13 @@ export function createParleyApi(options: { url: string; token: string }): Parley
       const result = await client.users.names({ user_ids: [...user_ids] });
       return new Map(result.items.map((item) => [item.user_id, item.name]));
     },
-    listSessions: async (options) =>
-      (
-        await client.sessions.list({
-          limit: 200,
-          ...(options?.scope === "all" ? { scope: "all" } : {}),
-          ...(options?.query ? { query: options.query } : {}),
-        })
-      ).items,
+    listSessions: (options) =>
+      client.sessions.list({
+        limit: SESSION_PAGE_SIZE,
+        ...(options.scope === "all" ? { scope: "all" } : {}),
+        ...(options.query ? { query: options.query } : {}),
+        ...(options.cursor ? { cursor: options.cursor } : {}),
+      }),
     listWorkspaces: async () => (await client.workspaces.list()).items.map((item) => item.workspace_id),
     listModels: async () => (await client.models.list()).items,
     createSession: async (input) => {
@@ -32,10 +33,7 @@ export function createParleyApi(options: { url: string; token: string }): Parley
       return handle.info();
     },
     session: (session_id) => bindSession(client.session(session_id)),
-    adminInteractions: async (query) => {
-      const page = await client.admin.interactions(query);
-      return { items: page.items, next_cursor: page.next_cursor ?? null };
-    },
+    adminInteractions: (query) => client.admin.interactions(query),
     subscribeAdmin: (listener, onEnded) => client.admin.subscribe(listener, { onError: onEnded }),
     close: () => {
       void client.close();
@@ -46,17 +44,11 @@ export function createParleyApi(options: { url: string; token: string }): Parley
 function bindSession(handle: ReturnType<ReturnType<typeof createParleyClient>["session"]>): ParleySessionApi {
   return {
     id: handle.id,
-    subscribe: (listener, onEnded) => handle.subscribe(listener, { after_event_id: 0, onError: onEnded }),
+    subscribe: (listener, { onStarted, onEnded }) =>
+      handle.subscribe(listener, { onStarted, onError: onEnded }),
     info: () => handle.info(),
     status: () => handle.status(),
-    messages: async (before_sequence) => {
-      const page = await handle.messages(before_sequence === undefined ? {} : { before_sequence });
-      return {
-        items: page.items,
-        has_more: page.has_more,
-        next_before_sequence: page.next_before_sequence ?? null,
-      };
-    },
+    messages: (before_sequence) => handle.messages(before_sequence === undefined ? {} : { before_sequence }),
     prompt: (input) => handle.prompt(input),
     stop: () => handle.stop(),
     rename: (title) => handle.rename(title),

@@ -6,8 +6,8 @@ import { toDisplayError } from "./parley-api";
 import { createSessionViewState, type SessionViewState, sessionViewReducer } from "./session-state";
 
 /**
- * Keeps one Session's view in sync: subscribe (buffering) → load info, messages and status →
- * apply the buffer → live. Unsubscribes when the session changes or the view unmounts, so no
+ * Keeps one Session's view in sync: subscribe from now (buffering) → once the subscription has
+ * started, load info, messages and status → apply the buffer → live. Unsubscribes when the session changes or the view unmounts, so no
  * mutation, card or turn state of an old session can reach a new one.
  */
 export function useSessionView(handle: ParleySessionApi): {
@@ -36,6 +36,27 @@ export function useSessionView(handle: ParleySessionApi): {
   // biome-ignore lint/correctness/useExhaustiveDependencies: generation re-runs the sync on restart
   useEffect(() => {
     let disposed = false;
+    let snapshotRequested = false;
+    const loadSnapshot = () => {
+      snapshotRequested = true;
+      Promise.all([handle.info(), handle.messages(), handle.status()]).then(
+        ([info, page, status]) => {
+          if (disposed) return;
+          dispatch({
+            type: "snapshot",
+            snapshot: {
+              info,
+              messages: page.items,
+              status,
+              older_before_sequence: page.has_more ? page.next_before_sequence : null,
+            },
+          });
+        },
+        (error: unknown) => {
+          if (!disposed) dispatch({ type: "error", message: toDisplayError(error).message });
+        },
+      );
+    };
     const unsubscribe = handle.subscribe(
       (mutation) => {
         if (disposed) return;
@@ -46,25 +67,29 @@ export function useSessionView(handle: ParleySessionApi): {
           void refreshStatus();
         }
       },
-      (error) => {
-        if (!disposed) setFeedEnded(toDisplayError(error).message);
-      },
-    );
-    Promise.all([handle.info(), handle.messages(), handle.status()]).then(
-      ([info, page, status]) => {
-        if (disposed) return;
-        dispatch({
-          type: "snapshot",
-          snapshot: {
-            info,
-            messages: page.items,
-            status,
-            older_before_sequence: page.has_more ? page.next_before_sequence : null,
-          },
-        });
-      },
-      (error: unknown) => {
-        if (!disposed) dispatch({ type: "error", message: toDisplayError(error).message });
+      {
+        // The server listens from here on, so a snapshot read now misses nothing; mutations that
+        // arrive before it are buffered by the reducer.
+        onStarted: ({ last_event_id }) => {
+          if (disposed) return;
+          if (!snapshotRequested) loadSnapshot();
+          else if (last_event_id === null) {
+            // A reconnect before any mutation arrived resumes from "now": re-read what may have been missed.
+            handle.messages().then(
+              (page) => {
+                if (!disposed) dispatch({ type: "merge", messages: page.items });
+              },
+              () => undefined,
+            );
+            void refreshStatus();
+          }
+        },
+        onEnded: (error) => {
+          if (disposed) return;
+          setFeedEnded(toDisplayError(error).message);
+          // The snapshot still shows what there is (or why there is nothing, e.g. no such session).
+          if (!snapshotRequested) loadSnapshot();
+        },
       },
     );
     return () => {

@@ -2,13 +2,13 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useCallback, useMemo } from "react";
-import type { ParleyApi, Whoami } from "./parley-api";
+import type { ParleyApi, WhoAmI } from "./parley-api";
 
 /**
  * `nameOf(user_id)` for the ids on screen (who answered what): "you" for the signed-in person, the
  * user's name from `users.names` for everyone else. Unknown ids read "another user", never a raw id.
  */
-export function useUserNames(api: ParleyApi, me: Whoami, user_ids: readonly string[]) {
+export function useUserNames(api: ParleyApi, me: WhoAmI, user_ids: readonly string[]) {
   const others = useMemo(
     () => [...new Set(user_ids.filter((id) => id && id !== me.user_id))].sort(),
     [user_ids, me.user_id],

@@ -3,8 +3,8 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { type E2eEnvironment, REPO_ROOT, startE2eEnvironment } from "@parley/api/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type E2eEnvironment, REPO_ROOT, startE2eEnvironment } from "../testing/index.js";
 
 const run = promisify(execFile);
 const TSC = path.join(REPO_ROOT, "node_modules/typescript/bin/tsc");

@@ -1,5 +1,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
+import { type InteractionRequest, type InteractionResponse, ParleyError } from "@parley/sdk";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type CuttableProxy,
   type E2eEnvironment,
@@ -8,9 +10,7 @@ import {
   MutationRecorder,
   startCuttableProxy,
   startE2eEnvironment,
-} from "@parley/api/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type InteractionRequest, type InteractionResponse, ParleyError } from "./index.js";
+} from "../testing/index.js";
 
 const APPROVE: InteractionResponse = {
   type: "approval",

@@ -1,3 +1,5 @@
+import type { SessionMutation } from "@parley/sdk";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type CuttableProxy,
   type E2eEnvironment,
@@ -6,9 +8,7 @@ import {
   MutationRecorder,
   startCuttableProxy,
   startE2eEnvironment,
-} from "@parley/api/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { SessionMutation } from "./index.js";
+} from "../testing/index.js";
 
 describe("a subscriber whose socket is cut mid-Turn", () => {
   let environment: E2eEnvironment;

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type E2eEnvironment,
   isToolState,
@@ -8,10 +8,9 @@ import {
   MutationRecorder,
   REPO_ROOT,
   startE2eEnvironment,
-} from "@parley/api/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+} from "../testing/index.js";
 
-const EXAMPLES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../examples");
+const EXAMPLES = path.join(REPO_ROOT, "packages/sdk/examples");
 const EXAMPLE = path.join(EXAMPLES, "approve-pending.mjs");
 
 /** Runs the example as a user would, resolving `@parley/sdk` from its sources (no build needed). */

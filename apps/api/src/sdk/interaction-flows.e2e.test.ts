@@ -1,21 +1,21 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import {
+  type AdminInteractionEvent,
+  type InteractionRequest,
+  ParleyError,
+  type SessionMutation,
+  type ToolPart,
+} from "@parley/sdk";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
   type E2eEnvironment,
   type E2eUser,
   isToolState,
   isTurnFinish,
   MutationRecorder,
   startE2eEnvironment,
-} from "@parley/api/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  type AdminInteractionEvent,
-  type InteractionRequest,
-  ParleyError,
-  type SessionMutation,
-  type ToolPart,
-} from "./index.js";
+} from "../testing/index.js";
 
 function toolPartOf(mutation: SessionMutation): ToolPart {
   if (mutation.variant !== "part" || mutation.part.type !== "tool")
