@@ -24,33 +24,6 @@ import { settleCommandsInCommit } from "./session-commands.js";
  */
 export const FEED_LOCK_KEY = 7_342_911_002n;
 
-/** Checks that need no database, before a transaction is opened. */
-export function assertWellFormed(commit: SessionCommit): void {
-  const message = commit.message;
-  if (message) {
-    if (message.snapshot.session_id !== commit.session_id) {
-      throw new Error(
-        `Commit for ${commit.session_id} carries a message of ${message.snapshot.session_id}: ${message.snapshot.message_id}`,
-      );
-    }
-    if (message.snapshot.revision !== message.expected_revision + 1) {
-      throw new Error(
-        `Message ${message.snapshot.message_id}: revision ${message.snapshot.revision} does not follow expected revision ${message.expected_revision}`,
-      );
-    }
-  }
-  if (commit.preceding_mutation && !commit.mutation) {
-    throw new Error(`Commit for ${commit.session_id} carries a preceding mutation without its mutation`);
-  }
-  for (const record of commit.interactions ?? []) {
-    if (record.session_id !== commit.session_id) {
-      throw new Error(
-        `Commit for ${commit.session_id} carries interaction ${record.interaction.interaction_id} of ${record.session_id}`,
-      );
-    }
-  }
-}
-
 const PATCHABLE_COLUMNS = [
   "title",
   "approval_mode",
@@ -209,12 +182,21 @@ function rejection(commit: SessionCommit, messageWritten: Prisma.Sql): Prisma.Sq
       : Prisma.sql`CASE WHEN EXISTS (SELECT 1 FROM messages WHERE session_id = ${session_id}
                                          AND message_id = ${message.snapshot.message_id})
                          THEN 'message_exists' ELSE 'sequence' END`;
+  // An interaction id is one interaction in one session: reusing another session's is refused.
+  const interaction_ids = (commit.interactions ?? []).map((record) => record.interaction.interaction_id);
+  const foreignInteraction =
+    interaction_ids.length === 0
+      ? Prisma.empty
+      : Prisma.sql`
+      WHEN EXISTS (SELECT 1 FROM interactions WHERE interaction_id IN (${Prisma.join(interaction_ids)})
+                      AND session_id <> ${session_id})
+        THEN parley_reject_commit('foreign_interaction')`;
   return Prisma.sql`CASE
       WHEN NOT EXISTS (SELECT 1 FROM updated) THEN parley_reject_commit(
         COALESCE((SELECT CASE WHEN closed_at IS NOT NULL THEN 'closed' ELSE 'fenced:' || lease_epoch::text END
                     FROM sessions WHERE session_id = ${session_id}),
                  'session_not_found'))
-      WHEN NOT ${messageWritten} THEN parley_reject_commit(${messageReason})
+      WHEN NOT ${messageWritten} THEN parley_reject_commit(${messageReason})${foreignInteraction}
       ELSE TRUE END`;
 }
 
@@ -248,6 +230,15 @@ export function rejectionError(error: unknown, commit: SessionCommit): unknown {
       return new StoreConflictError(
         "sequence",
         `Sequence ${message?.snapshot.sequence} of session ${session_id} is taken (message ${message_id})`,
+      );
+    case "foreign_interaction":
+      return new ParleyError(
+        "invalid_input",
+        `Commit for session ${session_id} carries an interaction of another session: ${(
+          commit.interactions ?? []
+        )
+          .map((record) => record.interaction.interaction_id)
+          .join(", ")}`,
       );
     default:
       return error;

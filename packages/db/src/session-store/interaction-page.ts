@@ -1,6 +1,5 @@
-import type { InteractionQuery } from "@parley/session-core";
+import { decodePageCursor, type InteractionQuery } from "@parley/session-core";
 import { Prisma } from "@prisma/client";
-import { decodeInteractionCursor } from "./page-cursors.js";
 import { INTERACTION_COLUMNS } from "./row-mapping.js";
 
 /**
@@ -19,7 +18,7 @@ export function interactionPageSql(query: InteractionQuery): Prisma.Sql {
       Prisma.sql`EXISTS (SELECT 1 FROM sessions s WHERE s.session_id = i.session_id AND s.owner_id = ${query.owner_id})`,
     );
   }
-  const after = query.cursor === undefined ? undefined : decodeInteractionCursor(query.cursor);
+  const after = query.cursor === undefined ? undefined : decodePageCursor("interactions", query.cursor);
   const take = query.limit + 1;
   const branches: Prisma.Sql[] = [];
   if ((query.status === undefined || query.status === "pending") && (after === undefined || after.pending)) {

@@ -17,13 +17,19 @@ import type {
   SessionRecord,
   SessionStore,
 } from "@parley/session-core";
-import { interactionPosition, systemClock } from "@parley/session-core";
+import {
+  assertCommitWellFormed,
+  decodePageCursor,
+  encodePageCursor,
+  interactionPosition,
+  sessionPosition,
+  systemClock,
+} from "@parley/session-core";
 import { Prisma, type PrismaClient } from "@prisma/client";
 import { TRANSACTION_OPTIONS } from "../prisma-client.js";
 import type { CommitObserver } from "./commit-observer.js";
-import { assertWellFormed, commitRevision } from "./commit-revision.js";
+import { commitRevision } from "./commit-revision.js";
 import { INTERACTION_PAGE_ORDER, interactionPageSql } from "./interaction-page.js";
-import { decodeSessionCursor, encodeCursor } from "./page-cursors.js";
 import {
   INTERACTION_COLUMNS,
   type InteractionEventRow,
@@ -77,7 +83,7 @@ export class PrismaSessionStore implements SessionStore {
   }
 
   async listSessions(query: SessionQuery): Promise<SessionPage> {
-    const after = query.cursor === undefined ? undefined : decodeSessionCursor(query.cursor);
+    const after = query.cursor === undefined ? undefined : decodePageCursor("sessions", query.cursor);
     const conditions = [Prisma.sql`TRUE`];
     if (query.owner_id !== undefined) conditions.push(Prisma.sql`owner_id = ${query.owner_id}`);
     if (query.title_contains !== undefined) {
@@ -98,14 +104,12 @@ export class PrismaSessionStore implements SessionStore {
     return {
       items,
       next_cursor:
-        last && rows.length > query.limit
-          ? encodeCursor({ created_at: last.created_at, session_id: last.session_id })
-          : null,
+        last && rows.length > query.limit ? encodePageCursor("sessions", sessionPosition(last)) : null,
     };
   }
 
   async commit(commit: SessionCommit): Promise<CommitResult> {
-    assertWellFormed(commit);
+    assertCommitWellFormed(commit);
     const started = performance.now();
     const result = await commitRevision(this.#prisma, commit, this.#clock.now());
     this.#observer?.committed(commit, (performance.now() - started) / 1000);
@@ -177,7 +181,10 @@ export class PrismaSessionStore implements SessionStore {
     const last = items.at(-1);
     return {
       items,
-      next_cursor: last && rows.length > query.limit ? encodeCursor(interactionPosition(last)) : null,
+      next_cursor:
+        last && rows.length > query.limit
+          ? encodePageCursor("interactions", interactionPosition(last))
+          : null,
     };
   }
 
