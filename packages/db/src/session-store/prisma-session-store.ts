@@ -31,7 +31,6 @@ import type { CommitObserver } from "./commit-observer.js";
 import { commitRevision } from "./commit-revision.js";
 import { INTERACTION_PAGE_ORDER, interactionPageSql } from "./interaction-page.js";
 import {
-  INTERACTION_COLUMNS,
   type InteractionEventRow,
   type InteractionRow,
   type MessageRow,
@@ -44,10 +43,8 @@ import {
   toSessionRecord,
 } from "./row-mapping.js";
 import { COMMAND_COLUMNS, enqueueCommand, toSessionCommand } from "./session-commands.js";
-
-const SESSION_COLUMNS =
-  Prisma.raw(`session_id, owner_id, agent_id, title, workspace_id, created_at, updated_at,
-  closed_at, approval_mode, effective_approval_mode, model_id, effective_model_id`);
+import { columnList, valueList } from "./table-columns.js";
+import { INTERACTION_RECORD_COLUMNS, SESSION_COLUMNS } from "./tables.js";
 
 /**
  * `SessionStore` on PostgreSQL through Prisma. Each `commit` is one statement, one round trip (see
@@ -68,17 +65,12 @@ export class PrismaSessionStore implements SessionStore {
 
   async createSession(record: SessionRecord): Promise<void> {
     await this.#prisma.$executeRaw`
-      INSERT INTO sessions (session_id, owner_id, agent_id, title, workspace_id, created_at, updated_at, closed_at,
-                            approval_mode, effective_approval_mode, model_id, effective_model_id)
-      VALUES (${record.session_id}, ${record.owner_id}, ${record.agent_id}, ${record.title}, ${record.workspace_id},
-              ${record.created_at}::bigint, ${record.updated_at}::bigint, ${record.closed_at}::bigint,
-              ${record.approval_mode}, ${record.effective_approval_mode}, ${record.model_id},
-              ${record.effective_model_id})`;
+      INSERT INTO sessions (${columnList(SESSION_COLUMNS)}) VALUES (${valueList(SESSION_COLUMNS, record)})`;
   }
 
   async getSession(session_id: string): Promise<SessionRecord | null> {
     const rows = await this.#prisma.$queryRaw<SessionRow[]>`
-      SELECT ${SESSION_COLUMNS} FROM sessions WHERE session_id = ${session_id}`;
+      SELECT ${columnList(SESSION_COLUMNS)} FROM sessions WHERE session_id = ${session_id}`;
     return rows[0] ? toSessionRecord(rows[0]) : null;
   }
 
@@ -95,7 +87,7 @@ export class PrismaSessionStore implements SessionStore {
         OR (created_at = ${after.created_at}::bigint AND session_id COLLATE "C" < ${after.session_id}))`);
     }
     const rows = await this.#prisma.$queryRaw<SessionRow[]>`
-      SELECT ${SESSION_COLUMNS} FROM sessions
+      SELECT ${columnList(SESSION_COLUMNS)} FROM sessions
        WHERE ${Prisma.join(conditions, " AND ")}
        ORDER BY created_at DESC, session_id COLLATE "C" DESC
        LIMIT ${query.limit + 1}::int`;
@@ -154,13 +146,13 @@ export class PrismaSessionStore implements SessionStore {
 
   async getInteraction(interaction_id: string): Promise<InteractionRecord | null> {
     const rows = await this.#prisma.$queryRaw<InteractionRow[]>`
-      SELECT ${Prisma.raw(INTERACTION_COLUMNS)} FROM interactions i WHERE i.interaction_id = ${interaction_id} LIMIT 1`;
+      SELECT ${columnList(INTERACTION_RECORD_COLUMNS, "i")} FROM interactions i WHERE i.interaction_id = ${interaction_id} LIMIT 1`;
     return rows[0] ? toInteractionRecord(rows[0]) : null;
   }
 
   async listPendingInteractions(session_id: string): Promise<InteractionRecord[]> {
     const rows = await this.#prisma.$queryRaw<InteractionRow[]>`
-      SELECT ${Prisma.raw(INTERACTION_COLUMNS)} FROM interactions i
+      SELECT ${columnList(INTERACTION_RECORD_COLUMNS, "i")} FROM interactions i
        WHERE i.session_id = ${session_id} AND i.status = 'pending'
        ORDER BY i.message_sequence, i.part_sequence, i.ordinal`;
     return rows.map(toInteractionRecord);

@@ -9,6 +9,8 @@ import {
 } from "@parley/session-core";
 import { Prisma, type PrismaClient } from "@prisma/client";
 import { asStoredJson } from "./row-mapping.js";
+import { assignmentList } from "./table-columns.js";
+import { SESSION_COLUMNS } from "./tables.js";
 
 /** A `session_commands` row as selected by `COMMAND_COLUMNS`. */
 interface CommandRow {
@@ -74,14 +76,8 @@ export async function enqueueCommand(
       turn_id = session.active_turn_id ?? input.new_turn_id ?? null;
       if (turn_id === null) throw new Error(`A prompt of an idle session needs new_turn_id: ${session_id}`);
     }
-    const patch = input.session_patch ?? {};
-    const assignments: Prisma.Sql[] = [];
+    const assignments = assignmentList(SESSION_COLUMNS, input.session_patch ?? {});
     if (turn_id !== null) assignments.push(Prisma.sql`active_turn_id = ${turn_id}`);
-    if (patch.approval_mode !== undefined)
-      assignments.push(Prisma.sql`approval_mode = ${patch.approval_mode}`);
-    if (patch.model_id !== undefined) assignments.push(Prisma.sql`model_id = ${patch.model_id}`);
-    if (patch.updated_at !== undefined)
-      assignments.push(Prisma.sql`updated_at = ${patch.updated_at}::bigint`);
     // The row is locked: an untitled session read here stays untitled until this commits.
     const auto_titled = input.auto_title !== undefined && session.title === "";
     if (auto_titled) assignments.push(Prisma.sql`title = ${input.auto_title}`);
