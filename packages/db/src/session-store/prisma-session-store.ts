@@ -44,7 +44,12 @@ import {
 } from "./row-mapping.js";
 import { COMMAND_COLUMNS, enqueueCommand, toSessionCommand } from "./session-commands.js";
 import { columnList, valueList } from "./table-columns.js";
-import { INTERACTION_RECORD_COLUMNS, SESSION_COLUMNS } from "./tables.js";
+import {
+  INTERACTION_EVENT_COLUMNS,
+  INTERACTION_RECORD_COLUMNS,
+  SESSION_COLUMNS,
+  SESSION_EVENT_COLUMNS,
+} from "./tables.js";
 
 /**
  * `SessionStore` on PostgreSQL through Prisma. Each `commit` is one statement, one round trip (see
@@ -182,7 +187,7 @@ export class PrismaSessionStore implements SessionStore {
 
   async listEvents(session_id: string, after_event_id: number, limit: number): Promise<SessionEvent[]> {
     const rows = await this.#prisma.$queryRaw<SessionEventRow[]>`
-      SELECT session_id, event_id, mutation FROM session_events
+      SELECT ${columnList(SESSION_EVENT_COLUMNS)} FROM session_events
        WHERE session_id = ${session_id} AND event_id > ${after_event_id}::int
        ORDER BY event_id LIMIT ${limit}::int`;
     return rows.map(toSessionEvent);
@@ -231,7 +236,7 @@ export class PrismaSessionStore implements SessionStore {
     const mark = marks[0]?.mark ?? 0n;
     if (mark <= BigInt(after_event_id)) return [];
     const rows = await this.#prisma.$queryRaw<InteractionEventRow[]>`
-      SELECT event_id, kind, session_id, interaction FROM interaction_events
+      SELECT ${columnList(INTERACTION_EVENT_COLUMNS)} FROM interaction_events
        WHERE event_id > ${after_event_id}::bigint AND event_id <= ${mark}::bigint
        ORDER BY event_id LIMIT ${limit}::int`;
     return rows.map(toInteractionEvent);

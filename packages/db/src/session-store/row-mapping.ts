@@ -10,7 +10,12 @@ import type {
 } from "@parley/session-core";
 
 import { type RawRow, toDomainRow } from "./table-columns.js";
-import { type INTERACTION_RECORD_COLUMNS, SESSION_COLUMNS } from "./tables.js";
+import {
+  INTERACTION_EVENT_COLUMNS,
+  type INTERACTION_RECORD_COLUMNS,
+  SESSION_COLUMNS,
+  type SESSION_EVENT_COLUMNS,
+} from "./tables.js";
 
 // Rows as `$queryRaw` returns them (BIGINT → bigint, JSONB → parsed value) and their domain shapes.
 
@@ -56,33 +61,20 @@ export function toInteractionRecord(row: InteractionRow): InteractionRecord {
   };
 }
 
-export interface SessionEventRow {
-  session_id: string;
-  event_id: number;
-  mutation: unknown;
-}
+export type SessionEventRow = RawRow<typeof SESSION_EVENT_COLUMNS>;
 
 export function toSessionEvent(row: SessionEventRow): SessionEvent {
   return { session_id: row.session_id, event_id: row.event_id, mutation: row.mutation as SessionMutation };
 }
 
-export interface InteractionEventRow {
-  event_id: bigint;
-  kind: string;
-  session_id: string;
-  interaction: unknown;
-}
+export type InteractionEventRow = RawRow<typeof INTERACTION_EVENT_COLUMNS>;
 
 export function toInteractionEvent(row: InteractionEventRow): InteractionEvent {
+  const event = toDomainRow(INTERACTION_EVENT_COLUMNS, row);
   return {
-    event_id: Number(row.event_id),
-    kind: row.kind as InteractionEventKind,
-    session_id: row.session_id,
-    interaction: row.interaction as Interaction,
+    event_id: event.event_id,
+    kind: event.kind as InteractionEventKind,
+    session_id: event.session_id,
+    interaction: event.interaction as Interaction,
   };
-}
-
-/** A deep copy with exactly what a JSONB column keeps (no `undefined` keys). */
-export function asStoredJson<T>(value: T): T {
-  return JSON.parse(JSON.stringify(value)) as T;
 }

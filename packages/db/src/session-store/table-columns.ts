@@ -75,13 +75,16 @@ function names(columns: TableColumns): string[] {
   return Object.keys(columns);
 }
 
-/** `a, b, c` (or `t.a, t.b, t.c` with `alias`), for SELECT, INSERT and RETURNING lists. */
+/** `a, b, c` (or `t.a, t.b, t.c` with `alias`) as text, for queries sent through `pg`. */
+export function columnNames(columns: TableColumns, alias?: string): string {
+  return names(columns)
+    .map((name) => (alias === undefined ? name : `${alias}.${name}`))
+    .join(", ");
+}
+
+/** `columnNames` as SQL, for SELECT, INSERT and RETURNING lists of Prisma queries. */
 export function columnList(columns: TableColumns, alias?: string): Prisma.Sql {
-  return Prisma.raw(
-    names(columns)
-      .map((name) => (alias === undefined ? name : `${alias}.${name}`))
-      .join(", "),
-  );
+  return Prisma.raw(columnNames(columns, alias));
 }
 
 /** The columns `names` of a descriptor, as a descriptor of their own (e.g. what one SELECT reads). */
@@ -138,7 +141,10 @@ export function assignmentList<Columns extends TableColumns>(
   });
 }
 
-/** A raw row's values as the domain carries them (BIGINT → number, null kept). */
+/**
+ * A raw row's values as the domain carries them (BIGINT → number, null kept; `pg` without Prisma
+ * returns BIGINT as a string, which converts alike).
+ */
 export function toDomainRow<Columns extends TableColumns>(
   columns: Columns,
   row: RawRow<Columns>,
@@ -146,7 +152,7 @@ export function toDomainRow<Columns extends TableColumns>(
   const converted: Record<string, unknown> = {};
   for (const [name, column] of Object.entries(columns)) {
     const value: unknown = row[name];
-    converted[name] = column.type === "bigint" && typeof value === "bigint" ? Number(value) : value;
+    converted[name] = column.type === "bigint" && value !== null ? Number(value) : value;
   }
   return converted as DomainRow<Columns>;
 }

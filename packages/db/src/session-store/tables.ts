@@ -1,5 +1,11 @@
 import type { SessionRecord } from "@parley/session-core";
-import type { InteractionRow as InteractionModel, Session } from "@prisma/client";
+import type {
+  InteractionEvent as InteractionEventModel,
+  InteractionRow as InteractionModel,
+  Session,
+  SessionCommand as SessionCommandModel,
+  SessionEvent as SessionEventModel,
+} from "@prisma/client";
 import {
   bigintColumn,
   intColumn,
@@ -83,3 +89,31 @@ export const INTERACTION_RECORD_COLUMNS = pickColumns(INTERACTION_COLUMNS, [
   "resolved_at",
   "resumed_at",
 ]);
+
+/** `session_commands`, as a command is read and inserted (`position` and `settled_at` are the store's). */
+export const SESSION_COMMAND_COLUMNS = {
+  session_id: textColumn,
+  command_id: textColumn,
+  kind: textColumn,
+  input: jsonbColumn,
+  request_id: nullableTextColumn,
+  turn_id: nullableTextColumn,
+  status: textColumn,
+  result: nullableJsonbColumn,
+  created_at: bigintColumn,
+} as const satisfies ModelColumns<SessionCommandModel>;
+
+/** `session_events`, as the replay log is read (the statement of a commit writes its rows). */
+export const SESSION_EVENT_COLUMNS = {
+  session_id: textColumn,
+  event_id: intColumn,
+  mutation: jsonbColumn,
+} as const satisfies ModelColumns<SessionEventModel>;
+
+/** `interaction_events`, as the admin feed is read. */
+export const INTERACTION_EVENT_COLUMNS = {
+  event_id: bigintColumn,
+  kind: textColumn,
+  session_id: textColumn,
+  interaction: jsonbColumn,
+} as const satisfies ModelColumns<InteractionEventModel>;
