@@ -58,6 +58,10 @@ describe("API server in process (in-memory adapters, demo model)", () => {
     });
     await expect(client.admin.interactions()).rejects.toMatchObject({ code: "forbidden" });
     await expect(clientFor("wrong").auth.whoami()).rejects.toMatchObject({ code: "unauthorized" });
+    // The in-memory store decodes cursors with the same codec as Postgres: a bad one is the caller's error.
+    await expect(client.sessions.list({ cursor: "not a cursor" })).rejects.toMatchObject({
+      code: "invalid_input",
+    });
   });
 
   it("creates users through admin.users.create once per name; the token works at once", async () => {

@@ -128,6 +128,34 @@ describe("session.list scopes and search, users.names", () => {
     expect(await listAll(ada, { query: "nothing like this" })).toEqual([]);
   });
 
+  it("a malformed, truncated or other-list cursor is a 400 invalid_input, never an internal error", async () => {
+    const sessionsCursor = (await bob.client().sessions.list({ limit: 1 })).next_cursor;
+    expect(sessionsCursor).not.toBeNull();
+    const cursors = ["not a cursor", (sessionsCursor ?? "").slice(0, -3), `${sessionsCursor}==`];
+    for (const cursor of cursors) {
+      for (const [path, token] of [
+        ["session.list", bob.token],
+        ["admin.interactions", environment.admin.token],
+      ] as const) {
+        const answer = await callRaw({
+          url: environment.api.url,
+          token,
+          path,
+          kind: "query",
+          input: { cursor },
+        });
+        expect(answer, `${path} with ${cursor}`).toMatchObject({
+          status: 400,
+          error: { parley_code: "invalid_input" },
+        });
+      }
+    }
+    // A sessions cursor is not an inbox cursor.
+    await expect(
+      environment.admin.client().admin.interactions({ cursor: sessionsCursor ?? "" }),
+    ).rejects.toMatchObject({ code: "invalid_input" });
+  });
+
   it("users.names resolves the names of known ids once each, for members and admins alike", async () => {
     const ids = [bob.user_id, ada.user_id, "user:unknown", bob.user_id, environment.admin.user_id];
     const expected = {

@@ -1,6 +1,5 @@
 export * from "./adapters/in-memory-event-bus.js";
 export * from "./adapters/in-memory-session-store.js";
-export { type InteractionPosition, interactionPosition } from "./adapters/in-memory-store-order.js";
 export * from "./adapters/in-memory-turn-lease.js";
 export * from "./adapters/listener-registry.js";
 export * from "./errors.js";
@@ -27,5 +26,8 @@ export * from "./schema/question.js";
 export * from "./schema/session.js";
 export * from "./schema/session-command.js";
 export * from "./schema/storable-json.js";
+export * from "./store/commit-well-formedness.js";
+export * from "./store/page-cursor.js";
+export * from "./store/store-order.js";
 export { ASK_QUESTION_DESCRIPTION, AskQuestionsTool } from "./tools/ask-question-tool.js";
 export * from "./tools/define-agent-tool.js";

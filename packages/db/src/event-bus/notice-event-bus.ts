@@ -13,6 +13,8 @@ import {
   toInteractionEvent,
   toSessionEvent,
 } from "../session-store/row-mapping.js";
+import { columnNames } from "../session-store/table-columns.js";
+import { INTERACTION_EVENT_COLUMNS, SESSION_EVENT_COLUMNS } from "../session-store/tables.js";
 import type { BusFaults, BusTransport } from "./bus-transport.js";
 import type { NotifyPayload } from "./notify-payload.js";
 import { SerialQueues } from "./serial-queue.js";
@@ -213,7 +215,7 @@ export class NoticeEventBus implements EventBus {
 
   async #readSessionEvents(session_id: string, after: number, upTo: number): Promise<SessionEvent[]> {
     const { rows } = await this.#pool.query<SessionEventRow>(
-      `SELECT session_id, event_id, mutation FROM session_events
+      `SELECT ${columnNames(SESSION_EVENT_COLUMNS)} FROM session_events
         WHERE session_id = $1 AND event_id > $2 AND event_id <= $3 ORDER BY event_id`,
       [session_id, after, upTo],
     );
@@ -222,7 +224,7 @@ export class NoticeEventBus implements EventBus {
 
   async #readInteractionEvents(after: number, upTo: number): Promise<InteractionEvent[]> {
     const { rows } = await this.#pool.query<InteractionEventRow>(
-      `SELECT event_id, kind, session_id, interaction FROM interaction_events
+      `SELECT ${columnNames(INTERACTION_EVENT_COLUMNS)} FROM interaction_events
         WHERE event_id > $1 AND event_id <= $2 ORDER BY event_id`,
       [after, upTo],
     );

@@ -13,6 +13,8 @@ import {
 import { Prisma, type PrismaClient } from "@prisma/client";
 import { TRANSACTION_OPTIONS } from "../prisma-client.js";
 import { settleCommandsInCommit } from "./session-commands.js";
+import { assignmentList, columnList, excludedAssignmentList, recordsetDefinition } from "./table-columns.js";
+import { INTERACTION_COLUMNS, INTERACTION_WRITTEN_COLUMNS, SESSION_COLUMNS } from "./tables.js";
 
 /**
  * The admin feed's advisory lock key. A revision that appends feed rows holds it SHARED from before
@@ -24,53 +26,8 @@ import { settleCommandsInCommit } from "./session-commands.js";
  */
 export const FEED_LOCK_KEY = 7_342_911_002n;
 
-/** Checks that need no database, before a transaction is opened. */
-export function assertWellFormed(commit: SessionCommit): void {
-  const message = commit.message;
-  if (message) {
-    if (message.snapshot.session_id !== commit.session_id) {
-      throw new Error(
-        `Commit for ${commit.session_id} carries a message of ${message.snapshot.session_id}: ${message.snapshot.message_id}`,
-      );
-    }
-    if (message.snapshot.revision !== message.expected_revision + 1) {
-      throw new Error(
-        `Message ${message.snapshot.message_id}: revision ${message.snapshot.revision} does not follow expected revision ${message.expected_revision}`,
-      );
-    }
-  }
-  if (commit.preceding_mutation && !commit.mutation) {
-    throw new Error(`Commit for ${commit.session_id} carries a preceding mutation without its mutation`);
-  }
-  for (const record of commit.interactions ?? []) {
-    if (record.session_id !== commit.session_id) {
-      throw new Error(
-        `Commit for ${commit.session_id} carries interaction ${record.interaction.interaction_id} of ${record.session_id}`,
-      );
-    }
-  }
-}
-
-const PATCHABLE_COLUMNS = [
-  "title",
-  "approval_mode",
-  "effective_approval_mode",
-  "model_id",
-  "effective_model_id",
-  "closed_at",
-  "updated_at",
-] as const;
-
 function sessionPatchAssignments(commit: SessionCommit): Prisma.Sql[] {
-  const patch = commit.session_patch ?? {};
-  return PATCHABLE_COLUMNS.flatMap((column) => {
-    const value = patch[column];
-    if (value === undefined) return [];
-    const isTimestamp = column === "closed_at" || column === "updated_at";
-    return [
-      Prisma.sql`${Prisma.raw(column)} = ${isTimestamp ? Prisma.sql`${value}::bigint` : Prisma.sql`${value}`}`,
-    ];
-  });
+  return assignmentList(SESSION_COLUMNS, commit.session_patch ?? {});
 }
 
 function messageStatus(message: SessionMessage): string | null {
@@ -143,38 +100,31 @@ function interactionsWrite(commit: SessionCommit, accepted: Prisma.Sql): Prisma.
       created_at: interaction.request.created_at,
       resolved_at: interaction.resolved_at ?? null,
       resumed_at: interaction.resumed_at ?? null,
-    };
+    } satisfies Record<keyof typeof INTERACTION_WRITTEN_COLUMNS, unknown>;
   });
-  return Prisma.sql`
-    INSERT INTO interactions (session_id, interaction_id, message_id, message_sequence, part_sequence, tool_call_id,
-                              tool_name, ordinal, type, status, turn_id, request, response, cancel_reason,
-                              responded_by, created_at, resolved_at, resumed_at, inbox_at)
-    SELECT r.session_id, r.interaction_id, r.message_id,
-           COALESCE(r.message_sequence,
+  // A position the commit's snapshot does not hold is read from the stored message.
+  const fromStoredMessage: Partial<Record<keyof typeof INTERACTION_WRITTEN_COLUMNS, Prisma.Sql>> = {
+    message_sequence: Prisma.sql`COALESCE(r.message_sequence,
                     (SELECT m.sequence FROM messages m
-                      WHERE m.session_id = r.session_id AND m.message_id = r.message_id), 0),
-           COALESCE(r.part_sequence,
+                      WHERE m.session_id = r.session_id AND m.message_id = r.message_id), 0)`,
+    part_sequence: Prisma.sql`COALESCE(r.part_sequence,
                     (SELECT (p.value->>'sequence')::int
                        FROM messages m, jsonb_array_elements(m.snapshot->'parts') p
                       WHERE m.session_id = r.session_id AND m.message_id = r.message_id
-                        AND p.value->>'tool_call_id' = r.tool_call_id LIMIT 1), 0),
-           r.tool_call_id, r.tool_name, r.ordinal, r.type, r.status, r.turn_id, r.request, r.response,
-           r.cancel_reason, r.responded_by, r.created_at, r.resolved_at, r.resumed_at,
-           COALESCE(r.resolved_at, r.created_at)
-      FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(
-             session_id text, interaction_id text, message_id text, message_sequence int, part_sequence int,
-             tool_call_id text, tool_name text, ordinal int, type text, status text, turn_id text, request jsonb,
-             response jsonb, cancel_reason text, responded_by text, created_at bigint, resolved_at bigint,
-             resumed_at bigint)
+                        AND p.value->>'tool_call_id' = r.tool_call_id LIMIT 1), 0)`,
+  };
+  const selected = Object.keys(INTERACTION_WRITTEN_COLUMNS).map(
+    (name) => fromStoredMessage[name as keyof typeof INTERACTION_WRITTEN_COLUMNS] ?? Prisma.raw(`r.${name}`),
+  );
+  // The column list is the written columns, then `inbox_at`: the SELECT follows that order.
+  return Prisma.sql`
+    INSERT INTO interactions (${columnList(INTERACTION_COLUMNS)})
+    SELECT ${Prisma.join(selected)}, COALESCE(r.resolved_at, r.created_at)
+      FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+             AS r(${recordsetDefinition(INTERACTION_WRITTEN_COLUMNS)})
      WHERE ${accepted}
     ON CONFLICT (session_id, interaction_id) DO UPDATE SET
-      message_id = EXCLUDED.message_id, message_sequence = EXCLUDED.message_sequence,
-      part_sequence = EXCLUDED.part_sequence, tool_call_id = EXCLUDED.tool_call_id,
-      tool_name = EXCLUDED.tool_name, ordinal = EXCLUDED.ordinal, type = EXCLUDED.type,
-      status = EXCLUDED.status, turn_id = EXCLUDED.turn_id, request = EXCLUDED.request,
-      response = EXCLUDED.response, cancel_reason = EXCLUDED.cancel_reason,
-      responded_by = EXCLUDED.responded_by, created_at = EXCLUDED.created_at, resolved_at = EXCLUDED.resolved_at,
-      resumed_at = EXCLUDED.resumed_at, inbox_at = EXCLUDED.inbox_at`;
+      ${excludedAssignmentList(INTERACTION_COLUMNS, ["session_id", "interaction_id"])}`;
 }
 
 /**
@@ -209,12 +159,21 @@ function rejection(commit: SessionCommit, messageWritten: Prisma.Sql): Prisma.Sq
       : Prisma.sql`CASE WHEN EXISTS (SELECT 1 FROM messages WHERE session_id = ${session_id}
                                          AND message_id = ${message.snapshot.message_id})
                          THEN 'message_exists' ELSE 'sequence' END`;
+  // An interaction id is one interaction in one session: reusing another session's is refused.
+  const interaction_ids = (commit.interactions ?? []).map((record) => record.interaction.interaction_id);
+  const foreignInteraction =
+    interaction_ids.length === 0
+      ? Prisma.empty
+      : Prisma.sql`
+      WHEN EXISTS (SELECT 1 FROM interactions WHERE interaction_id IN (${Prisma.join(interaction_ids)})
+                      AND session_id <> ${session_id})
+        THEN parley_reject_commit('foreign_interaction')`;
   return Prisma.sql`CASE
       WHEN NOT EXISTS (SELECT 1 FROM updated) THEN parley_reject_commit(
         COALESCE((SELECT CASE WHEN closed_at IS NOT NULL THEN 'closed' ELSE 'fenced:' || lease_epoch::text END
                     FROM sessions WHERE session_id = ${session_id}),
                  'session_not_found'))
-      WHEN NOT ${messageWritten} THEN parley_reject_commit(${messageReason})
+      WHEN NOT ${messageWritten} THEN parley_reject_commit(${messageReason})${foreignInteraction}
       ELSE TRUE END`;
 }
 
@@ -248,6 +207,15 @@ export function rejectionError(error: unknown, commit: SessionCommit): unknown {
       return new StoreConflictError(
         "sequence",
         `Sequence ${message?.snapshot.sequence} of session ${session_id} is taken (message ${message_id})`,
+      );
+    case "foreign_interaction":
+      return new ParleyError(
+        "invalid_input",
+        `Commit for session ${session_id} carries an interaction of another session: ${(
+          commit.interactions ?? []
+        )
+          .map((record) => record.interaction.interaction_id)
+          .join(", ")}`,
       );
     default:
       return error;

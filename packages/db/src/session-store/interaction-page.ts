@@ -1,13 +1,13 @@
-import type { InteractionQuery } from "@parley/session-core";
+import { decodePageCursor, type InteractionQuery } from "@parley/session-core";
 import { Prisma } from "@prisma/client";
-import { decodeInteractionCursor } from "./page-cursors.js";
-import { INTERACTION_COLUMNS } from "./row-mapping.js";
+import { columnList } from "./table-columns.js";
+import { INTERACTION_RECORD_COLUMNS } from "./tables.js";
 
 /**
  * One page of the admin inbox order, before the final sort: two index-ordered branches — pending by
  * `inbox_at` ascending, the rest by `inbox_at` descending — each limited to `limit + 1`, to be
  * merged with `INTERACTION_PAGE_ORDER` (pending first). A cursor past the pending rows skips that
- * branch. Rows carry `INTERACTION_COLUMNS`, `inbox_at` and `branch`.
+ * branch. Rows carry `INTERACTION_RECORD_COLUMNS`, `inbox_at` and `branch`.
  */
 export function interactionPageSql(query: InteractionQuery): Prisma.Sql {
   const filters = [Prisma.sql`TRUE`];
@@ -19,7 +19,7 @@ export function interactionPageSql(query: InteractionQuery): Prisma.Sql {
       Prisma.sql`EXISTS (SELECT 1 FROM sessions s WHERE s.session_id = i.session_id AND s.owner_id = ${query.owner_id})`,
     );
   }
-  const after = query.cursor === undefined ? undefined : decodeInteractionCursor(query.cursor);
+  const after = query.cursor === undefined ? undefined : decodePageCursor("interactions", query.cursor);
   const take = query.limit + 1;
   const branches: Prisma.Sql[] = [];
   if ((query.status === undefined || query.status === "pending") && (after === undefined || after.pending)) {
@@ -27,7 +27,7 @@ export function interactionPageSql(query: InteractionQuery): Prisma.Sql {
       ? Prisma.sql`(i.inbox_at > ${after.at}::bigint
           OR (i.inbox_at = ${after.at}::bigint AND i.interaction_id COLLATE "C" > ${after.interaction_id}))`
       : Prisma.sql`TRUE`;
-    branches.push(Prisma.sql`(SELECT ${Prisma.raw(INTERACTION_COLUMNS)}, i.inbox_at, 0 AS branch FROM interactions i
+    branches.push(Prisma.sql`(SELECT ${columnList(INTERACTION_RECORD_COLUMNS, "i")}, i.inbox_at, 0 AS branch FROM interactions i
        WHERE i.status = 'pending' AND ${Prisma.join(filters, " AND ")} AND ${cursor}
        ORDER BY i.inbox_at, i.interaction_id COLLATE "C" LIMIT ${take}::int)`);
   }
@@ -39,7 +39,7 @@ export function interactionPageSql(query: InteractionQuery): Prisma.Sql {
         ? Prisma.sql`(i.inbox_at < ${after.at}::bigint
             OR (i.inbox_at = ${after.at}::bigint AND i.interaction_id COLLATE "C" < ${after.interaction_id}))`
         : Prisma.sql`TRUE`;
-    branches.push(Prisma.sql`(SELECT ${Prisma.raw(INTERACTION_COLUMNS)}, i.inbox_at, 1 AS branch FROM interactions i
+    branches.push(Prisma.sql`(SELECT ${columnList(INTERACTION_RECORD_COLUMNS, "i")}, i.inbox_at, 1 AS branch FROM interactions i
        WHERE ${status} AND ${Prisma.join(filters, " AND ")} AND ${cursor}
        ORDER BY i.inbox_at DESC, i.interaction_id COLLATE "C" DESC LIMIT ${take}::int)`);
   }

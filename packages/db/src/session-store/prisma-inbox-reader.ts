@@ -1,7 +1,11 @@
-import { type InteractionQuery, type InteractionRecord, interactionPosition } from "@parley/session-core";
+import {
+  encodePageCursor,
+  type InteractionQuery,
+  type InteractionRecord,
+  interactionPosition,
+} from "@parley/session-core";
 import type { PrismaClient } from "@prisma/client";
 import { INTERACTION_PAGE_ORDER, interactionPageSql } from "./interaction-page.js";
-import { encodeCursor } from "./page-cursors.js";
 import { type InteractionRow, toInteractionRecord } from "./row-mapping.js";
 
 /** One admin inbox row: the interaction's index record with its session's title and owner. */
@@ -49,7 +53,10 @@ export class PrismaInboxReader {
     const last = items.at(-1);
     return {
       items,
-      next_cursor: last && rows.length > query.limit ? encodeCursor(interactionPosition(last.record)) : null,
+      next_cursor:
+        last && rows.length > query.limit
+          ? encodePageCursor("interactions", interactionPosition(last.record))
+          : null,
     };
   }
 }

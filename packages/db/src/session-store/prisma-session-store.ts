@@ -17,15 +17,20 @@ import type {
   SessionRecord,
   SessionStore,
 } from "@parley/session-core";
-import { interactionPosition, systemClock } from "@parley/session-core";
+import {
+  assertCommitWellFormed,
+  decodePageCursor,
+  encodePageCursor,
+  interactionPosition,
+  sessionPosition,
+  systemClock,
+} from "@parley/session-core";
 import { Prisma, type PrismaClient } from "@prisma/client";
 import { TRANSACTION_OPTIONS } from "../prisma-client.js";
 import type { CommitObserver } from "./commit-observer.js";
-import { assertWellFormed, commitRevision } from "./commit-revision.js";
+import { commitRevision } from "./commit-revision.js";
 import { INTERACTION_PAGE_ORDER, interactionPageSql } from "./interaction-page.js";
-import { decodeSessionCursor, encodeCursor } from "./page-cursors.js";
 import {
-  INTERACTION_COLUMNS,
   type InteractionEventRow,
   type InteractionRow,
   type MessageRow,
@@ -38,10 +43,13 @@ import {
   toSessionRecord,
 } from "./row-mapping.js";
 import { COMMAND_COLUMNS, enqueueCommand, toSessionCommand } from "./session-commands.js";
-
-const SESSION_COLUMNS =
-  Prisma.raw(`session_id, owner_id, agent_id, title, workspace_id, created_at, updated_at,
-  closed_at, approval_mode, effective_approval_mode, model_id, effective_model_id`);
+import { columnList, valueList } from "./table-columns.js";
+import {
+  INTERACTION_EVENT_COLUMNS,
+  INTERACTION_RECORD_COLUMNS,
+  SESSION_COLUMNS,
+  SESSION_EVENT_COLUMNS,
+} from "./tables.js";
 
 /**
  * `SessionStore` on PostgreSQL through Prisma. Each `commit` is one statement, one round trip (see
@@ -62,22 +70,17 @@ export class PrismaSessionStore implements SessionStore {
 
   async createSession(record: SessionRecord): Promise<void> {
     await this.#prisma.$executeRaw`
-      INSERT INTO sessions (session_id, owner_id, agent_id, title, workspace_id, created_at, updated_at, closed_at,
-                            approval_mode, effective_approval_mode, model_id, effective_model_id)
-      VALUES (${record.session_id}, ${record.owner_id}, ${record.agent_id}, ${record.title}, ${record.workspace_id},
-              ${record.created_at}::bigint, ${record.updated_at}::bigint, ${record.closed_at}::bigint,
-              ${record.approval_mode}, ${record.effective_approval_mode}, ${record.model_id},
-              ${record.effective_model_id})`;
+      INSERT INTO sessions (${columnList(SESSION_COLUMNS)}) VALUES (${valueList(SESSION_COLUMNS, record)})`;
   }
 
   async getSession(session_id: string): Promise<SessionRecord | null> {
     const rows = await this.#prisma.$queryRaw<SessionRow[]>`
-      SELECT ${SESSION_COLUMNS} FROM sessions WHERE session_id = ${session_id}`;
+      SELECT ${columnList(SESSION_COLUMNS)} FROM sessions WHERE session_id = ${session_id}`;
     return rows[0] ? toSessionRecord(rows[0]) : null;
   }
 
   async listSessions(query: SessionQuery): Promise<SessionPage> {
-    const after = query.cursor === undefined ? undefined : decodeSessionCursor(query.cursor);
+    const after = query.cursor === undefined ? undefined : decodePageCursor("sessions", query.cursor);
     const conditions = [Prisma.sql`TRUE`];
     if (query.owner_id !== undefined) conditions.push(Prisma.sql`owner_id = ${query.owner_id}`);
     if (query.title_contains !== undefined) {
@@ -89,7 +92,7 @@ export class PrismaSessionStore implements SessionStore {
         OR (created_at = ${after.created_at}::bigint AND session_id COLLATE "C" < ${after.session_id}))`);
     }
     const rows = await this.#prisma.$queryRaw<SessionRow[]>`
-      SELECT ${SESSION_COLUMNS} FROM sessions
+      SELECT ${columnList(SESSION_COLUMNS)} FROM sessions
        WHERE ${Prisma.join(conditions, " AND ")}
        ORDER BY created_at DESC, session_id COLLATE "C" DESC
        LIMIT ${query.limit + 1}::int`;
@@ -98,14 +101,12 @@ export class PrismaSessionStore implements SessionStore {
     return {
       items,
       next_cursor:
-        last && rows.length > query.limit
-          ? encodeCursor({ created_at: last.created_at, session_id: last.session_id })
-          : null,
+        last && rows.length > query.limit ? encodePageCursor("sessions", sessionPosition(last)) : null,
     };
   }
 
   async commit(commit: SessionCommit): Promise<CommitResult> {
-    assertWellFormed(commit);
+    assertCommitWellFormed(commit);
     const started = performance.now();
     const result = await commitRevision(this.#prisma, commit, this.#clock.now());
     this.#observer?.committed(commit, (performance.now() - started) / 1000);
@@ -150,13 +151,13 @@ export class PrismaSessionStore implements SessionStore {
 
   async getInteraction(interaction_id: string): Promise<InteractionRecord | null> {
     const rows = await this.#prisma.$queryRaw<InteractionRow[]>`
-      SELECT ${Prisma.raw(INTERACTION_COLUMNS)} FROM interactions i WHERE i.interaction_id = ${interaction_id} LIMIT 1`;
+      SELECT ${columnList(INTERACTION_RECORD_COLUMNS, "i")} FROM interactions i WHERE i.interaction_id = ${interaction_id} LIMIT 1`;
     return rows[0] ? toInteractionRecord(rows[0]) : null;
   }
 
   async listPendingInteractions(session_id: string): Promise<InteractionRecord[]> {
     const rows = await this.#prisma.$queryRaw<InteractionRow[]>`
-      SELECT ${Prisma.raw(INTERACTION_COLUMNS)} FROM interactions i
+      SELECT ${columnList(INTERACTION_RECORD_COLUMNS, "i")} FROM interactions i
        WHERE i.session_id = ${session_id} AND i.status = 'pending'
        ORDER BY i.message_sequence, i.part_sequence, i.ordinal`;
     return rows.map(toInteractionRecord);
@@ -177,13 +178,16 @@ export class PrismaSessionStore implements SessionStore {
     const last = items.at(-1);
     return {
       items,
-      next_cursor: last && rows.length > query.limit ? encodeCursor(interactionPosition(last)) : null,
+      next_cursor:
+        last && rows.length > query.limit
+          ? encodePageCursor("interactions", interactionPosition(last))
+          : null,
     };
   }
 
   async listEvents(session_id: string, after_event_id: number, limit: number): Promise<SessionEvent[]> {
     const rows = await this.#prisma.$queryRaw<SessionEventRow[]>`
-      SELECT session_id, event_id, mutation FROM session_events
+      SELECT ${columnList(SESSION_EVENT_COLUMNS)} FROM session_events
        WHERE session_id = ${session_id} AND event_id > ${after_event_id}::int
        ORDER BY event_id LIMIT ${limit}::int`;
     return rows.map(toSessionEvent);
@@ -232,7 +236,7 @@ export class PrismaSessionStore implements SessionStore {
     const mark = marks[0]?.mark ?? 0n;
     if (mark <= BigInt(after_event_id)) return [];
     const rows = await this.#prisma.$queryRaw<InteractionEventRow[]>`
-      SELECT event_id, kind, session_id, interaction FROM interaction_events
+      SELECT ${columnList(INTERACTION_EVENT_COLUMNS)} FROM interaction_events
        WHERE event_id > ${after_event_id}::bigint AND event_id <= ${mark}::bigint
        ORDER BY event_id LIMIT ${limit}::int`;
     return rows.map(toInteractionEvent);

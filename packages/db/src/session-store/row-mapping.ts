@@ -1,5 +1,4 @@
 import type {
-  ApprovalMode,
   Interaction,
   InteractionEvent,
   InteractionEventKind,
@@ -10,38 +9,21 @@ import type {
   SessionRecord,
 } from "@parley/session-core";
 
+import { type RawRow, toDomainRow } from "./table-columns.js";
+import {
+  INTERACTION_EVENT_COLUMNS,
+  type INTERACTION_RECORD_COLUMNS,
+  SESSION_COLUMNS,
+  type SESSION_EVENT_COLUMNS,
+} from "./tables.js";
+
 // Rows as `$queryRaw` returns them (BIGINT → bigint, JSONB → parsed value) and their domain shapes.
 
-export interface SessionRow {
-  session_id: string;
-  owner_id: string;
-  agent_id: string;
-  title: string;
-  workspace_id: string | null;
-  created_at: bigint;
-  updated_at: bigint;
-  closed_at: bigint | null;
-  approval_mode: string;
-  effective_approval_mode: string;
-  model_id: string | null;
-  effective_model_id: string | null;
-}
+export type SessionRow = RawRow<typeof SESSION_COLUMNS>;
 
 export function toSessionRecord(row: SessionRow): SessionRecord {
-  return {
-    session_id: row.session_id,
-    owner_id: row.owner_id,
-    agent_id: row.agent_id,
-    title: row.title,
-    workspace_id: row.workspace_id,
-    created_at: Number(row.created_at),
-    updated_at: Number(row.updated_at),
-    closed_at: row.closed_at === null ? null : Number(row.closed_at),
-    approval_mode: row.approval_mode as ApprovalMode,
-    effective_approval_mode: row.effective_approval_mode as ApprovalMode,
-    model_id: row.model_id,
-    effective_model_id: row.effective_model_id,
-  };
+  // The text columns hold what `SessionRecord`'s schema allows: only the store writes them.
+  return toDomainRow(SESSION_COLUMNS, row) as SessionRecord;
 }
 
 export interface MessageRow {
@@ -52,26 +34,7 @@ export function toMessage(row: MessageRow): SessionMessage {
   return row.snapshot as SessionMessage;
 }
 
-export interface InteractionRow {
-  session_id: string;
-  interaction_id: string;
-  message_id: string;
-  tool_call_id: string;
-  tool_name: string;
-  ordinal: number;
-  type: string;
-  status: string;
-  request: unknown;
-  response: unknown;
-  cancel_reason: string | null;
-  responded_by: string | null;
-  resolved_at: bigint | null;
-  resumed_at: bigint | null;
-}
-
-/** The columns `toInteractionRecord` needs, for SELECT lists. */
-export const INTERACTION_COLUMNS = `i.session_id, i.interaction_id, i.message_id, i.tool_call_id, i.tool_name,
-  i.ordinal, i.type, i.status, i.request, i.response, i.cancel_reason, i.responded_by, i.resolved_at, i.resumed_at`;
+export type InteractionRow = RawRow<typeof INTERACTION_RECORD_COLUMNS>;
 
 /** Rebuilds the Interaction from its columns; optional fields exist only when set, as in the part. */
 export function toInteractionRecord(row: InteractionRow): InteractionRecord {
@@ -98,33 +61,20 @@ export function toInteractionRecord(row: InteractionRow): InteractionRecord {
   };
 }
 
-export interface SessionEventRow {
-  session_id: string;
-  event_id: number;
-  mutation: unknown;
-}
+export type SessionEventRow = RawRow<typeof SESSION_EVENT_COLUMNS>;
 
 export function toSessionEvent(row: SessionEventRow): SessionEvent {
   return { session_id: row.session_id, event_id: row.event_id, mutation: row.mutation as SessionMutation };
 }
 
-export interface InteractionEventRow {
-  event_id: bigint;
-  kind: string;
-  session_id: string;
-  interaction: unknown;
-}
+export type InteractionEventRow = RawRow<typeof INTERACTION_EVENT_COLUMNS>;
 
 export function toInteractionEvent(row: InteractionEventRow): InteractionEvent {
+  const event = toDomainRow(INTERACTION_EVENT_COLUMNS, row);
   return {
-    event_id: Number(row.event_id),
-    kind: row.kind as InteractionEventKind,
-    session_id: row.session_id,
-    interaction: row.interaction as Interaction,
+    event_id: event.event_id,
+    kind: event.kind as InteractionEventKind,
+    session_id: event.session_id,
+    interaction: event.interaction as Interaction,
   };
-}
-
-/** A deep copy with exactly what a JSONB column keeps (no `undefined` keys). */
-export function asStoredJson<T>(value: T): T {
-  return JSON.parse(JSON.stringify(value)) as T;
 }

@@ -8,24 +8,13 @@ import {
   sessionCommandSchema,
 } from "@parley/session-core";
 import { Prisma, type PrismaClient } from "@prisma/client";
-import { asStoredJson } from "./row-mapping.js";
+import { assignmentList, columnList, type RawRow, valueList } from "./table-columns.js";
+import { SESSION_COLUMNS, SESSION_COMMAND_COLUMNS } from "./tables.js";
 
 /** A `session_commands` row as selected by `COMMAND_COLUMNS`. */
-interface CommandRow {
-  session_id: string;
-  command_id: string;
-  kind: string;
-  input: unknown;
-  request_id: string | null;
-  turn_id: string | null;
-  status: string;
-  result: unknown;
-  created_at: bigint;
-}
+type CommandRow = RawRow<typeof SESSION_COMMAND_COLUMNS>;
 
-export const COMMAND_COLUMNS = Prisma.raw(
-  "session_id, command_id, kind, input, request_id, turn_id, status, result, created_at",
-);
+export const COMMAND_COLUMNS = columnList(SESSION_COMMAND_COLUMNS);
 
 export function toSessionCommand(row: CommandRow): SessionCommand {
   return sessionCommandSchema.parse({
@@ -74,14 +63,8 @@ export async function enqueueCommand(
       turn_id = session.active_turn_id ?? input.new_turn_id ?? null;
       if (turn_id === null) throw new Error(`A prompt of an idle session needs new_turn_id: ${session_id}`);
     }
-    const patch = input.session_patch ?? {};
-    const assignments: Prisma.Sql[] = [];
+    const assignments = assignmentList(SESSION_COLUMNS, input.session_patch ?? {});
     if (turn_id !== null) assignments.push(Prisma.sql`active_turn_id = ${turn_id}`);
-    if (patch.approval_mode !== undefined)
-      assignments.push(Prisma.sql`approval_mode = ${patch.approval_mode}`);
-    if (patch.model_id !== undefined) assignments.push(Prisma.sql`model_id = ${patch.model_id}`);
-    if (patch.updated_at !== undefined)
-      assignments.push(Prisma.sql`updated_at = ${patch.updated_at}::bigint`);
     // The row is locked: an untitled session read here stays untitled until this commits.
     const auto_titled = input.auto_title !== undefined && session.title === "";
     if (auto_titled) assignments.push(Prisma.sql`title = ${input.auto_title}`);
@@ -91,9 +74,18 @@ export async function enqueueCommand(
     // ON CONFLICT: a concurrent retry cannot get here (the row lock orders it after this one), but
     // the unique key is the guarantee.
     const rows = await tx.$queryRaw<CommandRow[]>`
-      INSERT INTO session_commands (session_id, command_id, kind, input, request_id, turn_id, status, created_at)
-      VALUES (${session_id}, ${input.command_id}, ${command.kind}, ${JSON.stringify(asStoredJson(command.input))}::jsonb,
-              ${request_id}, ${turn_id}, 'queued', ${input.created_at}::bigint)
+      INSERT INTO session_commands (${COMMAND_COLUMNS})
+      VALUES (${valueList(SESSION_COMMAND_COLUMNS, {
+        session_id,
+        command_id: input.command_id,
+        kind: command.kind,
+        input: command.input,
+        request_id,
+        turn_id,
+        status: "queued",
+        result: null,
+        created_at: input.created_at,
+      })})
       ON CONFLICT (session_id, request_id) DO NOTHING
       RETURNING ${COMMAND_COLUMNS}`;
     const row = rows[0];

@@ -18,16 +18,16 @@ import type { SessionMessage } from "../schema/messages.js";
 import type { SessionMutation, UnsequencedMutation } from "../schema/mutation.js";
 import type { SessionRecord } from "../schema/session.js";
 import type { SessionCommand } from "../schema/session-command.js";
+import { assertCommitWellFormed } from "../store/commit-well-formedness.js";
+import { decodePageCursor, encodePageCursor } from "../store/page-cursor.js";
 import {
   compareInteractionPositions,
-  compareNumberTuples,
+  comparePendingInteractions,
   compareSessionsNewestFirst,
-  decodeCursor,
-  encodeCursor,
   interactionPosition,
-  isInteractionPosition,
-  isSessionPosition,
-} from "./in-memory-store-order.js";
+  type PendingInteractionPosition,
+  sessionPosition,
+} from "../store/store-order.js";
 
 /**
  * Where a lease manager writes the fencing epoch it granted. The in-memory store implements it; a
@@ -104,7 +104,7 @@ export class InMemorySessionStore implements SessionStore, LeaseEpochSink {
   }
 
   async listSessions(query: SessionQuery): Promise<SessionPage> {
-    const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, isSessionPosition);
+    const after = query.cursor === undefined ? undefined : decodePageCursor("sessions", query.cursor);
     const needle = query.title_contains?.toLowerCase();
     const ordered = [...this.#sessions.values()]
       .map((state) => state.record)
@@ -119,13 +119,12 @@ export class InMemorySessionStore implements SessionStore, LeaseEpochSink {
     return {
       items: structuredClone(items),
       next_cursor:
-        last && remaining.length > items.length
-          ? encodeCursor({ created_at: last.created_at, session_id: last.session_id })
-          : null,
+        last && remaining.length > items.length ? encodePageCursor("sessions", sessionPosition(last)) : null,
     };
   }
 
   async commit(commit: SessionCommit): Promise<CommitResult> {
+    assertCommitWellFormed(commit);
     const state = this.#requireSession(commit.session_id);
     this.#raiseInjectedFailure(commit);
     this.#checkCommit(state, commit);
@@ -176,7 +175,7 @@ export class InMemorySessionStore implements SessionStore, LeaseEpochSink {
     const pending = this.#sessionInteractions(session_id).filter(
       (record) => record.interaction.status === "pending",
     );
-    const position = (record: InteractionRecord): [number, number, number] => {
+    const position = (record: InteractionRecord): PendingInteractionPosition => {
       const message = this.#sessions.get(session_id)?.messages.get(record.message_id);
       const part =
         message?.type === "assistant"
@@ -184,15 +183,15 @@ export class InMemorySessionStore implements SessionStore, LeaseEpochSink {
               (candidate) => candidate.type === "tool" && candidate.tool_call_id === record.tool_call_id,
             )
           : undefined;
-      return [
-        message?.sequence ?? Number.MAX_SAFE_INTEGER,
-        part?.sequence ?? Number.MAX_SAFE_INTEGER,
-        record.ordinal,
-      ];
+      return {
+        message_sequence: message?.sequence ?? Number.MAX_SAFE_INTEGER,
+        part_sequence: part?.sequence ?? Number.MAX_SAFE_INTEGER,
+        ordinal: record.ordinal,
+      };
     };
     const ordered = pending
       .map((record) => ({ record, key: position(record) }))
-      .sort((left, right) => compareNumberTuples(left.key, right.key))
+      .sort((left, right) => comparePendingInteractions(left.key, right.key))
       .map(({ record }) => record);
     return structuredClone(ordered);
   }
@@ -206,7 +205,7 @@ export class InMemorySessionStore implements SessionStore, LeaseEpochSink {
   }
 
   async queryInteractions(query: InteractionQuery): Promise<InteractionPage> {
-    const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, isInteractionPosition);
+    const after = query.cursor === undefined ? undefined : decodePageCursor("interactions", query.cursor);
     const matching = [...this.#interactions.values()]
       .filter((record) => this.#matchesQuery(record, query))
       .map((record) => ({ record, position: interactionPosition(record) }))
@@ -218,7 +217,8 @@ export class InMemorySessionStore implements SessionStore, LeaseEpochSink {
     const last = page.at(-1);
     return {
       items: structuredClone(page.map(({ record }) => record)),
-      next_cursor: last && remaining.length > page.length ? encodeCursor(last.position) : null,
+      next_cursor:
+        last && remaining.length > page.length ? encodePageCursor("interactions", last.position) : null,
     };
   }
 
@@ -345,7 +345,7 @@ export class InMemorySessionStore implements SessionStore, LeaseEpochSink {
 
   #requireSession(session_id: string): SessionState {
     const state = this.#sessions.get(session_id);
-    if (!state) throw new Error(`Session not found in store: ${session_id}`);
+    if (!state) throw new ParleyError("session_not_found", `Session not found: ${session_id}`);
     return state;
   }
 
@@ -358,7 +358,7 @@ export class InMemorySessionStore implements SessionStore, LeaseEpochSink {
     throw rule.error;
   }
 
-  /** Every rule of the port, checked before anything is written. */
+  /** The rules of the port that read stored state (well-formedness is checked before), before anything is written. */
   #checkCommit(state: SessionState, commit: SessionCommit): void {
     const { session_id } = commit;
     if (state.record.closed_at !== null) {
@@ -372,16 +372,6 @@ export class InMemorySessionStore implements SessionStore, LeaseEpochSink {
     }
     if (commit.message) {
       const { snapshot, expected_revision } = commit.message;
-      if (snapshot.session_id !== session_id) {
-        throw new Error(
-          `Message ${snapshot.message_id} belongs to session ${snapshot.session_id}, not ${session_id}`,
-        );
-      }
-      if (snapshot.revision !== expected_revision + 1) {
-        throw new Error(
-          `Message ${snapshot.message_id} snapshot revision ${snapshot.revision} must be expected_revision + 1 (${expected_revision + 1})`,
-        );
-      }
       const stored = state.messages.get(snapshot.message_id);
       const stored_revision = stored?.revision ?? 0;
       if (stored_revision !== expected_revision) {
@@ -404,32 +394,11 @@ export class InMemorySessionStore implements SessionStore, LeaseEpochSink {
       }
     }
     for (const record of commit.interactions ?? []) {
-      if (record.session_id !== session_id) {
-        throw new Error(
-          `Interaction ${record.interaction.interaction_id} belongs to session ${record.session_id}, not ${session_id}`,
-        );
-      }
       const existing = this.#interactions.get(record.interaction.interaction_id);
       if (existing && existing.session_id !== session_id) {
-        throw new Error(
+        throw new ParleyError(
+          "invalid_input",
           `Interaction ${record.interaction.interaction_id} already belongs to session ${existing.session_id}`,
-        );
-      }
-    }
-    for (const mutation of [commit.preceding_mutation, commit.mutation]) {
-      if (mutation && mutation.session_id !== session_id) {
-        throw new Error(
-          `Mutation ${mutation.mutation_id} belongs to session ${mutation.session_id}, not ${session_id}`,
-        );
-      }
-    }
-    if (commit.preceding_mutation && !commit.mutation) {
-      throw new Error(`Commit for ${session_id} carries a preceding mutation without its mutation`);
-    }
-    for (const event of commit.interaction_events ?? []) {
-      if (event.session_id !== session_id) {
-        throw new Error(
-          `Interaction event for ${event.interaction.interaction_id} belongs to session ${event.session_id}, not ${session_id}`,
         );
       }
     }

@@ -3,6 +3,8 @@ import type { SessionStore } from "../ports/session-store.js";
 import { describeCommandConformance } from "./conformance/command-cases.js";
 import { describeCommitConformance } from "./conformance/commit-cases.js";
 import type { ConformanceContext } from "./conformance/context.js";
+import { describeCrossSessionConformance } from "./conformance/cross-session-cases.js";
+import { describeCursorConformance } from "./conformance/cursor-cases.js";
 import { describeEventConformance } from "./conformance/event-cases.js";
 import { describeInteractionConformance } from "./conformance/interaction-cases.js";
 import { describeMessageConformance } from "./conformance/message-cases.js";
@@ -31,13 +33,11 @@ export type SessionStoreConformanceFactory = () => Promise<SessionStoreConforman
  * implementation runs it: the in-memory store in this package and the Postgres store in
  * `@parley/db`.
  *
- * Orders it fixes, beyond the port's JSDoc (string ties compare by code unit, `COLLATE "C"`):
- * - `listSessions`: `created_at` descending, then `session_id` descending.
- * - `queryInteractions`: pending first, by `request.created_at` ascending, then `interaction_id`
- *   ascending; then every other status by `resolved_at` (or `request.created_at` when absent)
- *   descending, then `interaction_id` descending.
- * - `listOpenAssistantMessages()` without a session: each session's messages ascending by sequence.
- * - Cursors are opaque; `next_cursor` / `next_before_sequence` are null exactly when nothing follows.
+ * It holds every store to the orders of `store/store-order.ts` (written there once), and:
+ * - Cursors are opaque; `next_cursor` / `next_before_sequence` are null exactly when nothing follows;
+ *   a cursor no store handed out for that list is `invalid_input`.
+ * - A commit that is not well-formed (`assertCommitWellFormed`) or that reuses another session's
+ *   interaction id is `invalid_input` and writes nothing; no read of one session returns another's rows.
  * - Session event ids are 1, 2, 3 … per session with no gap, even under concurrent commits;
  *   interaction event ids are distinct and increase in commit order across all sessions.
  */
@@ -69,5 +69,7 @@ export function runSessionStoreConformance(name: string, factory: SessionStoreCo
     describeEventConformance(context);
     describeInteractionConformance(context);
     describeMessageConformance(context);
+    describeCursorConformance(context);
+    describeCrossSessionConformance(context);
   });
 }

@@ -17,6 +17,7 @@ import {
   commitMessage,
   createSession,
   expectConflict,
+  expectParleyCode,
   snapshotSession,
 } from "./context.js";
 
@@ -110,7 +111,7 @@ export function describeCommitConformance(context: ConformanceContext): void {
       expect(next.event?.event_id).toBe(2);
     });
 
-    it("rejects a snapshot whose revision is not expected_revision + 1 and writes nothing", async () => {
+    it("rejects a snapshot whose revision is not expected_revision + 1 as invalid_input and writes nothing", async () => {
       await createSession(context, SESSION);
       const message = buildAssistantMessage({ session_id: SESSION, message_id: "message:1", sequence: 1 });
       await commitMessage(context, message);
@@ -120,17 +121,17 @@ export function describeCommitConformance(context: ConformanceContext): void {
         ...commit,
         message: { snapshot: { ...message, revision: 3 }, expected_revision: 1 },
       };
-      await expect(context.store.commit(skipping)).rejects.toThrow();
+      await expectParleyCode(context.store.commit(skipping), "invalid_input");
       expect(await snapshotSession(context, SESSION)).toStrictEqual(before);
     });
 
-    it("rejects a commit to an unknown session", async () => {
+    it("rejects a commit to an unknown session as session_not_found", async () => {
       const message = buildUserMessage({
         session_id: "session:missing",
         message_id: "message:1",
         sequence: 1,
       });
-      await expect(commitMessage(context, message)).rejects.toThrow();
+      await expectParleyCode(commitMessage(context, message), "session_not_found");
       expect(await context.store.getMessage("session:missing", "message:1")).toBeNull();
       expect(await context.store.listEvents("session:missing", 0, 10)).toEqual([]);
     });

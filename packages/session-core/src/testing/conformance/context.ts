@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { StoreConflictError } from "../../errors.js";
+import { type ParleyCode, ParleyError, StoreConflictError } from "../../errors.js";
 import type { CommitResult, SessionCommit, SessionStore } from "../../ports/session-store.js";
 import type { Interaction } from "../../schema/interaction.js";
 import type { AssistantMessage, SessionMessage } from "../../schema/messages.js";
@@ -67,6 +67,23 @@ export async function expectConflict(
   );
   expect(error).toBeInstanceOf(StoreConflictError);
   expect((error as StoreConflictError).kind).toBe(kind);
+}
+
+/**
+ * The `ParleyError` code `promise` rejects with; anything else is described instead (a resolved
+ * promise, another error), so that an assertion on it names what happened.
+ */
+export async function rejectionCode(promise: Promise<unknown>): Promise<string> {
+  return promise.then(
+    () => "(resolved)",
+    (reason: unknown) =>
+      reason instanceof ParleyError ? reason.code : `(not a ParleyError: ${String(reason)})`,
+  );
+}
+
+/** Asserts that `promise` rejects with a `ParleyError` of exactly `code`. */
+export async function expectParleyCode(promise: Promise<unknown>, code: ParleyCode): Promise<void> {
+  expect(await rejectionCode(promise)).toBe(code);
 }
 
 /** Everything a session holds, to assert that a failed commit changed nothing. */

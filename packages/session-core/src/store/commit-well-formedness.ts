@@ -1,0 +1,52 @@
+import { ParleyError } from "../errors.js";
+import type { SessionCommit } from "../ports/session-store.js";
+
+function malformed(commit: SessionCommit, what: string): ParleyError {
+  return new ParleyError("invalid_input", `Commit for session ${commit.session_id} ${what}`);
+}
+
+/**
+ * The rules of a `SessionCommit` that need no stored state, checked by every store before it
+ * writes anything: everything a commit carries belongs to the commit's session, a snapshot is the
+ * revision after the one it was based on, and a preceding mutation comes with its mutation. A
+ * commit that breaks one is a caller's bug, refused as `invalid_input` on every store alike.
+ */
+export function assertCommitWellFormed(commit: SessionCommit): void {
+  const { session_id, message } = commit;
+  if (message) {
+    const { snapshot, expected_revision } = message;
+    if (snapshot.session_id !== session_id) {
+      throw malformed(commit, `carries message ${snapshot.message_id} of session ${snapshot.session_id}`);
+    }
+    if (snapshot.revision !== expected_revision + 1) {
+      throw malformed(
+        commit,
+        `carries message ${snapshot.message_id} at revision ${snapshot.revision}, which does not follow expected revision ${expected_revision}`,
+      );
+    }
+  }
+  for (const record of commit.interactions ?? []) {
+    if (record.session_id !== session_id) {
+      throw malformed(
+        commit,
+        `carries interaction ${record.interaction.interaction_id} of session ${record.session_id}`,
+      );
+    }
+  }
+  for (const mutation of [commit.preceding_mutation, commit.mutation]) {
+    if (mutation && mutation.session_id !== session_id) {
+      throw malformed(commit, `carries mutation ${mutation.mutation_id} of session ${mutation.session_id}`);
+    }
+  }
+  if (commit.preceding_mutation && !commit.mutation) {
+    throw malformed(commit, "carries a preceding mutation without its mutation");
+  }
+  for (const event of commit.interaction_events ?? []) {
+    if (event.session_id !== session_id) {
+      throw malformed(
+        commit,
+        `carries an interaction event for ${event.interaction.interaction_id} of session ${event.session_id}`,
+      );
+    }
+  }
+}
