@@ -48,84 +48,73 @@ describe("the packed SDK, installed outside the workspace", () => {
     await environment?.close();
   });
 
-  // pack (a build), install and a full tsc: 40 s on a quiet 2-core machine, past 2 min on a loaded
-  // one, so it gets more than the e2e default. The bound is for a hang, not for speed.
-  it(
-    "npm pack builds dist only; a fresh project installs the tarball, type-checks a service with tsc and runs it",
-    { timeout: 360_000 },
-    async () => {
-      const packed = await run(
-        "npm",
-        ["pack", "-w", "@parley/sdk", "--pack-destination", scratch, "--json"],
-        {
-          cwd: REPO_ROOT,
-          maxBuffer: 16 * 1024 * 1024,
+  it("npm pack builds dist only; a fresh project installs the tarball, type-checks a service with tsc and runs it", async () => {
+    const packed = await run("npm", ["pack", "-w", "@parley/sdk", "--pack-destination", scratch, "--json"], {
+      cwd: REPO_ROOT,
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    const [report] = JSON.parse(packed.stdout) as { filename: string; files: { path: string }[] }[];
+    expect(report?.files.map((file) => file.path).sort()).toEqual([
+      "README.md",
+      "dist/index.d.ts",
+      "dist/index.js",
+      "dist/index.js.map",
+      "package.json",
+    ]);
+
+    const project = path.join(scratch, "service");
+    await mkdir(project);
+    await writeFile(
+      path.join(project, "package.json"),
+      JSON.stringify({ name: "packed-sdk-service", private: true, type: "module" }),
+    );
+    await writeFile(
+      path.join(project, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: {
+          target: "ES2022",
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          strict: true,
+          noUncheckedIndexedAccess: true,
+          outDir: "out",
+          types: [],
         },
-      );
-      const [report] = JSON.parse(packed.stdout) as { filename: string; files: { path: string }[] }[];
-      expect(report?.files.map((file) => file.path).sort()).toEqual([
-        "README.md",
-        "dist/index.d.ts",
-        "dist/index.js",
-        "dist/index.js.map",
-        "package.json",
-      ]);
+        include: ["service.ts"],
+      }),
+    );
+    await writeFile(path.join(project, "service.ts"), SERVICE);
+    await run(
+      "npm",
+      // --omit=peer: @trpc/client lists typescript as a peer; the workspace's tsc checks the service.
+      [
+        "install",
+        "--prefer-offline",
+        "--omit=peer",
+        "--no-audit",
+        "--no-fund",
+        path.join(scratch, report?.filename ?? ""),
+      ],
+      { cwd: project, maxBuffer: 16 * 1024 * 1024 },
+    );
 
-      const project = path.join(scratch, "service");
-      await mkdir(project);
-      await writeFile(
-        path.join(project, "package.json"),
-        JSON.stringify({ name: "packed-sdk-service", private: true, type: "module" }),
-      );
-      await writeFile(
-        path.join(project, "tsconfig.json"),
-        JSON.stringify({
-          compilerOptions: {
-            target: "ES2022",
-            module: "NodeNext",
-            moduleResolution: "NodeNext",
-            strict: true,
-            noUncheckedIndexedAccess: true,
-            outDir: "out",
-            types: [],
-          },
-          include: ["service.ts"],
-        }),
-      );
-      await writeFile(path.join(project, "service.ts"), SERVICE);
-      await run(
-        "npm",
-        // --omit=peer: @trpc/client lists typescript as a peer; the workspace's tsc checks the service.
-        [
-          "install",
-          "--prefer-offline",
-          "--omit=peer",
-          "--no-audit",
-          "--no-fund",
-          path.join(scratch, report?.filename ?? ""),
-        ],
-        { cwd: project, maxBuffer: 16 * 1024 * 1024 },
-      );
+    // No skipLibCheck: the package's own declarations are checked too, so a missing module fails.
+    const typecheck = await run(process.execPath, [TSC, "-p", "tsconfig.json"], { cwd: project }).catch(
+      (error: { stdout?: string }) => ({ stdout: error.stdout ?? String(error), stderr: "" }),
+    );
+    expect(typecheck.stdout).toBe("");
 
-      // No skipLibCheck: the package's own declarations are checked too, so a missing module fails.
-      const typecheck = await run(process.execPath, [TSC, "-p", "tsconfig.json"], { cwd: project }).catch(
-        (error: { stdout?: string }) => ({ stdout: error.stdout ?? String(error), stderr: "" }),
-      );
-      expect(typecheck.stdout).toBe("");
-
-      const service = await run(process.execPath, ["out/service.js"], {
-        cwd: project,
-        env: { ...process.env, PARLEY_URL: environment.api.url, PARLEY_TOKEN: environment.admin.token },
-      });
-      expect(service.stderr).toBe("");
-      expect(JSON.parse(service.stdout)).toEqual({
-        status: "completed",
-        text: "Done: I wrote 17 bytes to packed.txt (a new file).",
-        seen: ["approval"],
-        code: "session_not_found",
-        closed: { closed: true },
-      });
-    },
-    900_000,
-  );
+    const service = await run(process.execPath, ["out/service.js"], {
+      cwd: project,
+      env: { ...process.env, PARLEY_URL: environment.api.url, PARLEY_TOKEN: environment.admin.token },
+    });
+    expect(service.stderr).toBe("");
+    expect(JSON.parse(service.stdout)).toEqual({
+      status: "completed",
+      text: "Done: I wrote 17 bytes to packed.txt (a new file).",
+      seen: ["approval"],
+      code: "session_not_found",
+      closed: { closed: true },
+    });
+  }, 900_000);
 });
