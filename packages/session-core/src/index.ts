@@ -9,6 +9,13 @@ export * from "./ports/event-bus.js";
 export * from "./ports/session-store.js";
 export * from "./ports/turn-lease.js";
 export { AUTO_TITLE_MAX_CHARS, titleFromPrompt } from "./runtime/auto-title.js";
+export {
+  type ComposedRuntime,
+  type ComposeRuntimeOptions,
+  composeRuntime,
+  type RuntimeAdapters,
+  type WorkspaceResolver,
+} from "./runtime/compose-runtime.js";
 export { createRandomIdSource, RuntimeIds, toolPartId } from "./runtime/ids.js";
 export * from "./runtime/session-facade.js";
 export { MAX_PROMPT_LENGTH, MAX_TITLE_LENGTH } from "./runtime/session-handle.js";
