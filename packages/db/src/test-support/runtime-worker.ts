@@ -71,11 +71,8 @@ async function main(): Promise<void> {
       },
     ];
   });
-  const recoverEvery = Number(process.env.PARLEY_WORKER_RECOVER_MS ?? 0);
-  const recover_interval_ms = recoverEvery > 0 ? recoverEvery : undefined;
-  const { runtime, start, close } = composeRuntime({
+  const { runtime, close } = composeRuntime({
     adapters: database,
-    recover_interval_ms,
     agent: { agent_id: NOTES_AGENT_ID, model, tools: { write_note: writeNote } },
     // These workers test the takeover of a Turn a process holds while it waits
     // (docs/behaviour.md#durability), so they keep waiting Turns held; the API parks them (apps/api
@@ -93,8 +90,14 @@ async function main(): Promise<void> {
     return session;
   };
 
-  // Recovery every PARLEY_WORKER_RECOVER_MS, as the API runs it; unset: only on a `recover` command.
-  if (recover_interval_ms !== undefined) await start();
+  // No startup pass (unlike the API's `start()`): a worker recovers only on a `recover` command and,
+  // with PARLEY_WORKER_RECOVER_MS, on that timer.
+  const recoverEvery = Number(process.env.PARLEY_WORKER_RECOVER_MS ?? 0);
+  if (recoverEvery > 0) {
+    setInterval(() => {
+      runtime.recover().catch(() => undefined);
+    }, recoverEvery);
+  }
 
   const handle = async (command: WorkerCommand): Promise<unknown> => {
     switch (command.command) {
