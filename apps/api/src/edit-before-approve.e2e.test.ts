@@ -1,9 +1,9 @@
 import { access, readFile } from "node:fs/promises";
 import path from "node:path";
 import type { JsonValue } from "@parley/session-core";
+import { isToolState, isTurnFinish, MutationRecorder } from "@parley/session-core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type E2eEnvironment, startE2eEnvironment } from "./testing/e2e-environment.js";
-import { isToolState, isTurnFinish, MutationRecorder } from "./testing/mutation-recorder.js";
 
 const approveWith = (interaction_id: string, edited_input: JsonValue) => ({
   interaction_id,

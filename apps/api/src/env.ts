@@ -114,3 +114,14 @@ export function limitsFromEnv(env: Env): ApiLimits {
     auth_cache_ms: env.PARLEY_AUTH_CACHE_MS,
   };
 }
+
+/** How the runtime runs, as the environment sets it (`composeRuntime` of `@parley/session-core`). */
+export function runtimeSettingsFromEnv(env: Env): {
+  park_waiting_turns: boolean;
+  recover_interval_ms: number;
+} {
+  return {
+    park_waiting_turns: env.PARLEY_PARK_WAITING_TURNS === "on",
+    recover_interval_ms: env.PARLEY_RECOVER_INTERVAL_MS,
+  };
+}

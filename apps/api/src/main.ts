@@ -1,18 +1,20 @@
 import { BusUnreachableError } from "@parley/db";
 import { composeApi } from "./compose.js";
-import { limitsFromEnv, parseEnv } from "./env.js";
+import { limitsFromEnv, parseEnv, runtimeSettingsFromEnv } from "./env.js";
 import { createLogger } from "./logger.js";
+import { openApiAdapters } from "./open-adapters.js";
 import { startApiServer } from "./server.js";
 import { describeStartupFailure } from "./startup-failure.js";
 
 /**
- * `npm run start:api`: env → database → runtime → HTTP + WebSocket server. On SIGINT/SIGTERM it
- * stops accepting, closes sockets, drains, releases leases and closes the database, in that order.
+ * `npm run start:api`: parse the environment, build the adapters, compose, serve. On SIGINT/SIGTERM
+ * it stops accepting, closes sockets, drains, releases leases and closes the database, in that order.
  */
 async function main(): Promise<void> {
   const env = parseEnv(process.env);
   const logger = createLogger(env.LOG_LEVEL);
-  const api = await composeApi(env, logger);
+  const adapters = await openApiAdapters(env, logger);
+  const api = await composeApi({ adapters, logger, ...runtimeSettingsFromEnv(env) });
   const server = await startApiServer({
     services: api.services,
     port: env.PORT,

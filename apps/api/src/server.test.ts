@@ -1,7 +1,7 @@
 import { createParleyClient, type ParleyClient } from "@parley/sdk";
+import { isToolState, isTurnFinish, MutationRecorder } from "@parley/session-core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type InMemoryApi, startInMemoryApi } from "./testing/in-memory-api.js";
-import { isToolState, isTurnFinish, MutationRecorder } from "./testing/mutation-recorder.js";
 
 describe("API server in process (in-memory adapters, demo model)", () => {
   let api: InMemoryApi;

@@ -7,6 +7,13 @@ export * from "./ports/clock.js";
 export * from "./ports/event-bus.js";
 export * from "./ports/session-store.js";
 export * from "./ports/turn-lease.js";
+export {
+  type ComposedRuntime,
+  type ComposeRuntimeOptions,
+  composeRuntime,
+  type RuntimeAdapters,
+  type WorkspaceResolver,
+} from "./runtime/compose-runtime.js";
 export { createRandomIdSource, RuntimeIds, toolPartId } from "./runtime/ids.js";
 export { AUTO_TITLE_MAX_CHARS, titleFromPrompt } from "./runtime/session/auto-title.js";
 export * from "./runtime/session/session-facade.js";

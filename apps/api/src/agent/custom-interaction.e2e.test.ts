@@ -1,8 +1,8 @@
 import type { JsonValue } from "@parley/session-core";
+import { isToolState, MutationRecorder } from "@parley/session-core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEPLOY_FORM } from "../models/demo-intent.js";
 import { type E2eEnvironment, startE2eEnvironment } from "../testing/e2e-environment.js";
-import { isToolState, MutationRecorder } from "../testing/mutation-recorder.js";
 import { FORM_INTERACTION_TYPE } from "./request-form-tool.js";
 
 describe("a custom interaction type with a response_schema", () => {

@@ -1,4 +1,5 @@
-import type { AssistantMessage, Session, SessionMutation } from "@parley/session-core";
+import type { AssistantMessage, Session } from "@parley/session-core";
+import { MutationRecorder } from "@parley/session-core/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { createModelFromSetting } from "../models/create-model-from-setting.js";
 import {
@@ -49,20 +50,14 @@ describe("what the real provider path brings to a Turn (openai-compatible over H
       { text_chunks: ["Written."] },
     ]);
     const session = await runtime.createSession();
-    const mutations: SessionMutation[] = [];
-    const unsubscribe = session.subscribe((mutation) => {
-      mutations.push(mutation);
-    });
+    const recorder = new MutationRecorder(session);
     const turn = await session.prompt({ query: "write todo.md: buy milk" });
     const request = await nextPendingInteraction(session, turn);
     await session.respond({ interaction_id: request.interaction_id, response: approvalResponse("approved") });
     expect(await turn.finished).toMatchObject({ success: true, text: "Written." });
-    unsubscribe();
+    recorder.stop();
 
-    const toolStates = mutations.flatMap((mutation) =>
-      mutation.variant === "part" && mutation.part.type === "tool" ? [mutation.part.state] : [],
-    );
-    expect(toolStates.filter((state, index) => state !== toolStates[index - 1])).toEqual([
+    expect(recorder.toolStates("call_stub_write")).toEqual([
       "input-streaming",
       "ready",
       "waiting-user",

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promi
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Session, TurnHandle } from "@parley/session-core";
-import { createTestHarness, type TestHarness } from "@parley/session-core/testing";
+import { RuntimeHarness } from "@parley/session-core/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createDemoModel } from "../models/demo-model.js";
 import { createDefaultAgent } from "./create-default-agent.js";
@@ -10,14 +10,15 @@ import { approvalResponse, nextPendingInteraction, toolPartsOf } from "./testing
 
 let base: string;
 let root: string;
-let harness: TestHarness;
+let harness: RuntimeHarness;
 
 beforeEach(async () => {
   base = await realpath(await mkdtemp(path.join(tmpdir(), "parley-resume-")));
   root = path.join(base, "workspace");
   await mkdir(root);
   await writeFile(path.join(root, "notes.txt"), "remember the milk");
-  harness = createTestHarness({
+  harness = new RuntimeHarness({
+    model: createDemoModel(),
     agents: [createDefaultAgent({ model: createDemoModel() })],
     workspace: { workspace_id: null, root },
   });
@@ -35,10 +36,10 @@ async function askThenDie(
   const session = await harness.createSession({ agent_id: "default" });
   const turn = await session.prompt({ query });
   const { interaction_id } = await nextPendingInteraction(session, turn);
-  harness.killProcess("A");
-  const b = harness.startProcess("B");
-  expect(await b.runtime.recover()).toEqual({ resumed_session_ids: [session.id] });
-  const survivor = await b.runtime.openSession(session.id);
+  harness.sever("A");
+  const b = harness.runtime("B");
+  expect(await b.recover()).toEqual({ resumed_session_ids: [session.id] });
+  const survivor = await b.openSession(session.id);
   if (survivor === null) throw new Error("the session is gone");
   return { survivor, turn, interaction_id };
 }

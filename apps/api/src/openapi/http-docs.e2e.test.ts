@@ -2,11 +2,11 @@ import { execFile } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
+import { isToolState, MutationRecorder } from "@parley/session-core/testing";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../testing/api-process.js";
 import { type E2eEnvironment, startE2eEnvironment } from "../testing/e2e-environment.js";
-import { isToolState, MutationRecorder } from "../testing/mutation-recorder.js";
 
 const run = promisify(execFile);
 

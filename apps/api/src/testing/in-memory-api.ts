@@ -1,17 +1,18 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import type { LanguageModelV3 } from "@ai-sdk/provider";
 import {
+  composeRuntime,
   InMemoryEventBus,
   InMemoryLeaseRegistry,
   InMemorySessionStore,
-  SessionRuntime,
 } from "@parley/session-core";
 import { parseWorkspaceConfig } from "@parley/tools";
 import { pino } from "pino";
 import { createDefaultAgent } from "../agent/index.js";
 import type { AuthUser } from "../auth/auth-store.js";
-import { createModelCatalog } from "../models/model-catalog.js";
+import { catalogOfModels, createModelCatalog } from "../models/model-catalog.js";
 import { type ApiServer, startApiServer } from "../server.js";
 import type { ApiServices } from "../services.js";
 import { createWorkspaceCatalog } from "../workspace-catalog.js";
@@ -28,16 +29,21 @@ export interface InMemoryApi {
 
 /**
  * The real HTTP + WebSocket server and router in this process, over session-core's in-memory
- * adapters, the demo model and the default agent: fast tests of the API surface without Postgres.
+ * adapters and the default agent, composed as the server composes them (`composeRuntime`): fast
+ * tests of the API surface without Postgres. The agent's model is the demo model (and
+ * `PARLEY_MODELS`), or `model` alone.
  */
 export async function startInMemoryApi(
-  options: { PARLEY_WORKSPACES?: string; PARLEY_MODELS?: string } = {},
+  options: { PARLEY_WORKSPACES?: string; PARLEY_MODELS?: string; model?: LanguageModelV3 } = {},
 ): Promise<InMemoryApi> {
   const workspace_root = await mkdtemp(path.join(tmpdir(), "parley-api-ws-"));
   const store = new InMemorySessionStore();
   const bus = new InMemoryEventBus();
   const leases = new InMemoryLeaseRegistry({ epochs: store }).forProcess("api");
-  const models = createModelCatalog({ PARLEY_MODEL: "demo", PARLEY_MODELS: options.PARLEY_MODELS }, {});
+  const { model } = options;
+  const models = model
+    ? catalogOfModels([{ model_id: model.modelId, label: model.modelId, model }])
+    : createModelCatalog({ PARLEY_MODEL: "demo", PARLEY_MODELS: options.PARLEY_MODELS }, {});
   const agent = createDefaultAgent({ model: models.default_model.model, models });
   const workspaces = createWorkspaceCatalog(
     parseWorkspaceConfig(
@@ -45,12 +51,10 @@ export async function startInMemoryApi(
       process.cwd(),
     ),
   );
-  const runtime = new SessionRuntime({
-    store,
-    bus,
-    leases,
-    agents: { get: (agent_id) => (agent_id === agent.agent_id ? agent : undefined) },
-    resolveWorkspace: (session) => workspaces.resolve(session),
+  const { runtime, close: closeRuntime } = composeRuntime({
+    adapters: { store, bus, leases },
+    agent,
+    workspaces,
   });
   const auth = new InMemoryAuthStore();
   const services: ApiServices = {
@@ -79,7 +83,7 @@ export async function startInMemoryApi(
     },
     async close() {
       await server.close();
-      await runtime.shutdown();
+      await closeRuntime();
       await rm(workspace_root, { recursive: true, force: true });
     },
   };

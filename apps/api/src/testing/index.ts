@@ -1,3 +1,4 @@
+export { isToolState, isTurnFinish, MutationRecorder } from "@parley/session-core/testing";
 export * from "../faults/private-postgres.js";
 export * from "./api-process.js";
 export * from "./cuttable-proxy.js";
@@ -5,6 +6,5 @@ export * from "./e2e-environment.js";
 export * from "./in-memory-api.js";
 export * from "./in-memory-auth-store.js";
 export * from "./issue-token.js";
-export * from "./mutation-recorder.js";
 export * from "./raw-trpc.js";
 export * from "./raw-websocket.js";

@@ -1,7 +1,8 @@
 import {
   type AssistantMessage,
+  type ComposedRuntime,
+  composeRuntime,
   define_agent_tool,
-  SessionRuntime,
   type ToolPart,
 } from "@parley/session-core";
 import { createScriptedModel } from "@parley/session-core/testing";
@@ -32,7 +33,7 @@ const binaryError = define_agent_tool({
 
 let database: TestDatabase;
 let parley: ParleyDatabase;
-let runtime: SessionRuntime;
+let composed: ComposedRuntime;
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -42,22 +43,15 @@ beforeAll(async () => {
     const tool = call.last_user_text === "error" ? "binary_error" : "binary_output";
     return [{ tool_call: { id: `call_${tool}`, name: tool, input: {} } }];
   });
-  runtime = new SessionRuntime({
-    store: parley.store,
-    bus: parley.bus,
-    leases: parley.leases,
-    agents: {
-      get: (agent_id) =>
-        agent_id === AGENT_ID
-          ? { agent_id, model, tools: { binary_output: binaryOutput, binary_error: binaryError } }
-          : undefined,
-    },
+  composed = composeRuntime({
+    adapters: parley,
+    agent: { agent_id: AGENT_ID, model, tools: { binary_output: binaryOutput, binary_error: binaryError } },
     delta_flush_ms: 0,
   });
 });
 
 afterAll(async () => {
-  await runtime?.shutdown();
+  await composed?.close();
   await parley?.close();
   await database?.drop();
 });
@@ -77,7 +71,7 @@ async function storedToolPart(session_id: string, turn_id: string): Promise<Tool
 
 describe("tool output with bytes PostgreSQL cannot hold", () => {
   it("is committed with NUL as ␀ and an unpaired surrogate as U+FFFD; the Turn completes", async () => {
-    const session = await runtime.createSession({ owner_id: "user:owner", agent_id: AGENT_ID });
+    const session = await composed.runtime.createSession({ owner_id: "user:owner", agent_id: AGENT_ID });
     const turn = await session.prompt({ query: "output" });
     expect(await turn.finished).toMatchObject({ success: true, text: "done" });
     const part = await storedToolPart(session.id, turn.id);
@@ -86,7 +80,7 @@ describe("tool output with bytes PostgreSQL cannot hold", () => {
   });
 
   it("is committed when a tool's error message holds NUL", async () => {
-    const session = await runtime.createSession({ owner_id: "user:owner", agent_id: AGENT_ID });
+    const session = await composed.runtime.createSession({ owner_id: "user:owner", agent_id: AGENT_ID });
     const turn = await session.prompt({ query: "error" });
     expect(await turn.finished).toMatchObject({ success: true, text: "done" });
     const part = await storedToolPart(session.id, turn.id);

@@ -3,11 +3,11 @@
 // effect whose count the tests check; each line names the process that ran it). Run with `node --conditions=parley-source --import tsx`.
 import { appendFileSync } from "node:fs";
 import {
+  composeRuntime,
   define_agent_tool,
   isParleyError,
   type Session,
   type SessionMutation,
-  SessionRuntime,
 } from "@parley/session-core";
 import { createScriptedModel } from "@parley/session-core/testing";
 import { z } from "zod";
@@ -71,14 +71,9 @@ async function main(): Promise<void> {
       },
     ];
   });
-  const runtime = new SessionRuntime({
-    store: database.store,
-    bus: database.bus,
-    leases: database.leases,
-    agents: {
-      get: (agent_id) =>
-        agent_id === NOTES_AGENT_ID ? { agent_id, model, tools: { write_note: writeNote } } : undefined,
-    },
+  const { runtime, close } = composeRuntime({
+    adapters: database,
+    agent: { agent_id: NOTES_AGENT_ID, model, tools: { write_note: writeNote } },
     // These workers test the takeover of a Turn a process holds while it waits
     // (docs/behaviour.md#durability), so they keep waiting Turns held; the API parks them (apps/api
     // e2e tests).
@@ -95,6 +90,8 @@ async function main(): Promise<void> {
     return session;
   };
 
+  // No startup pass (unlike the API's `start()`): a worker recovers only on a `recover` command and,
+  // with PARLEY_WORKER_RECOVER_MS, on that timer.
   const recoverEvery = Number(process.env.PARLEY_WORKER_RECOVER_MS ?? 0);
   if (recoverEvery > 0) {
     setInterval(() => {
@@ -157,7 +154,7 @@ async function main(): Promise<void> {
       case "recover":
         return (await runtime.recover()).resumed_session_ids;
       case "shutdown":
-        await runtime.shutdown();
+        await close();
         await database.close();
         setImmediate(() => process.exit(0));
         return null;

@@ -2,21 +2,57 @@ import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { InMemoryEventBus } from "../adapters/in-memory-event-bus.js";
 import { InMemorySessionStore } from "../adapters/in-memory-session-store.js";
 import { InMemoryLeaseRegistry } from "../adapters/in-memory-turn-lease.js";
+import type { Clock, IdSource } from "../ports/clock.js";
 import type { SessionEvent } from "../ports/session-store.js";
 import type { ApprovalMode } from "../schema/approval-mode.js";
 import type { AssistantMessage, SessionMessage } from "../schema/messages.js";
 import type { SessionMutation } from "../schema/mutation.js";
 import type { ToolPart } from "../schema/parts.js";
-import type { AnyAgentTool } from "../tools/define-agent-tool.js";
+import { ProcessConnections } from "../testing/simulated-process.js";
+import type { AnyAgentTool, WorkspaceRef } from "../tools/define-agent-tool.js";
+import { type ComposedRuntime, composeRuntime } from "./compose-runtime.js";
 import type { AgentDefinition, AgentModels, Session } from "./session/session-facade.js";
-import { SessionRuntime } from "./session-runtime.js";
+import type { SessionRuntime } from "./session-runtime.js";
 
 export const HARNESS_AGENT_ID = "agent:test";
+const HARNESS_OWNER_ID = "user:owner";
+
+export interface RuntimeHarnessOptions {
+  /** The model of the harness's agent, `agent:test`. */
+  model: LanguageModelV3;
+  /** The models sessions may choose (`model` stays the agent's own). */
+  models?: AgentModels;
+  tools?: Record<string, AnyAgentTool>;
+  system?: string;
+  /** Further agents besides `agent:test`, each served under its own `agent_id`. */
+  agents?: AgentDefinition[];
+  /** The workspace every session's tools get; omitted: none. */
+  workspace?: WorkspaceRef;
+  /** Omitted: the system clock and random ids (e.g. `createTestClock()`, `createSequentialIds()`). */
+  clock?: Clock;
+  ids?: IdSource;
+  delta_flush_ms?: number;
+  /**
+   * Parking of waiting Turns, docs/behaviour.md#durability (off by default here: most runtime
+   * tests observe a waiting Turn held by its process; the parking tests turn it on).
+   */
+  park_waiting_turns?: boolean;
+}
+
+/** One line a runtime of the harness logged, with the simulated process that logged it. */
+export interface HarnessLogEntry {
+  process_id: string;
+  level: "info" | "warn" | "error";
+  fields: Record<string, unknown>;
+  message: string;
+}
 
 /**
- * Several simulated processes of one deployment over one in-memory store, bus and lease table —
- * what tests of the runtime (and of durable resume) build on. `kill(name)` is a process dying: its
- * leases vanish and its runtime stops without another write.
+ * Several simulated processes of one deployment over one in-memory store, bus and lease table,
+ * each runtime composed as the server composes it (`composeRuntime`) — what tests of the runtime
+ * (and of durable resume) build on. A process can die in two ways: `kill(name)` loses its leases and
+ * stops its runtime; `sever(name)` loses its leases and cuts its store and bus connections while its
+ * in-flight work keeps running, every later I/O of it failing (a process frozen mid-flight).
  */
 export class RuntimeHarness {
   readonly store = new InMemorySessionStore();
@@ -24,24 +60,13 @@ export class RuntimeHarness {
   readonly leases = new InMemoryLeaseRegistry({ epochs: this.store });
   /** Every committed session event, in publish order. */
   readonly events: SessionEvent[] = [];
-  readonly #runtimes = new Map<string, SessionRuntime>();
-  #agent: AgentDefinition;
-  readonly #deltaFlushMs: number;
-  readonly #parkWaitingTurns: boolean;
+  /** Everything any process logged. */
+  readonly logs: HarnessLogEntry[] = [];
+  readonly #processes = new Map<string, { composed: ComposedRuntime; connections: ProcessConnections }>();
+  readonly #agent: AgentDefinition;
+  readonly #options: RuntimeHarnessOptions;
 
-  constructor(options: {
-    model: LanguageModelV3;
-    /** The models sessions may choose (`model` stays the agent's own). */
-    models?: AgentModels;
-    tools?: Record<string, AnyAgentTool>;
-    system?: string;
-    delta_flush_ms?: number;
-    /**
-     * Parking of waiting Turns, docs/behaviour.md#durability (off by default here: most runtime
-     * tests observe a waiting Turn held by its process; the parking tests turn it on).
-     */
-    park_waiting_turns?: boolean;
-  }) {
+  constructor(options: RuntimeHarnessOptions) {
     this.#agent = {
       agent_id: HARNESS_AGENT_ID,
       model: options.model,
@@ -49,44 +74,71 @@ export class RuntimeHarness {
       tools: options.tools ?? {},
       ...(options.system ? { system: options.system } : {}),
     };
-    this.#deltaFlushMs = options.delta_flush_ms ?? 5;
-    this.#parkWaitingTurns = options.park_waiting_turns ?? false;
+    this.#options = options;
     this.bus.subscribe({ onSessionEvent: (event) => this.events.push(event) });
   }
 
-  /** Replaces the agent every runtime resolves (e.g. a new model for the process after a restart). */
-  setAgent(update: Partial<Omit<AgentDefinition, "agent_id">>): void {
-    this.#agent = { ...this.#agent, ...update };
-  }
-
+  /** The runtime of the process `process_id`, started on first use. */
   runtime(process_id = "A"): SessionRuntime {
-    let runtime = this.#runtimes.get(process_id);
-    if (!runtime) {
-      runtime = new SessionRuntime({
-        store: this.store,
-        bus: this.bus,
+    const running = this.#processes.get(process_id);
+    if (running) return running.composed.runtime;
+    const connections = new ProcessConnections(process_id, { store: this.store, bus: this.bus });
+    const log = (level: HarnessLogEntry["level"]) => (fields: Record<string, unknown>, message: string) =>
+      this.logs.push({ process_id, level, fields, message });
+    const { workspace } = this.#options;
+    const composed = composeRuntime({
+      adapters: {
+        store: connections.store,
+        bus: connections.bus,
         leases: this.leases.forProcess(process_id),
-        agents: { get: (agent_id) => (agent_id === HARNESS_AGENT_ID ? this.#agent : undefined) },
-        delta_flush_ms: this.#deltaFlushMs,
-        park_waiting_turns: this.#parkWaitingTurns,
-      });
-      this.#runtimes.set(process_id, runtime);
-    }
-    return runtime;
+      },
+      agent: this.#agent,
+      more_agents: this.#options.agents,
+      workspaces: workspace ? { resolve: () => structuredClone(workspace) } : undefined,
+      logger: { info: log("info"), warn: log("warn"), error: log("error") },
+      clock: this.#options.clock,
+      ids: this.#options.ids,
+      delta_flush_ms: this.#options.delta_flush_ms ?? 5,
+      park_waiting_turns: this.#options.park_waiting_turns ?? false,
+    });
+    this.#processes.set(process_id, { composed, connections });
+    return composed.runtime;
   }
 
+  /** The process dies: its leases vanish and its runtime stops without another write. */
   async kill(process_id: string): Promise<void> {
     this.leases.killProcess(process_id);
-    await this.#runtimes.get(process_id)?.shutdown();
+    await this.#processes.get(process_id)?.composed.close();
   }
 
   /**
-   * A session titled "Harness session" unless `title` says otherwise (`""`: untitled, so that its
-   * first prompt names it and publishes a title mutation).
+   * The process freezes mid-flight: its leases vanish and its store and bus connections are cut, so
+   * its later writes fail, and another process can take its Turns over (`runtime.recover()`).
+   */
+  sever(process_id: string): void {
+    const entry = this.#processes.get(process_id);
+    if (!entry) throw new Error(`Unknown process ${process_id}`);
+    entry.connections.sever();
+    this.leases.killProcess(process_id);
+  }
+
+  /** Shuts down the runtime of every process whose connections are intact. */
+  async shutdown(): Promise<void> {
+    for (const { composed, connections } of this.#processes.values()) {
+      if (connections.isAlive) await composed.close();
+    }
+  }
+
+  /**
+   * A session of `agent:test` owned by `user:owner` unless told otherwise, titled "Harness session"
+   * unless `title` says otherwise (`""`: untitled, so that its first prompt names it and publishes a
+   * title mutation).
    */
   async createSession(
     options: {
       process_id?: string;
+      agent_id?: string;
+      owner_id?: string;
       approval_mode?: ApprovalMode;
       model_id?: string;
       session_id?: string;
@@ -94,8 +146,8 @@ export class RuntimeHarness {
     } = {},
   ): Promise<Session> {
     return this.runtime(options.process_id).createSession({
-      owner_id: "user:owner",
-      agent_id: HARNESS_AGENT_ID,
+      owner_id: options.owner_id ?? HARNESS_OWNER_ID,
+      agent_id: options.agent_id ?? HARNESS_AGENT_ID,
       title: options.title ?? "Harness session",
       ...(options.approval_mode ? { approval_mode: options.approval_mode } : {}),
       ...(options.model_id ? { model_id: options.model_id } : {}),

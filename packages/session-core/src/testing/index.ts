@@ -1,3 +1,9 @@
+export {
+  HARNESS_AGENT_ID,
+  type HarnessLogEntry,
+  RuntimeHarness,
+  type RuntimeHarnessOptions,
+} from "../runtime/runtime-harness.js";
 export * from "./event-bus-conformance.js";
 export * from "./fixtures.js";
 export * from "./gates.js";
@@ -6,4 +12,3 @@ export * from "./scripted-model.js";
 export * from "./session-store-conformance.js";
 export * from "./simulated-process.js";
 export * from "./test-clock.js";
-export * from "./test-harness.js";

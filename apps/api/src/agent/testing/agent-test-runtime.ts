@@ -5,12 +5,13 @@ import type { LanguageModelV3 } from "@ai-sdk/provider";
 import {
   type ApprovalMode,
   type AssistantMessage,
+  composeRuntime,
   InMemoryEventBus,
   InMemoryLeaseRegistry,
   InMemorySessionStore,
   type InteractionRequest,
   type Session,
-  SessionRuntime,
+  type SessionRuntime,
   type ToolPart,
   type TurnHandle,
   type TurnResult,
@@ -38,12 +39,14 @@ export async function startAgentTestRuntime(model: LanguageModelV3): Promise<Age
   await mkdir(outside);
   const store = new InMemorySessionStore();
   const agent = createDefaultAgent({ model });
-  const runtime = new SessionRuntime({
-    store,
-    bus: new InMemoryEventBus(),
-    leases: new InMemoryLeaseRegistry({ epochs: store }).forProcess("test"),
-    agents: { get: (agent_id) => (agent_id === agent.agent_id ? agent : undefined) },
-    resolveWorkspace: () => ({ workspace_id: null, root }),
+  const { runtime, close } = composeRuntime({
+    adapters: {
+      store,
+      bus: new InMemoryEventBus(),
+      leases: new InMemoryLeaseRegistry({ epochs: store }).forProcess("test"),
+    },
+    agent,
+    workspaces: { resolve: () => ({ workspace_id: null, root }) },
     delta_flush_ms: 0,
   });
   return {
@@ -57,7 +60,7 @@ export async function startAgentTestRuntime(model: LanguageModelV3): Promise<Age
         ...(options.approval_mode === undefined ? {} : { approval_mode: options.approval_mode }),
       }),
     async dispose() {
-      await runtime.shutdown();
+      await close();
       await rm(base, { recursive: true, force: true });
     },
   };

@@ -2,19 +2,7 @@ import { mkdir, mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
-import {
-  InMemoryEventBus,
-  InMemoryLeaseRegistry,
-  InMemorySessionStore,
-  SessionRuntime,
-} from "@parley/session-core";
-import { parseWorkspaceConfig } from "@parley/tools";
-import { pino } from "pino";
-import { catalogOfModels } from "../../models/model-catalog.js";
-import { type ApiServer, startApiServer } from "../../server.js";
-import { InMemoryAuthStore } from "../../testing/in-memory-auth-store.js";
-import { createWorkspaceCatalog } from "../../workspace-catalog.js";
-import { createDefaultAgent } from "../create-default-agent.js";
+import { startInMemoryApi } from "../../testing/in-memory-api.js";
 
 export interface InProcessApiWithModel {
   url: string;
@@ -26,57 +14,22 @@ export interface InProcessApiWithModel {
 }
 
 /**
- * The real HTTP + WebSocket API server in this process, over the in-memory adapters, serving the
- * default agent with the given model — like `startInMemoryApi` (which always uses the demo model),
- * so a provider model can be driven through the API without Postgres.
+ * `startInMemoryApi` serving the default agent with the given model and a named workspace
+ * `project`, so a provider model can be driven through the API without Postgres.
  */
 export async function startInProcessApiWithModel(model: LanguageModelV3): Promise<InProcessApiWithModel> {
   const base = await realpath(await mkdtemp(path.join(tmpdir(), "parley-api-model-")));
   const project_root = path.join(base, "project");
   await mkdir(project_root);
-  const store = new InMemorySessionStore();
-  const bus = new InMemoryEventBus();
-  const models = catalogOfModels([{ model_id: model.modelId, label: model.modelId, model }]);
-  const agent = createDefaultAgent({ model, models });
-  const workspaces = createWorkspaceCatalog(
-    parseWorkspaceConfig(
-      { PARLEY_WORKSPACES: `project=${project_root}`, PARLEY_WORKSPACE_ROOT: path.join(base, "sessions") },
-      base,
-    ),
-  );
-  const runtime = new SessionRuntime({
-    store,
-    bus,
-    leases: new InMemoryLeaseRegistry({ epochs: store }).forProcess("api"),
-    agents: { get: (agent_id) => (agent_id === agent.agent_id ? agent : undefined) },
-    resolveWorkspace: (session) => workspaces.resolve(session),
-  });
-  const auth = new InMemoryAuthStore();
-  const server: ApiServer = await startApiServer({
-    services: {
-      runtime,
-      store,
-      bus,
-      auth,
-      workspaces,
-      models,
-      agent_id: agent.agent_id,
-      logger: pino({ level: "silent" }),
-    },
-    port: 0,
-    host: "127.0.0.1",
-    checkHealth: async () => true,
-  });
+  const api = await startInMemoryApi({ model, PARLEY_WORKSPACES: `project=${project_root}` });
   return {
-    url: server.url,
+    url: api.server.url,
     project_root,
     async memberToken(name) {
-      const user = await auth.createUser({ name, role: "member" });
-      return auth.issueToken(user.user_id);
+      return (await api.addUser(name, "member")).token;
     },
     async close() {
-      await server.close();
-      await runtime.shutdown();
+      await api.close();
       await rm(base, { recursive: true, force: true });
     },
   };

@@ -1,13 +1,13 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { ParleyClient, SessionMutation } from "@parley/sdk";
+import { isToolState, MutationRecorder } from "@parley/session-core/testing";
 import { expect } from "vitest";
 import type {
   ChatCompletionsStub,
   StubReply,
   StubRequest,
 } from "../../models/testing/chat-completions-stub.js";
-import { isToolState, MutationRecorder } from "../../testing/mutation-recorder.js";
 
 /** The input the stub's `ask_question` call streams (in two pieces). */
 const ASK_INPUT = JSON.stringify({

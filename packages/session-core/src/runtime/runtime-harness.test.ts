@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { JsonValue } from "../schema/json.js";
+import { MutationRecorder } from "../testing/mutation-recorder.js";
+import { createScriptedModel, type ScriptedStep } from "../testing/scripted-model.js";
+import { createSequentialIds, createTestClock } from "../testing/test-clock.js";
 import { define_agent_tool } from "../tools/define-agent-tool.js";
-import { recordMutations } from "./mutation-recorder.js";
-import { createTestHarness } from "./test-harness.js";
+import { RuntimeHarness } from "./runtime-harness.js";
 
 function approvalTool(effects: string[]) {
   return define_agent_tool({
@@ -23,27 +25,37 @@ function approvalTool(effects: string[]) {
   });
 }
 
+/** The harness over a fixed clock and sequential ids, with the agent's model scripted by `steps`. */
+function scriptedHarness(effects: string[], steps: ScriptedStep[]) {
+  const model = createScriptedModel(steps);
+  const clock = createTestClock();
+  const harness = new RuntimeHarness({
+    model,
+    tools: { delete_file: approvalTool(effects) },
+    clock,
+    ids: createSequentialIds(),
+  });
+  return { harness, model, clock };
+}
+
 const approve = (interaction_id: string) => ({
   interaction_id,
   response: { type: "approval", outcome: "resolved" as const, payload: { decision: "approved" } },
 });
 
-describe("createTestHarness", () => {
-  it("runs a scripted Turn through an approval with fixed time and sequential ids", async () => {
+describe("RuntimeHarness", () => {
+  it("runs a scripted Turn through an approval with a fixed clock and sequential ids", async () => {
     const effects: string[] = [];
-    const harness = createTestHarness({
-      tools: { delete_file: approvalTool(effects) },
-      steps: [
-        [{ text: "before" }, { tool_call: { id: "call_1", name: "delete_file", input: { path: "a.txt" } } }],
-        [{ text: "done" }],
-      ],
-    });
+    const { harness, model, clock } = scriptedHarness(effects, [
+      [{ text: "before" }, { tool_call: { id: "call_1", name: "delete_file", input: { path: "a.txt" } } }],
+      [{ text: "done" }],
+    ]);
     const session = await harness.createSession();
-    const recorder = recordMutations(session);
+    const recorder = new MutationRecorder(session);
     const turn = await session.prompt({ query: "delete a.txt" });
     const pending = await recorder.waitForPendingInteraction();
     expect(pending.interaction_id).toMatch(/^interaction:\d{6}$/);
-    expect(pending.request.created_at).toBe(harness.clock.now());
+    expect(pending.request.created_at).toBe(clock.now());
     expect(effects).toEqual([]);
 
     await session.respond(approve(pending.interaction_id), { user_id: "user:owner" });
@@ -57,8 +69,8 @@ describe("createTestHarness", () => {
       "completed",
     ]);
     expect(recorder.toolPart("call_1")?.interactions?.[0]?.responded_by).toBe("user:owner");
-    expect(harness.model.calls).toHaveLength(2);
-    expect(harness.model.calls[1]?.tool_results.map((result) => result.tool_call_id)).toEqual(["call_1"]);
+    expect(model.calls).toHaveLength(2);
+    expect(model.calls[1]?.tool_results.map((result) => result.tool_call_id)).toEqual(["call_1"]);
     expect(harness.logs.filter((entry) => entry.level === "error")).toEqual([]);
     recorder.stop();
     await harness.shutdown();
@@ -66,35 +78,32 @@ describe("createTestHarness", () => {
 
   it("lets a second process take over a waiting Turn after the first one is killed", async () => {
     const effects: string[] = [];
-    const harness = createTestHarness({
-      tools: { delete_file: approvalTool(effects) },
-      steps: [
-        [{ tool_call: { id: "call_1", name: "delete_file", input: { path: "a.txt" } } }],
-        [{ text: "done" }],
-      ],
-    });
+    const { harness, model } = scriptedHarness(effects, [
+      [{ tool_call: { id: "call_1", name: "delete_file", input: { path: "a.txt" } } }],
+      [{ text: "done" }],
+    ]);
     const session = await harness.createSession();
-    const recorder = recordMutations(session);
+    const recorder = new MutationRecorder(session);
     await session.prompt({ query: "delete a.txt" });
     const pending = await recorder.waitForPendingInteraction();
     expect(harness.leases.holderOf(session.id)).toEqual({ process_id: "A", epoch: 1 });
 
-    harness.killProcess("A");
+    harness.sever("A");
     expect(harness.leases.holderOf(session.id)).toBeNull();
     await expect(session.status()).rejects.toThrow("Process A was killed");
 
-    const b = harness.startProcess("B");
-    expect(await b.runtime.recover()).toEqual({ resumed_session_ids: [session.id] });
+    const b = harness.runtime("B");
+    expect(await b.recover()).toEqual({ resumed_session_ids: [session.id] });
     expect(harness.leases.holderOf(session.id)).toEqual({ process_id: "B", epoch: 2 });
-    const on_b = await b.runtime.openSession(session.id);
+    const on_b = await b.openSession(session.id);
     if (!on_b) throw new Error("session exists");
-    const finished = recordMutations(on_b);
+    const finished = new MutationRecorder(on_b);
     await on_b.respond(approve(pending.interaction_id));
     await finished.waitForTurnFinish();
     expect(effects).toEqual(["a.txt"]);
     expect(finished.kinds().at(-1)).toBe("turn:finish");
     expect(finished.mutations.at(-1)).toMatchObject({ variant: "turn", status: "completed", text: "done" });
-    expect(harness.model.calls[1]?.tool_results.map((result) => result.tool_call_id)).toEqual(["call_1"]);
+    expect(model.calls[1]?.tool_results.map((result) => result.tool_call_id)).toEqual(["call_1"]);
     expect(harness.logs.filter((entry) => entry.process_id === "B" && entry.level === "error")).toEqual([]);
     await harness.shutdown();
   });

@@ -1,5 +1,4 @@
-import type { SessionRuntimeApi } from "@parley/session-core";
-import type { Logger } from "pino";
+import type { RuntimeLogger, SessionRuntimeApi } from "./session-runtime-options.js";
 
 export interface RecoveryLoop {
   /** Waits for a running pass to finish, then stops. */
@@ -13,20 +12,20 @@ export interface RecoveryLoop {
 export function startRecoveryLoop(options: {
   runtime: SessionRuntimeApi;
   interval_ms: number;
-  logger: Logger;
+  logger?: RuntimeLogger;
 }): RecoveryLoop {
   let stopped = false;
-  let timer: NodeJS.Timeout | null = null;
+  let timer: ReturnType<typeof setTimeout> | null = null;
   let running: Promise<void> = Promise.resolve();
 
   const pass = async () => {
     try {
       const { resumed_session_ids } = await options.runtime.recover();
       if (resumed_session_ids.length > 0) {
-        options.logger.info({ resumed_session_ids }, "resumed Turns of sessions without a live owner");
+        options.logger?.info({ resumed_session_ids }, "resumed Turns of sessions without a live owner");
       }
     } catch (error) {
-      options.logger.error({ err: error }, "recovery pass failed");
+      options.logger?.error({ err: error }, "recovery pass failed");
     }
   };
 
