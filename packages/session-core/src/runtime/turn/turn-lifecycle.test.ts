@@ -105,7 +105,12 @@ describe("the Turn lifecycle: how a Turn ends", () => {
       effects: [{ kind: "write_failed_finish" }],
     });
     expect(transitionTurn(running(), { kind: "loop_exited", threw: false })).toEqual(unchanged(running()));
-    for (const state of [failing(), finished(), ended("finished"), ended("abandoned"), ended("parked")]) {
+    expect(transitionTurn(finished(), { kind: "loop_exited", threw: true })).toEqual({
+      state: finished(),
+      effects: [{ kind: "write_failed_finish" }],
+    });
+    expect(transitionTurn(finished(), { kind: "loop_exited", threw: false })).toEqual(unchanged(finished()));
+    for (const state of [failing(), ended("finished"), ended("abandoned"), ended("parked")]) {
       expect(transitionTurn(state, { kind: "loop_exited", threw: true })).toEqual(unchanged(state));
     }
   });

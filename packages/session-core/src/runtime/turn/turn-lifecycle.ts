@@ -126,13 +126,16 @@ export function transitionTurn(state: TurnState, event: TurnEvent): TurnTransiti
       if (state.kind === "stopping") {
         return stay(state, [{ kind: "write_stopped_finish", reason: state.reason }]);
       }
-      if (state.kind === "running" && event.threw) {
+      if (!event.threw) return stay(state);
+      if (state.kind === "running") {
         return {
           state: { kind: "failing", released: state.released },
           effects: [{ kind: "write_failed_finish" }],
         };
       }
-      return stay(state);
+      // The completed finish was committed but its commit still threw: the failure is recorded and
+      // delivered, so that `finished` resolves.
+      return state.kind === "finished" ? stay(state, [{ kind: "write_failed_finish" }]) : stay(state);
     case "finish_committed":
       if (state.kind === "ended") return stay({ ...state, finish_committed: true });
       return stay({ kind: "finished", released: state.released });
