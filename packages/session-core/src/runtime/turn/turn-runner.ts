@@ -23,6 +23,14 @@ import { planResume } from "./resume-plan.js";
 import { errorText, StepStreamConsumer } from "./step-stream-consumer.js";
 import type { ToolCallHost } from "./tool-call-host.js";
 import { runToolCall } from "./tool-execution.js";
+import {
+  type GiveUp,
+  initialTurnState,
+  isFinishCommitted,
+  type TurnEvent,
+  type TurnState,
+  transitionTurn,
+} from "./turn-lifecycle.js";
 import { TurnRecords } from "./turn-records.js";
 
 /** A Turn ends after this many Steps even if the model keeps calling tools. */
@@ -48,13 +56,11 @@ export interface TurnHost extends ToolCallHost {
   turnEnded(turn: TurnRunner): void;
 }
 
-/**
- * How a Turn ends here: `stopped` (it writes its stopped finish), `abandoned` (lease lost, fenced,
- * shutdown: no further write) or `parked` (every open tool waits for a person: it gives the session
- * back without a write, and whoever commits an answer resumes it by replay —
- * docs/behaviour.md#durability).
- */
-type Ending = { kind: "stopped"; reason: CancelReason } | { kind: "abandoned" } | { kind: "parked" };
+/** What a Turn that gave the session up here delivers as its result. */
+const GIVEN_UP_ERROR: Record<GiveUp, string> = {
+  abandoned: "Turn was taken over by another process",
+  parked: TURN_PARKED,
+};
 
 /** Raised inside the loop once the Turn was stopped or abandoned; never escapes the runner. */
 class TurnEnded extends Error {}
@@ -68,23 +74,23 @@ class TurnEnded extends Error {}
  */
 export class TurnRunner {
   readonly turn_id: string;
-  #finishCommitted = false;
+  /** Where the Turn is in its life; changed only by `#dispatch` (see turn-lifecycle.ts). */
+  #state: TurnState = initialTurnState;
   /**
-   * Set once the Turn's `finish` is committed, before subscribers see it: from then on the session
+   * True once the Turn's `finish` is committed, before subscribers see it: from then on the session
    * reads as idle (status, info) even though this runner still releases its lease.
    */
   get isFinished(): boolean {
-    return this.#finishCommitted;
+    return isFinishCommitted(this.#state);
   }
   readonly #markFinished = (): void => {
-    this.#finishCommitted = true;
+    void this.#dispatch({ kind: "finish_committed" });
   };
   readonly finished: Promise<TurnResult>;
   readonly #host: TurnHost;
   readonly #lease: TurnLease;
   readonly #abort = new AbortController();
   #resolveFinished!: (result: TurnResult) => void;
-  #ending: Ending | undefined;
   #signalEnded!: () => void;
   readonly #ended: Promise<void>;
   #messageId: string | undefined;
@@ -92,7 +98,6 @@ export class TurnRunner {
   #segmentIndex = 0;
   #stepMode: ApprovalMode;
   #lastText = "";
-  #settled = false;
   /** The current Step's stream consumer, whose buffered text a stop still persists. */
   #consumer: StepStreamConsumer | undefined;
   readonly #records: TurnRecords;
@@ -100,7 +105,6 @@ export class TurnRunner {
   stopResult: StopResult | undefined;
   /** Tool calls of this Turn executing now. */
   readonly #runningTools = new Set<string>();
-  #parkCheck = false;
   readonly #unwatch: () => void;
 
   constructor(host: TurnHost, lease: TurnLease, turn_id: string) {
@@ -139,15 +143,83 @@ export class TurnRunner {
    * (docs/behaviour.md#durability).
    */
   get parked(): boolean {
-    return this.#ending?.kind === "parked";
+    return this.#state.kind === "ended" && this.#state.why === "parked";
   }
 
-  #released = false;
-
   /** Gives the lease back once (the Turn ended or the process shuts down). */
-  async releaseLease(): Promise<void> {
-    if (this.#released) return;
-    this.#released = true;
+  releaseLease(): Promise<void> {
+    return this.#dispatch({ kind: "release" });
+  }
+
+  /** Stops the Turn (docs/behaviour.md#commands); resolves once it finished. */
+  stop(reason: CancelReason): Promise<TurnResult> {
+    void this.#dispatch({ kind: "stop", reason });
+    return this.finished;
+  }
+
+  /** Gives the session up without another write (lease lost, fenced, shutdown). */
+  abandon(): void {
+    void this.#dispatch({ kind: "abandon" });
+  }
+
+  /**
+   * Moves the Turn to its next state and performs the effects the lifecycle asks for, in order; the
+   * returned promise settles once the asynchronous ones (a write, the release) are done. `failure`
+   * is what the failed finish records.
+   */
+  #dispatch(event: TurnEvent, failure?: unknown): Promise<void> {
+    const { state, effects } = transitionTurn(this.#state, event);
+    this.#state = state;
+    let pending: Promise<void> | undefined;
+    const then = (work: () => Promise<void>): void => {
+      pending = pending ? pending.then(work) : work();
+    };
+    for (const effect of effects) {
+      switch (effect.kind) {
+        case "abort":
+          this.#abort.abort(new Error(effect.why === "stopped" ? TURN_STOPPED : "Turn abandoned"));
+          this.#signalEnded();
+          break;
+        case "forget_waiters":
+          this.#host.context.waiters.abandon(this);
+          break;
+        case "schedule_park_check":
+          setTimeout(() => {
+            void this.#dispatch({ kind: "park_checked", verdict: this.#parkVerdict() });
+          }, 0);
+          break;
+        case "write_failed_finish":
+          then(() => this.#finishFailed(failure));
+          break;
+        case "write_stopped_finish": {
+          const { reason } = effect;
+          then(() => this.#finishStopped(reason));
+          break;
+        }
+        case "settle":
+          this.#deliver(effect.result);
+          break;
+        case "settle_given_up":
+          this.#deliver({
+            turn_id: this.turn_id,
+            text: "",
+            success: false,
+            error: GIVEN_UP_ERROR[effect.why],
+          });
+          break;
+        case "release_lease":
+          then(() => this.#releaseNow());
+          break;
+        default: {
+          const unknown: never = effect;
+          throw new Error(`Unknown turn effect: ${JSON.stringify(unknown)}`);
+        }
+      }
+    }
+    return pending ?? Promise.resolve();
+  }
+
+  async #releaseNow(): Promise<void> {
     try {
       await this.#lease.release();
     } catch (error) {
@@ -158,31 +230,9 @@ export class TurnRunner {
     }
   }
 
-  /** Stops the Turn (docs/behaviour.md#commands); resolves once it finished. */
-  stop(reason: CancelReason): Promise<TurnResult> {
-    this.#end({ kind: "stopped", reason });
-    return this.finished;
-  }
-
-  /** Gives the session up without another write (lease lost, fenced, shutdown). */
-  abandon(): void {
-    this.#end({ kind: "abandoned" });
-  }
-
-  #end(ending: Ending): void {
-    if (this.#ending) return;
-    this.#ending = ending;
-    this.#abort.abort(new Error(ending.kind === "stopped" ? TURN_STOPPED : "Turn abandoned"));
-    this.#signalEnded();
-    if (ending.kind !== "stopped") {
-      this.#host.context.waiters.abandon(this);
-      this.#settle({
-        turn_id: this.turn_id,
-        text: "",
-        success: false,
-        error: ending.kind === "parked" ? TURN_PARKED : "Turn was taken over by another process",
-      });
-    }
+  /** Whether the Turn stopped or gave the session up: its loop and tools unwind. */
+  #hasEnded(): boolean {
+    return this.#abort.signal.aborted;
   }
 
   /** A new Turn: the `set` commands queued ahead of its prompt, its prompt, then Steps. */
@@ -240,31 +290,27 @@ export class TurnRunner {
   runStopOfOrphan(message: AssistantMessage, reason: CancelReason): void {
     this.#messageId = message.message_id;
     this.#segmentIndex = message.segment_index;
-    this.#end({ kind: "stopped", reason });
+    void this.#dispatch({ kind: "stop", reason });
     void this.#guard(async () => undefined);
   }
 
+  /** Runs the Turn's loop, then writes the end the lifecycle asks for (a failed or stopped finish). */
   async #guard(body: () => Promise<void>): Promise<void> {
+    let threw = false;
+    let failure: unknown;
     try {
       await body();
     } catch (error) {
+      threw = true;
+      failure = error;
       if (error instanceof TurnFencedError) this.abandon();
-      if (this.#ending?.kind === "abandoned" || this.#ending?.kind === "parked") {
-        this.#host.turnEnded(this);
-        return;
-      }
-      if (!this.#ending) {
-        await this.#finishFailed(error);
-        this.#host.turnEnded(this);
-        return;
-      }
     }
-    if (this.#ending?.kind === "stopped" && !this.#settled) await this.#finishStopped(this.#ending.reason);
+    await this.#dispatch({ kind: "loop_exited", threw }, failure);
     this.#host.turnEnded(this);
   }
 
   #throwIfEnded(): void {
-    if (this.#ending) throw new TurnEnded();
+    if (this.#hasEnded()) throw new TurnEnded();
   }
 
   async #loop(firstStep: number): Promise<void> {
@@ -425,23 +471,20 @@ export class TurnRunner {
    * to `planResume`.
    */
   #maybePark(): void {
-    if (!this.#host.parkWaitingTurns || this.#ending || this.#parkCheck) return;
-    this.#parkCheck = true;
-    setTimeout(() => {
-      this.#parkCheck = false;
-      if (this.#ending || this.#runningTools.size === 0) return;
-      const waiting = this.#host.context.waiters.waitingTools(this);
-      for (const tool_call_id of this.#runningTools) if (!waiting.has(tool_call_id)) return;
-      if (!this.#host.writer.isIdle) {
-        this.#maybePark();
-        return;
-      }
-      // A registered waiter is not yet a waiting tool: a resumed tool registers before it reads its
-      // answer, and an answer may be committed already. Park only on what the committed message says.
-      const message = this.#messageId === undefined ? undefined : this.#host.writer.cached(this.#messageId);
-      if (message === undefined || planResume(message).kind !== "parked") return;
-      this.#end({ kind: "parked" });
-    }, 0);
+    if (this.#host.parkWaitingTurns) void this.#dispatch({ kind: "park_wanted" });
+  }
+
+  /** What the scheduled park check finds (the lifecycle ignores it once the Turn ended). */
+  #parkVerdict(): "not_waiting" | "writes_in_flight" | "waiting" {
+    if (this.#state.kind !== "running" || this.#runningTools.size === 0) return "not_waiting";
+    const waiting = this.#host.context.waiters.waitingTools(this);
+    for (const tool_call_id of this.#runningTools) if (!waiting.has(tool_call_id)) return "not_waiting";
+    if (!this.#host.writer.isIdle) return "writes_in_flight";
+    // A registered waiter is not yet a waiting tool: a resumed tool registers before it reads its
+    // answer, and an answer may be committed already. Park only on what the committed message says.
+    const message = this.#messageId === undefined ? undefined : this.#host.writer.cached(this.#messageId);
+    if (message === undefined || planResume(message).kind !== "parked") return "not_waiting";
+    return "waiting";
   }
 
   /** The Step's tools run concurrently; the Turn does not wait for them once it is stopped. */
@@ -460,7 +503,7 @@ export class TurnRunner {
               tool_call_id,
               abort_signal: this.#abort.signal,
               approvalMode: () => this.#stepMode,
-              hasEnded: () => this.#ending !== undefined,
+              hasEnded: () => this.#hasEnded(),
               update: (id, transition) => this.#update(id, transition),
             }),
           ),
@@ -528,7 +571,7 @@ export class TurnRunner {
         throw error;
       }
     }
-    this.#settle({ turn_id: this.turn_id, text: this.#lastText, success: true });
+    this.#written({ turn_id: this.turn_id, text: this.#lastText, success: true });
   }
 
   /**
@@ -589,7 +632,7 @@ export class TurnRunner {
         "stopping the turn failed",
       );
     }
-    this.#settle({ turn_id: this.turn_id, text: "", success: false, error: TURN_STOPPED });
+    this.#written({ turn_id: this.turn_id, text: "", success: false, error: TURN_STOPPED });
   }
 
   /**
@@ -613,7 +656,7 @@ export class TurnRunner {
         "failing the turn failed",
       );
     }
-    this.#settle({ turn_id: this.turn_id, text: "", success: false, error: message });
+    this.#written({ turn_id: this.turn_id, text: "", success: false, error: message });
   }
 
   /** A Step whose stream was cut by a crash is not replayed (docs/behaviour.md#durability). */
@@ -627,11 +670,16 @@ export class TurnRunner {
         ends_turn: { turn_id: this.turn_id, cancel_queued_prompts: true },
       },
     );
-    this.#settle({ turn_id: this.turn_id, text: "", success: false, error: TURN_INTERRUPTED });
+    this.#written({ turn_id: this.turn_id, text: "", success: false, error: TURN_INTERRUPTED });
   }
 
-  #settle(result: TurnResult): void {
-    this.#settled = true;
+  /** The Turn's end is written (or writing it failed and was logged): deliver `result`. */
+  #written(result: TurnResult): void {
+    void this.#dispatch({ kind: "finish_written", result });
+  }
+
+  /** The `settle` effects: the watch ends, the host learns the Turn ended, `finished` resolves. */
+  #deliver(result: TurnResult): void {
     this.#unwatch();
     // The session is idle for anyone who awaited `finished`.
     this.#host.turnEnded(this);
