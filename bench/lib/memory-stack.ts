@@ -5,11 +5,11 @@ import { createWorkspaceCatalog, startApiServer } from "@parley/api";
 import { InMemoryAuthStore } from "@parley/api/testing";
 import { createParleyClient, type ParleyClient } from "@parley/sdk";
 import {
+  composeRuntime,
   InMemoryEventBus,
   InMemoryLeaseRegistry,
   InMemorySessionStore,
   InMemoryTurnLeaseManager,
-  SessionRuntime,
 } from "@parley/session-core";
 import pino from "pino";
 import {
@@ -34,13 +34,8 @@ export async function startMemoryStack(options: { port: number }): Promise<Bench
   const agent = createBenchAgent(probe);
   const workspaceRoot = mkdtempSync(join(tmpdir(), "parley-bench-ws-"));
   const workspaces = createWorkspaceCatalog({ session_root: workspaceRoot, named: new Map() });
-  const runtime = new SessionRuntime({
-    store,
-    bus,
-    leases,
-    agents: { get: (agent_id: string) => (agent_id === BENCH_AGENT_ID ? agent : undefined) },
-    resolveWorkspace: (session) => workspaces.resolve(session),
-  });
+  const composed = composeRuntime({ adapters: { store, bus, leases }, agent, workspaces });
+  const { runtime } = composed;
   // One admin, one token, in memory: this stack measures the runtime and transport, not auth.
   const auth = new InMemoryAuthStore();
   const token = await auth.issueToken(
@@ -74,7 +69,7 @@ export async function startMemoryStack(options: { port: number }): Promise<Bench
     close: async () => {
       await Promise.all(clients.map((client) => client.close()));
       await server.close();
-      await runtime.shutdown();
+      await composed.close();
       rmSync(workspaceRoot, { recursive: true, force: true });
     },
   };

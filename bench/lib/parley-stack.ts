@@ -5,7 +5,7 @@ import { type ApiServer, createWorkspaceCatalog, startApiServer, type WorkspaceC
 import { createDatabase, migrateDatabase } from "@parley/db";
 import { createScratchDatabase, type ScratchDatabase } from "@parley/db/testing";
 import { createParleyClient, type ParleyClient } from "@parley/sdk";
-import { type AgentDefinition, SessionRuntime } from "@parley/session-core";
+import { type AgentDefinition, composeRuntime, type SessionRuntime } from "@parley/session-core";
 import pino from "pino";
 import {
   BENCH_AGENT_ID,
@@ -82,21 +82,15 @@ export async function startParleyRuntime(
   const agent: AgentDefinition = createBenchAgent(probe);
   const workspaceRoot = mkdtempSync(join(tmpdir(), "parley-bench-ws-"));
   const workspaces = createWorkspaceCatalog({ session_root: workspaceRoot, named: new Map() });
-  const runtime = new SessionRuntime({
-    store: database.store,
-    bus: database.bus,
-    leases: database.leases,
-    agents: { get: (agent_id: string) => (agent_id === BENCH_AGENT_ID ? agent : undefined) },
-    resolveWorkspace: (session) => workspaces.resolve(session),
-    logger,
-  });
+  const composed = composeRuntime({ adapters: database, agent, workspaces, logger });
+  const { runtime } = composed;
   return {
     database,
     runtime,
     probe,
     workspaces,
     close: async () => {
-      await closeStep("runtime.shutdown()", () => runtime.shutdown());
+      await closeStep("runtime close", () => composed.close());
       await closeStep("database.close()", () => database.close());
       rmSync(workspaceRoot, { recursive: true, force: true });
     },

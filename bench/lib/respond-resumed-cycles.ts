@@ -1,8 +1,8 @@
 import {
+  composeRuntime,
   define_agent_tool,
   type EventBus,
   type Session,
-  SessionRuntime,
   type SessionStore,
   type TurnLeaseManager,
 } from "@parley/session-core";
@@ -110,15 +110,15 @@ export async function measureRespondResumed(
       : [{ tool_call: { id: `call_${call.index}`, name: "gated", input: {} } }],
   );
   const runtime = (ports: RuntimePorts) =>
-    new SessionRuntime({
-      ...ports,
-      store: calls.wrap(ports.store),
-      agents: { get: (agent_id) => ({ agent_id, model, tools: { gated: tool } }) },
+    composeRuntime({
+      adapters: { ...ports, store: calls.wrap(ports.store) },
+      agent: { agent_id: "agent:bench", model, tools: { gated: tool } },
     });
-  const runtimeA = runtime({ ...a, leases: slowLeases(a.leases, latency_ms) });
-  const runtimeB = runtime({ ...b, leases: slowLeases(b.leases, latency_ms) });
+  const composedA = runtime({ ...a, leases: slowLeases(a.leases, latency_ms) });
+  const composedB = runtime({ ...b, leases: slowLeases(b.leases, latency_ms) });
+  const runtimeA = composedA.runtime;
   const sessionA = await runtimeA.createSession({ owner_id: "bench", agent_id: "agent:bench" });
-  const sessionB = (await runtimeB.openSession(sessionA.id)) as Session;
+  const sessionB = (await composedB.runtime.openSession(sessionA.id)) as Session;
   const counted: Record<string, Record<string, number>> = {};
   const cycle = async (responder: Session, label: string): Promise<number> => {
     const turn = await sessionA.prompt({ query: "go" });
@@ -155,7 +155,7 @@ export async function measureRespondResumed(
     cross.push(await cycle(sessionB, "cross"));
     same.push(await cycle(sessionA, "same"));
   }
-  await runtimeA.shutdown();
-  await runtimeB.shutdown();
+  await composedA.close();
+  await composedB.close();
   return { same, cross, calls_until_resumed: counted };
 }
