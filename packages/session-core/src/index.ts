@@ -17,7 +17,6 @@ export {
 export { createRandomIdSource, RuntimeIds, toolPartId } from "./runtime/ids.js";
 export { AUTO_TITLE_MAX_CHARS, titleFromPrompt } from "./runtime/session/auto-title.js";
 export * from "./runtime/session/session-facade.js";
-export { MAX_PROMPT_LENGTH, MAX_TITLE_LENGTH } from "./runtime/session/session-handle.js";
 export { CONFIG_ACTION_TITLE, PROMPT_CANCELLED } from "./runtime/session/session-host.js";
 export { SessionRuntime, type SessionRuntimeStats } from "./runtime/session-runtime.js";
 export * from "./runtime/session-runtime-options.js";

@@ -15,7 +15,7 @@ import { type FormEvent, useEffect, useId, useMemo, useState } from "react";
 import { formatRelativeTime } from "@/lib/format-time";
 import { type LiveSessionSummary, withLiveSummary } from "@/lib/live-session-summary";
 import { type SessionListPage, toDisplayError } from "@/lib/parley-api";
-import { displayTitle } from "@/lib/session-title";
+import { displayTitle, TITLE_MAX_CHARS } from "@/lib/session-title";
 import { useModels } from "@/lib/use-models";
 import { useUserNames } from "@/lib/use-user-names";
 import { useSignedIn } from "./auth-provider";
@@ -149,7 +149,7 @@ export function SessionSidebar({
             value={title}
             onChange={(event) => setTitle(event.target.value)}
             placeholder="Title (optional)"
-            maxLength={200}
+            maxLength={TITLE_MAX_CHARS}
           />
           <button type="submit" className="button primary icon-text" disabled={create.isPending || !online}>
             <Plus size={16} aria-hidden />

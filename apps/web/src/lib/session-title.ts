@@ -1,5 +1,7 @@
-/** The server's bound on a session title (after trimming). */
-export const TITLE_MAX_CHARS = 200;
+import { LIMITS } from "@parley/session-core/contract";
+
+/** The server's bound on a session title (after trimming), from the one contract. */
+export const TITLE_MAX_CHARS = LIMITS.title_chars;
 
 /**
  * What a session is called on screen. A session created without a title is untitled (`""`) until

@@ -1,3 +1,4 @@
+import { LIMITS } from "../../contract/limits.js";
 import { ParleyError } from "../../errors.js";
 import type { MessagePage } from "../../ports/session-store.js";
 import type { InteractionRequest, InteractionResult, RespondInput } from "../../schema/interaction.js";
@@ -27,8 +28,6 @@ import type { SessionHost } from "./session-host.js";
 import type { SessionHosts } from "./session-hosts.js";
 import { subscribeToSession } from "./session-subscription.js";
 
-export const MAX_PROMPT_LENGTH = 32_000;
-export const MAX_TITLE_LENGTH = 200;
 const DEFAULT_MESSAGE_LIMIT = 200;
 const MAX_MESSAGE_LIMIT = 500;
 
@@ -95,10 +94,10 @@ export class SessionHandle implements Session {
     if (typeof query !== "string" || query.trim().length === 0) {
       throw new ParleyError("invalid_input", "session.prompt requires a non-empty query");
     }
-    if (query.length > MAX_PROMPT_LENGTH) {
+    if (query.length > LIMITS.prompt_chars) {
       throw new ParleyError(
         "invalid_input",
-        `session.prompt query is longer than ${MAX_PROMPT_LENGTH} characters`,
+        `session.prompt query is longer than ${LIMITS.prompt_chars} characters`,
       );
     }
     const record = await this.#requireOpen();
@@ -119,10 +118,10 @@ export class SessionHandle implements Session {
 
   async rename(title: string): Promise<SessionInfo> {
     const trimmed = typeof title === "string" ? title.trim() : "";
-    if (trimmed.length === 0 || trimmed.length > MAX_TITLE_LENGTH) {
+    if (trimmed.length === 0 || trimmed.length > LIMITS.title_chars) {
       throw new ParleyError(
         "invalid_input",
-        `session.rename title must be 1 to ${MAX_TITLE_LENGTH} characters after trimming`,
+        `session.rename title must be 1 to ${LIMITS.title_chars} characters after trimming`,
       );
     }
     const record = await this.#requireOpen();
