@@ -18,6 +18,10 @@ export default defineConfig({
           name: "unit",
           include: ["packages/*/src/**/*.test.ts", "apps/api/src/**/*.test.ts", "apps/web/src/**/*.test.ts"],
           exclude: ["**/*.int.test.ts", "**/*.e2e.test.ts", "**/node_modules/**"],
+          // A bound for a hang, not for speed: the slowest unit cases (1,000 sessions opened, 300
+          // rounds of file-system churn, a full approval over HTTP) take 1-3 s alone and past the
+          // 5 s default when the int and e2e projects load the same 2 cores.
+          testTimeout: 30_000,
         },
       },
       {

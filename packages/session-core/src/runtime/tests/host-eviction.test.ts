@@ -29,8 +29,7 @@ function approvalHarness(steps = 2) {
 }
 
 describe("session hosts are evicted once they hold nothing live", () => {
-  // 6,000 calls: seconds on a loaded 2-core machine, so the 5 s default would time a busy CI out.
-  it("1,000 sessions opened and read leave no host behind", { timeout: 60_000 }, async () => {
+  it("1,000 sessions opened and read leave no host behind", async () => {
     const harness = new RuntimeHarness({ model: createScriptedModel([]) });
     const runtime = harness.runtime();
     const ids: string[] = [];
