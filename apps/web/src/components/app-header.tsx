@@ -7,17 +7,14 @@ import { NotificationToggle, useAttentionTitle } from "./attention";
 import { useAuth, useSignedIn } from "./auth-provider";
 import { ConnectionBanner } from "./connection-provider";
 import { KeyboardShortcuts } from "./keyboard-shortcuts";
-import { sessionsOf, useSessionList } from "./session-sidebar";
 import { ThemeToggle } from "./theme";
+import { useWaitingCount } from "./use-waiting-count";
 
 export function AppHeader({ current }: { current: "sessions" | "inbox" }) {
   const { signOut } = useAuth();
   const { me } = useSignedIn();
-  const sessions = useSessionList();
-  // Admins list every session, so this is the inbox's count for them and "mine" for members; over
-  // the loaded pages only, so it reads "N+" while more pages exist.
-  const waiting = sessionsOf(sessions.data).reduce((sum, session) => sum + session.pending_interactions, 0);
-  const waitingLabel = sessions.hasNextPage ? `${waiting}+` : String(waiting);
+  const { waiting, at_least } = useWaitingCount();
+  const waitingLabel = at_least ? `${waiting}+` : String(waiting);
   useAttentionTitle(waiting, current === "inbox" ? "Inbox · Parley" : "Parley");
   return (
     <>
@@ -49,9 +46,7 @@ export function AppHeader({ current }: { current: "sessions" | "inbox" }) {
               {waiting > 0 ? (
                 <span className="badge attention nav-count" data-testid="inbox-count">
                   <span aria-hidden>{waitingLabel}</span>
-                  <span className="sr-only">
-                    , {sessions.hasNextPage ? `at least ${waiting}` : waiting} waiting
-                  </span>
+                  <span className="sr-only">, {at_least ? `at least ${waiting}` : waiting} waiting</span>
                 </span>
               ) : null}
             </Link>
