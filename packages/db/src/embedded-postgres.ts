@@ -59,19 +59,37 @@ function superuserUrl(port: number, password: string): string {
   return `postgresql://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => {
-        if (address && typeof address === "object") resolve(address.port);
-        else reject(new Error("Could not determine a free port"));
-      });
-    });
+export async function freePort(): Promise<number> {
+  const [port] = await freePorts(1);
+  if (port === undefined) throw new Error("Could not determine a free port");
+  return port;
+}
+
+/**
+ * `count` distinct ports free right now. The listeners are all open at once before any closes, so
+ * the kernel cannot hand the same port out twice (a process restarted on one of them, as the fault
+ * tests do, comes back where its clients reconnect).
+ */
+export async function freePorts(count: number): Promise<number[]> {
+  const servers = await Promise.all(
+    Array.from(
+      { length: count },
+      () =>
+        new Promise<net.Server>((resolve, reject) => {
+          const server = net.createServer();
+          server.unref();
+          server.once("error", reject);
+          server.listen(0, "127.0.0.1", () => resolve(server));
+        }),
+    ),
+  );
+  const ports = servers.map((server) => {
+    const address = server.address();
+    if (!address || typeof address === "string") throw new Error("Could not determine a free port");
+    return address.port;
   });
+  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  return ports;
 }
 
 async function exists(file: string): Promise<boolean> {

@@ -12,6 +12,7 @@ export {
   type EmbeddedPostgresOptions,
   type EmbeddedPostgresServer,
   freePort,
+  freePorts,
   startEmbeddedPostgres,
 } from "./embedded-postgres.js";
 export {

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { freePorts } from "@parley/db";
 import { createTestDatabase, type TestDatabase } from "@parley/db/testing";
 import { createParleyClient, type ParleyClient, type ParleySession } from "@parley/sdk";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -17,7 +18,6 @@ import {
   sideEffectLines,
   waitUntil,
 } from "./fault-checks.js";
-import { freePorts } from "./free-ports.js";
 import type { FaultPhase } from "./kill-switch.js";
 
 // A free port, found once: each restarted API comes back on the one its clients know.

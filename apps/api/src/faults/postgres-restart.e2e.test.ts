@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { migrateDatabase } from "@parley/db";
+import { freePorts, migrateDatabase } from "@parley/db";
 import { createParleyClient, type ParleyClient, ParleyError } from "@parley/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiProcess, startApiProcess } from "./api-process.js";
@@ -17,7 +17,6 @@ import {
   waitUntil,
   withClient,
 } from "./fault-checks.js";
-import { freePorts } from "./free-ports.js";
 import { type PrivatePostgres, startPrivatePostgres } from "./private-postgres.js";
 
 // Free ports, so a parallel run on the same machine cannot answer in this test's place.

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { freePorts } from "@parley/db";
 import { createTestDatabase, type TestDatabase } from "@parley/db/testing";
 import { createParleyClient, type ParleyClient } from "@parley/sdk";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -15,7 +16,6 @@ import {
   sideEffectLines,
   waitUntil,
 } from "./fault-checks.js";
-import { freePorts } from "./free-ports.js";
 import { startTcpProxy, type TcpProxy } from "./tcp-proxy.js";
 
 // Free ports, so a parallel run on the same machine cannot answer in this test's place.
