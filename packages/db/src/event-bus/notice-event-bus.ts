@@ -40,7 +40,7 @@ const INTERACTION_STREAM = "\u0000interactions";
  * (e.g. this process's own notices coming back). The admin feed is one ordered stream (its ids grow
  * in commit order, see the store). After the transport reconnects the bus reads what it missed for
  * the sessions it tracks, then tells listeners to resync. Local publishes are delivered before
- * `publish` resolves. Sessions nobody in this process listens to are not read at all.
+ * `publish` resolves; notices to other processes are sent without waiting for them. Sessions nobody in this process listens to are not read at all.
  */
 export class NoticeEventBus implements EventBus {
   readonly #pool: pg.Pool;
@@ -52,6 +52,8 @@ export class NoticeEventBus implements EventBus {
   /** Last delivered event id by session, in least-recently-used order. */
   readonly #positions = new Map<string, number>();
   readonly #queues = new SerialQueues();
+  /** Notices handed to the transport and not yet sent (see `#send`). */
+  readonly #sending = new Set<Promise<unknown>>();
   #interactionPosition = 0;
 
   constructor(options: NoticeEventBusOptions) {
@@ -74,6 +76,7 @@ export class NoticeEventBus implements EventBus {
 
   async close(): Promise<void> {
     this.#listeners.clear();
+    await Promise.all(this.#sending);
     await this.#transport.close();
   }
 
@@ -123,13 +126,27 @@ export class NoticeEventBus implements EventBus {
     const outgoing = this.#faults?.dropNotice
       ? notices.filter((notice) => !this.#faults?.dropNotice?.(notice, "send"))
       : notices;
-    const sent = outgoing.length === 0 ? Promise.resolve() : this.#transport.send(outgoing);
+    if (outgoing.length > 0) this.#send(outgoing);
     const delivered = await Promise.allSettled(deliveries);
     for (const outcome of delivered) {
       if (outcome.status === "rejected")
         this.#logger?.error({ err: outcome.reason }, "local event delivery failed");
     }
-    await sent;
+  }
+
+  /**
+   * Tells other processes without making the writer wait for it: a notice only says "read up to
+   * id N", so notices that overtake each other are harmless (a receiver reads the range it has not
+   * delivered and drops what it has), and a lost one is caught up by the next notice or the
+   * reconnect catch-up. The writer's next commit no longer waits a round trip for each NOTIFY.
+   * `close()` waits for the notices still in flight.
+   */
+  #send(notices: NotifyPayload[]): void {
+    const sending = this.#transport
+      .send(notices)
+      .catch((error: unknown) => this.#logger?.error({ err: error }, "sending notices failed"))
+      .finally(() => this.#sending.delete(sending));
+    this.#sending.add(sending);
   }
 
   #onNotice(notice: NotifyPayload): void {
