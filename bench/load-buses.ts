@@ -222,7 +222,7 @@ async function startBusProbe(database_url: string, bus_url: string | undefined) 
   const pools = [0, 1, 2].map(() => new pg.Pool({ connectionString: database_url, max: 2 }));
   const [storePool, senderPool, receiverPool] = pools as [pg.Pool, pg.Pool, pg.Pool];
   const prisma = createPrismaClient(storePool);
-  const store = new PrismaSessionStore(prisma);
+  const store = new PrismaSessionStore(prisma, storePool);
   const sender = createEventBus({ bus_url, pool: senderPool, database_url });
   const receiver = createEventBus({ bus_url, pool: receiverPool, database_url });
   await sender.start();

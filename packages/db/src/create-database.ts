@@ -95,11 +95,11 @@ export async function createDatabase(options: CreateDatabaseOptions): Promise<Pa
   const clockOption = options.clock ? { clock: options.clock } : {};
   let closing: Promise<void> | null = null;
   return {
-    store: new PrismaSessionStore(prisma, {
+    store: new PrismaSessionStore(prisma, pool, {
       ...clockOption,
       ...(options.commit_observer ? { observer: options.commit_observer } : {}),
     }),
-    inbox: new PrismaInboxReader(prisma),
+    inbox: new PrismaInboxReader(pool),
     stats: new PrismaOperatorStats(prisma),
     bus,
     leases,

@@ -20,7 +20,7 @@ const buses: PostgresEventBus[] = [];
 beforeAll(async () => {
   database = await createTestDatabase();
   pool = new pg.Pool({ connectionString: database.url, max: 8 });
-  store = new PrismaSessionStore(createPrismaClient(pool));
+  store = new PrismaSessionStore(createPrismaClient(pool), pool);
 });
 afterEach(async () => {
   for (const bus of buses.splice(0)) await bus.close();

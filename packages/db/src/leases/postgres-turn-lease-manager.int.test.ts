@@ -16,7 +16,7 @@ let sessionCounter = 0;
 beforeAll(async () => {
   database = await createTestDatabase();
   pool = new pg.Pool({ connectionString: database.url, max: 4 });
-  store = new PrismaSessionStore(createPrismaClient(pool));
+  store = new PrismaSessionStore(createPrismaClient(pool), pool);
 });
 afterEach(async () => {
   for (const manager of managers.splice(0)) await manager.close();

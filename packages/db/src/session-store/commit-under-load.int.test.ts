@@ -30,7 +30,7 @@ function smallPool(max: number): { pool: pg.Pool; prisma: PrismaClient } {
 describe("PrismaSessionStore under a burst", () => {
   it("commits 300 simultaneous revisions of different sessions on a pool of 2: every one succeeds", async () => {
     const { pool, prisma } = smallPool(2);
-    const store = new PrismaSessionStore(prisma);
+    const store = new PrismaSessionStore(prisma, pool);
     const sessions = Array.from({ length: 300 }, (_, index) => `session:burst-${index}`);
     for (const session_id of sessions) await store.createSession(buildSessionRecord({ session_id }));
 
@@ -51,7 +51,7 @@ describe("PrismaSessionStore under a burst", () => {
 
   it("a commit waits for a pool connection held elsewhere, then is written once", async () => {
     const { pool, prisma } = smallPool(1);
-    const store = new PrismaSessionStore(prisma);
+    const store = new PrismaSessionStore(prisma, pool);
     const session_id = "session:starved";
     await store.createSession(buildSessionRecord({ session_id }));
 

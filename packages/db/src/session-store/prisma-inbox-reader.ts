@@ -4,8 +4,10 @@ import {
   type InteractionRecord,
   interactionPosition,
 } from "@parley/session-core";
-import type { PrismaClient } from "@prisma/client";
+import { Prisma } from "@prisma/client";
+import type pg from "pg";
 import { INTERACTION_PAGE_ORDER, interactionPageSql } from "./interaction-page.js";
+import { readRows } from "./pool-reads.js";
 import { type InteractionRow, toInteractionRecord } from "./row-mapping.js";
 
 /** One admin inbox row: the interaction's index record with its session's title and owner. */
@@ -30,20 +32,24 @@ type InboxRow = InteractionRow & { session_title: string; owner_id: string; owne
  * and the API makes no per-row session or owner lookups.
  */
 export class PrismaInboxReader {
-  readonly #prisma: PrismaClient;
+  readonly #pool: pg.Pool;
 
-  constructor(prisma: PrismaClient) {
-    this.#prisma = prisma;
+  /** Reads through `pg` on the store's pool (see `readRows`). */
+  constructor(pool: pg.Pool) {
+    this.#pool = pool;
   }
 
   async page(query: InteractionQuery): Promise<InboxEntryPage> {
-    const rows = await this.#prisma.$queryRaw<InboxRow[]>`
+    const rows = await readRows<InboxRow>(
+      this.#pool,
+      Prisma.sql`
       SELECT page.*, s.title AS session_title, s.owner_id, u.name AS owner_name
         FROM (SELECT * FROM (${interactionPageSql(query)}) AS page ${INTERACTION_PAGE_ORDER}
                LIMIT ${query.limit + 1}::int) AS page
         JOIN sessions s ON s.session_id = page.session_id
         LEFT JOIN users u ON u.user_id = s.owner_id
-       ${INTERACTION_PAGE_ORDER}`;
+       ${INTERACTION_PAGE_ORDER}`,
+    );
     const items = rows.slice(0, query.limit).map((row) => ({
       record: toInteractionRecord(row),
       session_title: row.session_title,

@@ -27,7 +27,7 @@ runSessionStoreConformance("PrismaSessionStore on PostgreSQL", async () => {
     "TRUNCATE sessions, session_commands, messages, interactions, session_events, interaction_events, turn_leases RESTART IDENTITY",
   );
   return {
-    store: new PrismaSessionStore(prisma),
+    store: new PrismaSessionStore(prisma, pool),
     async setLeaseEpoch(session_id, epoch) {
       await pool.query("UPDATE sessions SET lease_epoch = $2 WHERE session_id = $1", [session_id, epoch]);
     },

@@ -26,10 +26,12 @@ import {
   systemClock,
 } from "@parley/session-core";
 import { Prisma, type PrismaClient } from "@prisma/client";
+import type pg from "pg";
 import { TRANSACTION_OPTIONS } from "../prisma-client.js";
 import type { CommitObserver } from "./commit-observer.js";
 import { commitRevision } from "./commit-revision.js";
 import { INTERACTION_PAGE_ORDER, interactionPageSql } from "./interaction-page.js";
+import { readRows } from "./pool-reads.js";
 import {
   type InteractionEventRow,
   type InteractionRow,
@@ -52,18 +54,26 @@ import {
 } from "./tables.js";
 
 /**
- * `SessionStore` on PostgreSQL through Prisma. Each `commit` is one statement, one round trip (see
- * `commitRevision`); reads are single statements, except the admin feed's (see
+ * `SessionStore` on PostgreSQL: commits through Prisma, each one statement, one round trip (see
+ * `commitRevision`); reads are single statements on the same pool without Prisma's client
+ * (`readRows`), except the admin feed's (see
  * `listInteractionEvents`). String ties sort by code unit
  * (`COLLATE "C"`), as the conformance suite fixes.
  */
 export class PrismaSessionStore implements SessionStore {
   readonly #prisma: PrismaClient;
+  /** The pool under Prisma's adapter: reads go through it directly (see `readRows`). */
+  readonly #pool: pg.Pool;
   readonly #clock: Clock;
   readonly #observer: CommitObserver | undefined;
 
-  constructor(prisma: PrismaClient, options: { clock?: Clock; observer?: CommitObserver } = {}) {
+  constructor(
+    prisma: PrismaClient,
+    pool: pg.Pool,
+    options: { clock?: Clock; observer?: CommitObserver } = {},
+  ) {
     this.#prisma = prisma;
+    this.#pool = pool;
     this.#clock = options.clock ?? systemClock;
     this.#observer = options.observer;
   }
@@ -73,9 +83,13 @@ export class PrismaSessionStore implements SessionStore {
       INSERT INTO sessions (${columnList(SESSION_COLUMNS)}) VALUES (${valueList(SESSION_COLUMNS, record)})`;
   }
 
+  #read<Row extends pg.QueryResultRow>(query: Prisma.Sql): Promise<Row[]> {
+    return readRows<Row>(this.#pool, query);
+  }
+
   async getSession(session_id: string): Promise<SessionRecord | null> {
-    const rows = await this.#prisma.$queryRaw<SessionRow[]>`
-      SELECT ${columnList(SESSION_COLUMNS)} FROM sessions WHERE session_id = ${session_id}`;
+    const rows = await this.#read<SessionRow>(Prisma.sql`
+      SELECT ${columnList(SESSION_COLUMNS)} FROM sessions WHERE session_id = ${session_id}`);
     return rows[0] ? toSessionRecord(rows[0]) : null;
   }
 
@@ -91,11 +105,11 @@ export class PrismaSessionStore implements SessionStore {
       conditions.push(Prisma.sql`(created_at < ${after.created_at}::bigint
         OR (created_at = ${after.created_at}::bigint AND session_id COLLATE "C" < ${after.session_id}))`);
     }
-    const rows = await this.#prisma.$queryRaw<SessionRow[]>`
+    const rows = await this.#read<SessionRow>(Prisma.sql`
       SELECT ${columnList(SESSION_COLUMNS)} FROM sessions
        WHERE ${Prisma.join(conditions, " AND ")}
        ORDER BY created_at DESC, session_id COLLATE "C" DESC
-       LIMIT ${query.limit + 1}::int`;
+       LIMIT ${query.limit + 1}::int`);
     const items = rows.slice(0, query.limit).map(toSessionRecord);
     const last = items.at(-1);
     return {
@@ -114,8 +128,8 @@ export class PrismaSessionStore implements SessionStore {
   }
 
   async getMessage(session_id: string, message_id: string): Promise<SessionMessage | null> {
-    const rows = await this.#prisma.$queryRaw<MessageRow[]>`
-      SELECT snapshot FROM messages WHERE session_id = ${session_id} AND message_id = ${message_id}`;
+    const rows = await this.#read<MessageRow>(Prisma.sql`
+      SELECT snapshot FROM messages WHERE session_id = ${session_id} AND message_id = ${message_id}`);
     return rows[0] ? toMessage(rows[0]) : null;
   }
 
@@ -124,56 +138,56 @@ export class PrismaSessionStore implements SessionStore {
     query: { before_sequence?: number; limit: number },
   ): Promise<MessagePage> {
     const before = query.before_sequence ?? null;
-    const rows = await this.#prisma.$queryRaw<MessageRow[]>`
+    const rows = await this.#read<MessageRow>(Prisma.sql`
       SELECT snapshot FROM messages
        WHERE session_id = ${session_id} AND (${before}::int IS NULL OR sequence < ${before}::int)
        ORDER BY sequence DESC
-       LIMIT ${query.limit + 1}::int`;
+       LIMIT ${query.limit + 1}::int`);
     const has_more = rows.length > query.limit;
     const items = rows.slice(0, query.limit).map(toMessage).reverse();
     return { items, has_more, next_before_sequence: has_more ? (items[0]?.sequence ?? null) : null };
   }
 
   async lastSequence(session_id: string): Promise<number> {
-    const rows = await this.#prisma.$queryRaw<{ last: number }[]>`
-      SELECT COALESCE(MAX(sequence), 0)::int AS last FROM messages WHERE session_id = ${session_id}`;
+    const rows = await this.#read<{ last: number }>(Prisma.sql`
+      SELECT COALESCE(MAX(sequence), 0)::int AS last FROM messages WHERE session_id = ${session_id}`);
     return rows[0]?.last ?? 0;
   }
 
   async listOpenAssistantMessages(session_id?: string): Promise<SessionMessage[]> {
-    const rows = await this.#prisma.$queryRaw<MessageRow[]>`
+    const rows = await this.#read<MessageRow>(Prisma.sql`
       SELECT snapshot FROM messages
        WHERE type = 'assistant' AND status = 'streaming'
          AND (${session_id ?? null}::text IS NULL OR session_id = ${session_id ?? null}::text)
-       ORDER BY session_id COLLATE "C", sequence`;
+       ORDER BY session_id COLLATE "C", sequence`);
     return rows.map(toMessage);
   }
 
   async getInteraction(interaction_id: string): Promise<InteractionRecord | null> {
-    const rows = await this.#prisma.$queryRaw<InteractionRow[]>`
-      SELECT ${columnList(INTERACTION_RECORD_COLUMNS, "i")} FROM interactions i WHERE i.interaction_id = ${interaction_id} LIMIT 1`;
+    const rows = await this.#read<InteractionRow>(Prisma.sql`
+      SELECT ${columnList(INTERACTION_RECORD_COLUMNS, "i")} FROM interactions i WHERE i.interaction_id = ${interaction_id} LIMIT 1`);
     return rows[0] ? toInteractionRecord(rows[0]) : null;
   }
 
   async listPendingInteractions(session_id: string): Promise<InteractionRecord[]> {
-    const rows = await this.#prisma.$queryRaw<InteractionRow[]>`
+    const rows = await this.#read<InteractionRow>(Prisma.sql`
       SELECT ${columnList(INTERACTION_RECORD_COLUMNS, "i")} FROM interactions i
        WHERE i.session_id = ${session_id} AND i.status = 'pending'
-       ORDER BY i.message_sequence, i.part_sequence, i.ordinal`;
+       ORDER BY i.message_sequence, i.part_sequence, i.ordinal`);
     return rows.map(toInteractionRecord);
   }
 
   async countPendingInteractions(session_id: string): Promise<number> {
-    const rows = await this.#prisma.$queryRaw<{ pending: number }[]>`
-      SELECT COUNT(*)::int AS pending FROM interactions WHERE session_id = ${session_id} AND status = 'pending'`;
+    const rows = await this.#read<{ pending: number }>(Prisma.sql`
+      SELECT COUNT(*)::int AS pending FROM interactions WHERE session_id = ${session_id} AND status = 'pending'`);
     return rows[0]?.pending ?? 0;
   }
 
   /** The admin inbox order (see `interactionPageSql`). */
   async queryInteractions(query: InteractionQuery): Promise<InteractionPage> {
-    const rows = await this.#prisma.$queryRaw<InteractionRow[]>`
+    const rows = await this.#read<InteractionRow>(Prisma.sql`
       SELECT * FROM (${interactionPageSql(query)}) AS page ${INTERACTION_PAGE_ORDER}
-       LIMIT ${query.limit + 1}::int`;
+       LIMIT ${query.limit + 1}::int`);
     const items = rows.slice(0, query.limit).map(toInteractionRecord);
     const last = items.at(-1);
     return {
@@ -186,10 +200,10 @@ export class PrismaSessionStore implements SessionStore {
   }
 
   async listEvents(session_id: string, after_event_id: number, limit: number): Promise<SessionEvent[]> {
-    const rows = await this.#prisma.$queryRaw<SessionEventRow[]>`
+    const rows = await this.#read<SessionEventRow>(Prisma.sql`
       SELECT ${columnList(SESSION_EVENT_COLUMNS)} FROM session_events
        WHERE session_id = ${session_id} AND event_id > ${after_event_id}::int
-       ORDER BY event_id LIMIT ${limit}::int`;
+       ORDER BY event_id LIMIT ${limit}::int`);
     return rows.map(toSessionEvent);
   }
 
@@ -198,30 +212,30 @@ export class PrismaSessionStore implements SessionStore {
   }
 
   async getCommand(session_id: string, command_id: string): Promise<SessionCommand | null> {
-    const rows = await this.#prisma.$queryRaw<Parameters<typeof toSessionCommand>[0][]>`
+    const rows = await this.#read<Parameters<typeof toSessionCommand>[0]>(Prisma.sql`
       SELECT ${COMMAND_COLUMNS} FROM session_commands
-       WHERE session_id = ${session_id} AND command_id = ${command_id}`;
+       WHERE session_id = ${session_id} AND command_id = ${command_id}`);
     return rows[0] ? toSessionCommand(rows[0]) : null;
   }
 
   async listQueuedCommands(session_id: string): Promise<SessionCommand[]> {
-    const rows = await this.#prisma.$queryRaw<Parameters<typeof toSessionCommand>[0][]>`
+    const rows = await this.#read<Parameters<typeof toSessionCommand>[0]>(Prisma.sql`
       SELECT ${COMMAND_COLUMNS} FROM session_commands
-       WHERE session_id = ${session_id} AND status = 'queued' ORDER BY position`;
+       WHERE session_id = ${session_id} AND status = 'queued' ORDER BY position`);
     return rows.map(toSessionCommand);
   }
 
   async listSessionsWithQueuedCommands(limit: number): Promise<string[]> {
-    const rows = await this.#prisma.$queryRaw<{ session_id: string }[]>`
+    const rows = await this.#read<{ session_id: string }>(Prisma.sql`
       SELECT c.session_id FROM session_commands c JOIN sessions s USING (session_id)
        WHERE c.status = 'queued' AND c.kind <> 'set' AND s.closed_at IS NULL
-       GROUP BY c.session_id ORDER BY min(c.position) LIMIT ${limit}::int`;
+       GROUP BY c.session_id ORDER BY min(c.position) LIMIT ${limit}::int`);
     return rows.map((row) => row.session_id);
   }
 
   async getActiveTurnId(session_id: string): Promise<string | null> {
-    const rows = await this.#prisma.$queryRaw<{ active_turn_id: string | null }[]>`
-      SELECT active_turn_id FROM sessions WHERE session_id = ${session_id}`;
+    const rows = await this.#read<{ active_turn_id: string | null }>(Prisma.sql`
+      SELECT active_turn_id FROM sessions WHERE session_id = ${session_id}`);
     return rows[0]?.active_turn_id ?? null;
   }
 
@@ -230,15 +244,15 @@ export class PrismaSessionStore implements SessionStore {
    * then the rows up to it under a fresh snapshot, so an id that commits late is never skipped.
    */
   async listInteractionEvents(after_event_id: number, limit: number): Promise<InteractionEvent[]> {
-    const marks = await this.#prisma.$queryRaw<
-      { mark: bigint }[]
-    >`SELECT parley_interaction_feed_mark() AS mark`;
+    const marks = await this.#read<{ mark: bigint }>(
+      Prisma.sql`SELECT parley_interaction_feed_mark() AS mark`,
+    );
     const mark = marks[0]?.mark ?? 0n;
     if (mark <= BigInt(after_event_id)) return [];
-    const rows = await this.#prisma.$queryRaw<InteractionEventRow[]>`
+    const rows = await this.#read<InteractionEventRow>(Prisma.sql`
       SELECT ${columnList(INTERACTION_EVENT_COLUMNS)} FROM interaction_events
        WHERE event_id > ${after_event_id}::bigint AND event_id <= ${mark}::bigint
-       ORDER BY event_id LIMIT ${limit}::int`;
+       ORDER BY event_id LIMIT ${limit}::int`);
     return rows.map(toInteractionEvent);
   }
 }

@@ -35,7 +35,7 @@ export class MultiProcessFixture {
       directory,
       pool,
       prisma,
-      new PrismaSessionStore(prisma),
+      new PrismaSessionStore(prisma, pool),
       testBus,
     );
   }
