@@ -15,8 +15,8 @@ export async function findVisibleSession(context: AuthedContext, session_id: str
 
 /** The Session facade of a session the caller may see. */
 export async function openVisibleSession(context: AuthedContext, session_id: string): Promise<Session> {
-  await findVisibleSession(context, session_id);
-  const session = await context.services.runtime.openSession(session_id);
+  const record = await findVisibleSession(context, session_id);
+  const session = await context.services.runtime.openSession(session_id, record);
   if (session === null) throw new ParleyError("session_not_found", `Session not found: ${session_id}`);
   return session;
 }

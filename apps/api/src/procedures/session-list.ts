@@ -21,7 +21,7 @@ export const sessionList = authedProcedure
     });
     const items = await Promise.all(
       page.items.map(async (record) => {
-        const session = await runtime.openSession(record.session_id);
+        const session = await runtime.openSession(record.session_id, record);
         return session === null ? null : session.info();
       }),
     );

@@ -56,8 +56,11 @@ export interface CreateSessionInput {
  */
 export interface SessionRuntimeApi {
   createSession(input: CreateSessionInput): Promise<Session>;
-  /** A facade over a persisted session, or null when it does not exist. */
-  openSession(session_id: string): Promise<Session | null>;
+  /**
+   * A facade over a persisted session, or null when it does not exist. `known`: the session's record
+   * as the caller has just read it (an API procedure checking access), which saves reading it again.
+   */
+  openSession(session_id: string, known?: SessionRecord): Promise<Session | null>;
   /**
    * Takes over and resumes every open Turn whose owner is gone (startup recovery; the API also
    * calls it periodically so that takeover happens within 2 s of an owner's death).

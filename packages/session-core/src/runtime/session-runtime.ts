@@ -138,9 +138,9 @@ export class SessionRuntime implements SessionRuntimeApi {
     return new SessionHandle(this.#hosts, record.session_id);
   }
 
-  async openSession(session_id: string): Promise<Session | null> {
+  async openSession(session_id: string, known?: SessionRecord): Promise<Session | null> {
     this.#assertRunning();
-    const record = await this.#context.store.getSession(session_id);
+    const record = known ?? (await this.#context.store.getSession(session_id));
     if (!record) return null;
     if (!this.#context.agents.get(record.agent_id)) {
       throw new ParleyError("invalid_input", `Unknown agent: ${record.agent_id}`);

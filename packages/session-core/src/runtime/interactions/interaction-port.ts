@@ -21,6 +21,7 @@ import { isToolAllowedForSession } from "../session/session-tool-allowance.js";
 import type { SessionWriter } from "../session/session-writer.js";
 import {
   type AutoApproval,
+  interactionResultOf,
   markInteractionResumed,
   markToolAutoApproved,
   requestInteraction,
@@ -159,14 +160,13 @@ export class RuntimeInteractionPort implements InteractionPort {
       this.#handOver(message_id),
       input.tool_call_id,
     );
-    // Read again after registering: an answer committed in between is seen either here or on the bus.
-    const fresh = await this.#existingAt(
-      message_id,
-      input.tool_call_id,
-      undefined,
-      existing.interaction_id,
-      true,
-    );
+    // A terminal answer is final (Interactions only move from pending to terminal): settle from it.
+    // A pending one is read again after registering: an answer committed in between is seen either
+    // here or on the bus.
+    const fresh =
+      interactionResultOf(existing) !== null
+        ? existing
+        : await this.#existingAt(message_id, input.tool_call_id, undefined, existing.interaction_id, true);
     waiters.settleFrom(fresh ?? existing);
     return { interaction_id: existing.interaction_id, result, request: existing.request };
   }

@@ -3,7 +3,7 @@ import { ParleyError } from "../../errors.js";
 import type { TurnLease } from "../../ports/turn-lease.js";
 import type { ApprovalMode } from "../../schema/approval-mode.js";
 import type { CancelReason } from "../../schema/interaction.js";
-import type { ActionMessage, AssistantMessage } from "../../schema/messages.js";
+import type { ActionMessage, AssistantMessage, SessionMessage } from "../../schema/messages.js";
 import type { UnsequencedMutation } from "../../schema/mutation.js";
 import type { SessionRecord, StopResult } from "../../schema/session.js";
 import type { PromptCommand, SessionCommand, SetCommand } from "../../schema/session-command.js";
@@ -251,8 +251,7 @@ export class SessionHost implements TurnHost {
    * (a reopened session runs with effective = configured, G63, docs/behaviour.md#approval-modes);
    * it is applied silently.
    */
-  async #refreshEffective(commands: SessionCommand[]): Promise<void> {
-    const record = await this.context.store.getSession(this.session_id);
+  async #refreshEffective(commands: SessionCommand[], record: SessionRecord | null): Promise<void> {
     if (!record) return;
     const hasSet = commands.some((command) => command.kind === "set");
     const pending = pendingChange(record);
@@ -415,11 +414,9 @@ export class SessionHost implements TurnHost {
    */
   async #drive(lease: TurnLease): Promise<void> {
     try {
-      const { store } = this.context;
-      const commands = await store.listQueuedCommands(this.session_id);
-      await this.#refreshEffective(commands);
+      const { commands, record, open } = await this.#readUnderLease();
+      await this.#refreshEffective(commands, record);
       const stop = commands.find((command) => command.kind === "stop");
-      const open = await store.listOpenAssistantMessages(this.session_id);
       const orphan = open[open.length - 1];
       if (orphan?.type === "assistant") {
         if (stop?.kind === "stop") this.#startStopOfOrphan(lease, orphan, stop.input.reason);
@@ -545,13 +542,13 @@ export class SessionHost implements TurnHost {
     const lease = await this.#takeOverLease(options.lease);
     if (!lease) return false;
     try {
-      const open = await this.context.store.listOpenAssistantMessages(this.session_id);
+      const { commands, record, open } = await this.#readUnderLease();
       const message = open[open.length - 1];
       if (message?.type !== "assistant") {
         await this.#perform(this.#send({ kind: "nothing_to_drive" }), lease);
         return false;
       }
-      await this.#refreshEffective(await this.context.store.listQueuedCommands(this.session_id));
+      await this.#refreshEffective(commands, record);
       if (options.stop_reason) {
         const turn = this.#startStopOfOrphan(lease, message, options.stop_reason);
         await turn.finished;
@@ -566,6 +563,25 @@ export class SessionHost implements TurnHost {
       await this.#perform(this.#send({ kind: "start_failed" }), lease);
       throw error;
     }
+  }
+
+  /**
+   * What a new lease holder decides from: the queued commands, the session record and the open
+   * messages, read at once (one round trip instead of three in a row; all three were committed
+   * before the lease was taken, and nobody else can drive the session while it is held).
+   */
+  async #readUnderLease(): Promise<{
+    commands: SessionCommand[];
+    record: SessionRecord | null;
+    open: SessionMessage[];
+  }> {
+    const { store } = this.context;
+    const [commands, record, open] = await Promise.all([
+      store.listQueuedCommands(this.session_id),
+      store.getSession(this.session_id),
+      store.listOpenAssistantMessages(this.session_id),
+    ]);
+    return { commands, record, open };
   }
 
   /** The lease a take-over reads the open Turn with: the one `given` (a claim's), else one acquired. */
