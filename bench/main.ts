@@ -58,7 +58,11 @@ async function main(): Promise<void> {
     log(`starting a private PostgreSQL on port ${PRIVATE_POSTGRES_PORT}`);
     privateServer = await startPrivatePostgres({
       port: PRIVATE_POSTGRES_PORT,
-      settings: { shared_preload_libraries: "pg_stat_statements", max_connections: "300" },
+      settings: {
+        shared_preload_libraries: "pg_stat_statements",
+        "pg_stat_statements.track_planning": "on",
+        max_connections: "300",
+      },
     });
     serverUrl = privateServer.url();
   }

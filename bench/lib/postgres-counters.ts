@@ -93,16 +93,19 @@ export class PostgresCounters {
   /** The statements of this database that took the most server time since the last reset. */
   async topStatements(
     limit = 12,
-  ): Promise<{ query: string; calls: number; total_ms: number; mean_ms: number }[]> {
+  ): Promise<{ query: string; calls: number; total_ms: number; mean_ms: number; mean_plan_ms: number }[]> {
     if (!this.#hasStatements) return [];
     const result = await this.#client.query<{
       query: string;
       calls: string;
       total_ms: number;
       mean_ms: number;
+      mean_plan_ms: number;
     }>(
+      // Planning is counted only where `pg_stat_statements.track_planning` is on (the private
+      // server): every statement here is planned again at each call (unnamed statements).
       `SELECT left(regexp_replace(query, '\\s+', ' ', 'g'), 160) AS query, calls::text AS calls,
-              total_exec_time AS total_ms, mean_exec_time AS mean_ms
+              total_exec_time AS total_ms, mean_exec_time AS mean_ms, mean_plan_time AS mean_plan_ms
          FROM pg_stat_statements
         WHERE dbid = (SELECT oid FROM pg_database WHERE datname = $1)
         ORDER BY total_exec_time DESC LIMIT $2`,
@@ -113,6 +116,7 @@ export class PostgresCounters {
       calls: Number(row.calls),
       total_ms: Number(row.total_ms.toFixed(3)),
       mean_ms: Number(row.mean_ms.toFixed(4)),
+      mean_plan_ms: Number(row.mean_plan_ms.toFixed(4)),
     }));
   }
 
