@@ -1,5 +1,6 @@
 import { startMemoryStack } from "./lib/memory-stack.js";
-import { type BenchStack, startParleyStack } from "./lib/parley-stack.js";
+import { BENCH_AGENT_ID } from "./lib/bench-agent.js";
+import { type BenchStack, type ParleyStack, startParleyStack } from "./lib/parley-stack.js";
 import { PostgresCounters } from "./lib/postgres-counters.js";
 import { type Figure, latencyFigure, valueFigure } from "./lib/report.js";
 import { APPROVE, pendingInteractionId, SessionWatch } from "./lib/session-watch.js";
@@ -89,6 +90,46 @@ async function runCycles(
   return samples;
 }
 
+/**
+ * The same cycle with Parley used as a library, as the peer uses LangGraph: the runtime of the
+ * Postgres stack called in this process (no HTTP, no WebSocket client), each cycle in a new
+ * session. From `prompt()` to the tool running on after its approval (the peer's window: invoke →
+ * interrupt, then resume → tool code), and from `respond()` to the same point.
+ */
+async function runInProcessCycles(
+  stack: ParleyStack,
+  runs: number,
+): Promise<{ cycle: number[]; respondToResumed: number[] }> {
+  const samples = { cycle: [] as number[], respondToResumed: [] as number[] };
+  const warmups = 5;
+  for (let run = 0; run < runs + warmups; run++) {
+    const key = `inprocess${run}`;
+    const session = await stack.runtime.createSession({
+      owner_id: stack.adminUserId,
+      agent_id: BENCH_AGENT_ID,
+      title: key,
+    });
+    const watch = new SessionWatch();
+    const unsubscribe = session.subscribe(watch.onMutation);
+    const pending = watch.waitForToolState("bench_approve", "waiting-user");
+    const promptedAt = now();
+    const turn = await session.prompt({ query: `approve ${key}` });
+    const seen = await pending;
+    const respondAt = now();
+    await session.respond({ interaction_id: pendingInteractionId(seen.mutation), response: APPROVE });
+    await stack.probe.waitResumed(key);
+    await turn.finished;
+    unsubscribe();
+    const resumedAt = stack.probe.times.get(key)?.resumed_at;
+    stack.probe.forget(key);
+    if (resumedAt === undefined) throw new Error(`tool ${key} never resumed`);
+    if (run < warmups) continue;
+    samples.cycle.push(resumedAt - promptedAt);
+    samples.respondToResumed.push(resumedAt - respondAt);
+  }
+  return samples;
+}
+
 /** A per-cycle quantity reported by its median (p50/p99 kept for the spread). */
 function medianFigure(name: string, unit: string, samples: number[], note: string): Figure {
   const distribution = summarize(samples);
@@ -109,10 +150,12 @@ export async function measureCycle(context: SuiteContext): Promise<Figure[]> {
   const stack = await startParleyStack({ serverUrl: context.serverUrl, port: context.nextPort() });
   const counters = await PostgresCounters.open(context.serverUrl, stack.scratch.name);
   let samples: CycleSamples;
+  let inProcess: { cycle: number[]; respondToResumed: number[] };
   try {
     await counters.resetStatements();
     samples = await runCycles(stack, runs, counters);
     context.record("cycle_top_statements", await counters.topStatements());
+    inProcess = await runInProcessCycles(stack, runs);
   } finally {
     await counters.close();
     await stack.close();
@@ -187,6 +230,16 @@ export async function measureCycle(context: SuiteContext): Promise<Figure[]> {
       ),
     );
   }
+  figures.push(
+    latencyFigure("approval_cycle_inprocess_ms", summarize(inProcess.cycle), {
+      ...pgFloor,
+      note: "Parley as a library on Postgres (runtime called in process, no HTTP/WebSocket): prompt() → pending → respond() → tool resumed; the peer's window",
+    }),
+    latencyFigure("respond_resumed_inprocess_ms", summarize(inProcess.respondToResumed), {
+      ...pgFloor,
+      note: "same, respond() → the tool's execute continues",
+    }),
+  );
   figures.push(
     latencyFigure("pending_visible_memory_ms", summarize(memory.pendingVisible), {
       floor: "floor_ws_echo_ms",

@@ -122,6 +122,9 @@ const COMPARED: { figure: string; peer: string; by: "p50" | "p99" | "value"; bet
   [
     { figure: "approval_cycle_ms", peer: "peer_approval_cycle_ms", by: "p50", better: "lower" },
     { figure: "respond_resumed_ms", peer: "peer_respond_resumed_ms", by: "p50", better: "lower" },
+    // Both as libraries in one process (the rows above are Parley over its API: HTTP + WebSocket).
+    { figure: "approval_cycle_inprocess_ms", peer: "peer_approval_cycle_ms", by: "p50", better: "lower" },
+    { figure: "respond_resumed_inprocess_ms", peer: "peer_respond_resumed_ms", by: "p50", better: "lower" },
     {
       figure: "concurrent_resumes_per_s",
       peer: "peer_concurrent_resumes_per_s",
