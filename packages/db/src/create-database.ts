@@ -79,8 +79,10 @@ export async function createDatabase(options: CreateDatabaseOptions): Promise<Pa
     logger: options.logger,
     faults: options.bus_faults,
   });
+  // The locks get a dedicated connection (`url`); the leases' writes share the pool's group commits.
   const leases = new PostgresTurnLeaseManager({
     url: options.url,
+    pool,
     logger: options.logger,
     ...(options.holder_id ? { holder_id: options.holder_id } : {}),
   });

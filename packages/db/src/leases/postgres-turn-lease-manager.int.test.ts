@@ -5,7 +5,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createPrismaClient } from "../prisma-client.js";
 import { PrismaSessionStore } from "../session-store/prisma-session-store.js";
 import { createTestDatabase, type TestDatabase } from "../testing/test-database.js";
-import { PostgresTurnLeaseManager } from "./postgres-turn-lease-manager.js";
+import {
+  PostgresTurnLeaseManager,
+  type PostgresTurnLeaseManagerOptions,
+} from "./postgres-turn-lease-manager.js";
 
 let database: TestDatabase;
 let pool: pg.Pool;
@@ -15,7 +18,8 @@ let sessionCounter = 0;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  pool = new pg.Pool({ connectionString: database.url, max: 4 });
+  // The lease writes run here too: 10 connections, the shared pool's default on 2 cores.
+  pool = new pg.Pool({ connectionString: database.url, max: 10 });
   store = new PrismaSessionStore(createPrismaClient(pool), pool);
 });
 afterEach(async () => {
@@ -26,8 +30,17 @@ afterAll(async () => {
   await database.drop();
 });
 
-function manager(holder_id: string): PostgresTurnLeaseManager {
-  const created = new PostgresTurnLeaseManager({ url: database.url, holder_id, heartbeat_ms: 100 });
+function manager(
+  holder_id: string,
+  options: Partial<PostgresTurnLeaseManagerOptions> = {},
+): PostgresTurnLeaseManager {
+  const created = new PostgresTurnLeaseManager({
+    url: database.url,
+    pool,
+    holder_id,
+    heartbeat_ms: 100,
+    ...options,
+  });
   managers.push(created);
   return created;
 }
@@ -37,6 +50,61 @@ async function newSession(): Promise<string> {
   const session_id = `session:lease-${sessionCounter}`;
   await store.createSession(buildSessionRecord({ session_id }));
   return session_id;
+}
+
+/** A bound on waits for a state of the server: a hang fails the case, no duration is asserted. */
+const WAIT_BOUND_MS = 20_000;
+
+/** Polls `probe` until it answers true; fails naming `what` once the bound has passed. */
+async function until(what: string, probe: () => boolean | Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + WAIT_BOUND_MS;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${WAIT_BOUND_MS} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** `promise` with whether it has settled yet (a rejection is kept for whoever awaits `promise`). */
+function tracked<T>(promise: Promise<T>): { promise: Promise<T>; settled: () => boolean } {
+  let settled = false;
+  promise.then(
+    () => {
+      settled = true;
+    },
+    () => {
+      settled = true;
+    },
+  );
+  return { promise, settled: () => settled };
+}
+
+/** Another connection holds `FOR UPDATE` row locks in an open transaction until `end()`. */
+async function lockRows(text: string, values: unknown[]): Promise<{ end(): Promise<void> }> {
+  const client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+  await client.query("BEGIN");
+  await client.query(text, values);
+  let ended: Promise<void> | null = null;
+  return {
+    end() {
+      ended ??= client.query("ROLLBACK").then(() => client.end());
+      return ended;
+    },
+  };
+}
+
+/** Statements of this database waiting for a lock (a row lock here), by whether the lock connection sent them. */
+async function lockWaiters(): Promise<{ statement: string; on_lock_connection: boolean }[]> {
+  const { rows } = await pool.query<{ statement: string; on_lock_connection: boolean }>(
+    `SELECT CASE WHEN query LIKE '%UPDATE sessions SET lease_epoch%' THEN 'epoch advance'
+                 WHEN query LIKE '%DELETE FROM turn_leases%' THEN 'release delete'
+                 ELSE query END AS statement,
+            application_name = 'parley-turn-leases' AS on_lock_connection
+       FROM pg_stat_activity
+      WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()
+      ORDER BY statement`,
+  );
+  return rows;
 }
 
 function aborted(signal: AbortSignal): Promise<unknown> {
@@ -70,7 +138,7 @@ describe("PostgresTurnLeaseManager", () => {
 
   it("lets exactly one of many concurrent acquirers win", async () => {
     const session_id = await newSession();
-    const contenders = ["A", "B", "C", "D"].map(manager);
+    const contenders = ["A", "B", "C", "D"].map((holder_id) => manager(holder_id));
     const leases = await Promise.all(
       contenders.flatMap((contender) => [contender.acquire(session_id), contender.acquire(session_id)]),
     );
@@ -173,6 +241,149 @@ describe("PostgresTurnLeaseManager", () => {
     // Every lease still live is really held: its session cannot be taken by another holder.
     const b = manager("B");
     for (const lease of live) expect(await b.acquire(lease.session_id)).toBeNull();
+  });
+
+  it("writes epochs on the pool: while one session's epoch write waits on a row lock, 50 others are acquired", async () => {
+    const blocked = await newSession();
+    const others: string[] = [];
+    for (let index = 0; index < 50; index += 1) others.push(await newSession());
+    // Each session starts from its own epoch, so every lease must carry its own session's next one.
+    await pool.query(
+      `UPDATE sessions SET lease_epoch = start.epoch
+         FROM unnest($1::text[]) WITH ORDINALITY AS start(session_id, epoch)
+        WHERE sessions.session_id = start.session_id`,
+      [others],
+    );
+    const a = manager("A");
+    const rowLock = await lockRows("SELECT 1 FROM sessions WHERE session_id = $1 FOR UPDATE", [blocked]);
+    try {
+      const first = tracked(a.acquire(blocked));
+      await until("the blocked session's epoch advance waits on its row", async () => {
+        return (await lockWaiters()).length === 1;
+      });
+
+      const rest = tracked(Promise.all(others.map((session_id) => a.acquire(session_id))));
+      await until("the 50 other acquisitions", rest.settled);
+      const leases = await rest.promise;
+      // The one write still waits, on a pool connection: the lock connection stayed free for the rest.
+      expect(await lockWaiters()).toEqual([{ statement: "epoch advance", on_lock_connection: false }]);
+      expect(leases.map((lease) => lease?.epoch)).toEqual(others.map((_, index) => index + 2));
+      const { rows } = await pool.query(
+        "SELECT session_id, holder_id, epoch FROM turn_leases WHERE session_id = ANY($1) ORDER BY epoch",
+        [others],
+      );
+      expect(rows).toEqual(
+        others.map((session_id, index) => ({ session_id, holder_id: "A", epoch: index + 2 })),
+      );
+      expect(first.settled()).toBe(false);
+
+      await rowLock.end();
+      const late = await first.promise;
+      expect(late?.epoch).toBe(1);
+      await Promise.all([late, ...leases].map((lease) => lease?.release()));
+      const { rows: recorded } = await pool.query("SELECT 1 FROM turn_leases WHERE session_id = ANY($1)", [
+        [blocked, ...others],
+      ]);
+      expect(recorded).toEqual([]);
+    } finally {
+      await rowLock.end();
+    }
+  });
+
+  it("an acquisition whose epoch write dies with the lock connection retries on a new one", async () => {
+    const session_id = await newSession();
+    const a = manager("A");
+    await a.acquire(await newSession()); // opens the lock connection
+    const waitingPids = async () =>
+      (
+        await pool.query<{ pid: number }>(
+          "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+        )
+      ).rows.map((row) => row.pid);
+    const rowLock = await lockRows("SELECT 1 FROM sessions WHERE session_id = $1 FOR UPDATE", [session_id]);
+    try {
+      const acquisition = tracked(a.acquire(session_id));
+      await until("the epoch advance waits on its row", async () => (await waitingPids()).length === 1);
+      const [firstWriter] = await waitingPids();
+      // A server going away ends both: the waiting pool connection and the lock connection.
+      await pool.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+          WHERE datname = current_database() AND (pid = $1 OR application_name = 'parley-turn-leases')`,
+        [firstWriter],
+      );
+      // The retry locked on a new lock connection; its write waits on the row from another backend.
+      await until("the retried epoch advance waits on its row", async () => {
+        const pids = await waitingPids();
+        return pids.length === 1 && pids[0] !== firstWriter;
+      });
+      await rowLock.end();
+      const lease = await acquisition.promise;
+      // The first write died uncommitted: the retry's is the session's first epoch.
+      expect(lease?.epoch).toBe(1);
+      expect(await manager("B").acquire(session_id)).toBeNull();
+    } finally {
+      await rowLock.end();
+    }
+  });
+
+  it("unlocks on release without waiting for the DELETE, which then removes nothing of the next holder", async () => {
+    const session_id = await newSession();
+    const other = await newSession();
+    const a = manager("A");
+    const b = manager("B");
+    const held = await a.acquire(session_id);
+    if (!held) throw new Error("A should get the lease");
+    const rowLock = await lockRows("SELECT 1 FROM turn_leases WHERE session_id = $1 FOR UPDATE", [
+      session_id,
+    ]);
+    try {
+      const released = tracked(held.release());
+      await until("A's unlock while its DELETE waits", async () => {
+        const { rows } = await pool.query<{ locks: number }>(
+          `SELECT count(*)::int AS locks FROM pg_locks
+            WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+        );
+        return rows[0]?.locks === 0;
+      });
+      const taken = tracked(b.acquire(session_id));
+      // B holds the lock and advanced the epoch; its upsert waits on the row A's DELETE waits on.
+      await until("B's upsert waits beside A's DELETE", async () => (await lockWaiters()).length === 2);
+      expect(await lockWaiters()).toEqual([
+        { statement: "epoch advance", on_lock_connection: false },
+        { statement: "release delete", on_lock_connection: false },
+      ]);
+      expect([released.settled(), taken.settled()]).toEqual([false, false]);
+      // A's lock connection is not stuck behind its DELETE: A still acquires other sessions.
+      const alsoTaken = tracked(a.acquire(other));
+      await until("A's acquisition of another session", alsoTaken.settled);
+      expect((await alsoTaken.promise)?.epoch).toBe(1);
+
+      await rowLock.end();
+      await released.promise;
+      expect((await taken.promise)?.epoch).toBe(2);
+      const { rows } = await pool.query("SELECT holder_id, epoch FROM turn_leases WHERE session_id = $1", [
+        session_id,
+      ]);
+      expect(rows).toEqual([{ holder_id: "B", epoch: 2 }]);
+    } finally {
+      await rowLock.end();
+    }
+  });
+
+  it("a release whose DELETE fails still unlocks, and warns", async () => {
+    const session_id = await newSession();
+    const closedPool = new pg.Pool({ connectionString: database.url, max: 1 });
+    const warnings: string[] = [];
+    const a = manager("A", {
+      pool: closedPool,
+      logger: { warn: (_fields, message) => warnings.push(message), error: () => undefined },
+    });
+    const held = await a.acquire(session_id);
+    if (!held) throw new Error("A should get the lease");
+    await closedPool.end();
+    await held.release();
+    expect(warnings).toEqual(["lease release failed"]);
+    expect((await manager("B").acquire(session_id))?.epoch).toBe(2);
   });
 
   it("refuses to lease an unknown session and leaves it lockable", async () => {

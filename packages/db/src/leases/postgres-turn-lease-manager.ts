@@ -5,7 +5,14 @@ import pg from "pg";
 import { destroyClientSocket, endClient } from "../end-client.js";
 
 export interface PostgresTurnLeaseManagerOptions {
+  /** Where the dedicated lock connection connects: it holds every advisory lock of this manager. */
   url: string;
+  /**
+   * Runs the leases' writes (the epoch advance with its `turn_leases` upsert, the release's DELETE):
+   * the pool the rest of `@parley/db` commits on, so many sessions' writes run side by side and share
+   * fsyncs instead of queueing one commit at a time on the lock connection.
+   */
+  pool: pg.Pool;
   /** Recorded in `turn_leases.holder_id`; defaults to `<host>:<pid>:<random>`. */
   holder_id?: string;
   /** How often the lock connection is probed while leases are held, in ms (default 500). */
@@ -20,7 +27,7 @@ interface HeldLease {
 
 /**
  * The dedicated lock connection and the one queue its queries run in: a `pg.Client` runs one query
- * at a time, and acquisitions, releases and the heartbeat of many sessions share it.
+ * at a time, and the lock, unlock and heartbeat queries of many sessions share it (none writes).
  */
 interface LockConnection {
   client: pg.Client;
@@ -44,19 +51,22 @@ function isConnectionFailure(error: unknown): boolean {
 }
 
 /**
- * `TurnLeaseManager` on PostgreSQL session-level advisory locks. All leases of this manager live on
+ * `TurnLeaseManager` on PostgreSQL session-level advisory locks. All locks of this manager live on
  * ONE dedicated connection: when the process dies, the server ends that backend and every lock is
  * free at once, so another process can take the sessions over (server-side TCP keepalives of ~2 s
  * cover a vanished host). Each acquisition increments `sessions.lease_epoch` (the fencing token the
- * store checks) and records the holder in `turn_leases`. Queries on the connection run one at a
- * time, in call order. A heartbeat probes the connection once the queue ahead of it has drained (so
- * it measures the server, not the load); if it fails or the connection errors, every lease's `lost`
- * is aborted, and an acquisition caught by that retries once on a new connection. Leases are not
+ * store checks) and records the holder in `turn_leases`; those writes, and the release's DELETE, run
+ * on the shared pool, so the lock connection only locks, unlocks and probes, one query at a time in
+ * call order, and no session's lease waits behind another session's commit. A heartbeat probes the
+ * connection once the queue ahead of it has drained (so it measures the server, not the load); if it
+ * fails or the connection errors, every lease's `lost` is aborted, and an acquisition caught by that
+ * (also while its epoch write ran on the pool) retries once on a new connection. Leases are not
  * re-entrant: a session held here answers null.
  */
 export class PostgresTurnLeaseManager implements TurnLeaseManager {
   readonly holder_id: string;
   readonly #url: string;
+  readonly #pool: pg.Pool;
   readonly #heartbeatMs: number;
   readonly #logger: Pick<RuntimeLogger, "warn" | "error"> | undefined;
   readonly #held = new Map<string, HeldLease>();
@@ -69,6 +79,7 @@ export class PostgresTurnLeaseManager implements TurnLeaseManager {
 
   constructor(options: PostgresTurnLeaseManagerOptions) {
     this.#url = options.url;
+    this.#pool = options.pool;
     this.holder_id = options.holder_id ?? `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
     this.#heartbeatMs = options.heartbeat_ms ?? 500;
     this.#logger = options.logger;
@@ -121,6 +132,10 @@ export class PostgresTurnLeaseManager implements TurnLeaseManager {
     if (!rows[0]?.locked) return null;
     const epoch = await this.#advanceEpoch(connection, session_id);
     if (this.#closed) throw new Error("PostgresTurnLeaseManager is closed");
+    // The epoch was written on the pool, so its success says nothing of the lock connection: if that
+    // died meanwhile, the lock went with it and may be another holder's by now. The lease is not
+    // handed out; the retry locks anew and advances again. The epoch this attempt advanced only
+    // fences: at worst it ends a newer holder's Turn as `fenced`, it never lets two holders write.
     if (this.#connection !== connection) throw new LockConnectionLostError("lease connection replaced");
     const held: HeldLease = { epoch, controller: new AbortController() };
     this.#held.set(session_id, held);
@@ -135,8 +150,7 @@ export class PostgresTurnLeaseManager implements TurnLeaseManager {
 
   async #advanceEpoch(connection: LockConnection, session_id: string): Promise<number> {
     try {
-      const { rows } = await this.#query<{ lease_epoch: number }>(
-        connection,
+      const { rows } = await this.#pool.query<{ lease_epoch: number }>(
         `WITH advanced AS (
            UPDATE sessions SET lease_epoch = lease_epoch + 1 WHERE session_id = $1 RETURNING lease_epoch
          ), recorded AS (
@@ -152,9 +166,11 @@ export class PostgresTurnLeaseManager implements TurnLeaseManager {
       if (epoch === undefined) throw new Error(`Cannot lease unknown session: ${session_id}`);
       return epoch;
     } catch (error) {
-      await this.#query(connection, "SELECT pg_advisory_unlock(hashtextextended($1, 0))", [session_id]).catch(
-        () => undefined,
-      );
+      await this.#unlock(connection, session_id).catch(() => undefined);
+      // The lock connection died too (a server restart ends both): retried like a loss during the lock.
+      if (this.#connection !== connection && !this.#closed) {
+        throw new LockConnectionLostError(`lease connection lost: ${String(error)}`, { cause: error });
+      }
       throw error;
     }
   }
@@ -164,17 +180,29 @@ export class PostgresTurnLeaseManager implements TurnLeaseManager {
     this.#held.delete(session_id);
     if (this.#held.size === 0) this.#stopHeartbeat();
     if (this.#connection !== connection) return;
-    await this.#query(
-      connection,
-      `WITH forgotten AS (DELETE FROM turn_leases WHERE session_id = $1 AND holder_id = $2 AND epoch = $3)
-       SELECT pg_advisory_unlock(hashtextextended($1, 0))`,
-      [session_id, this.holder_id, held.epoch],
-    ).catch((error: unknown) => {
+    // Side by side: the session can be acquired again as soon as the unlock answers, not after the
+    // DELETE's commit. The DELETE matches this holder and epoch, so landing after a newer holder's
+    // upsert (here or in another process) removes nothing of theirs.
+    const unlocked = this.#unlock(connection, session_id).catch((error: unknown) => {
       // A lost connection took the lock with it: nothing is left to release.
       if (!(error instanceof LockConnectionLostError)) {
         this.#logger?.warn({ err: error, session_id }, "lease release failed");
       }
     });
+    const forgotten = this.#pool
+      .query("DELETE FROM turn_leases WHERE session_id = $1 AND holder_id = $2 AND epoch = $3", [
+        session_id,
+        this.holder_id,
+        held.epoch,
+      ])
+      .catch((error: unknown) => {
+        this.#logger?.warn({ err: error, session_id }, "lease release failed");
+      });
+    await Promise.all([unlocked, forgotten]);
+  }
+
+  #unlock(connection: LockConnection, session_id: string): Promise<unknown> {
+    return this.#query(connection, "SELECT pg_advisory_unlock(hashtextextended($1, 0))", [session_id]);
   }
 
   /** Runs `task` on the connection after every query queued before it. */
