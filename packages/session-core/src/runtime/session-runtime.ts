@@ -145,7 +145,7 @@ export class SessionRuntime implements SessionRuntimeApi {
     if (!this.#context.agents.get(record.agent_id)) {
       throw new ParleyError("invalid_input", `Unknown agent: ${record.agent_id}`);
     }
-    return new SessionHandle(this.#hosts, session_id);
+    return new SessionHandle(this.#hosts, session_id, known);
   }
 
   async recover(): Promise<{ resumed_session_ids: string[] }> {

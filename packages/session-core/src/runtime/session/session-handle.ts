@@ -41,10 +41,13 @@ export class SessionHandle implements Session {
   readonly id: string;
   readonly interactions: SessionInteractions;
   readonly #hosts: SessionHosts;
+  /** The record as the opener had just read it; the first call that needs one takes it (see `#record`). */
+  #known: SessionRecord | undefined;
 
-  constructor(hosts: SessionHosts, session_id: string) {
+  constructor(hosts: SessionHosts, session_id: string, known?: SessionRecord) {
     this.#hosts = hosts;
     this.id = session_id;
+    this.#known = known;
     const list = () => this.#pendingRequests();
     this.interactions = Object.assign(list, {
       request: (input: Parameters<SessionInteractions["request"]>[0]) => this.#request(input),
@@ -211,8 +214,7 @@ export class SessionHandle implements Session {
     if (!persist_action && publish_mutation) {
       throw new ParleyError("invalid_input", "session.set publish_mutation requires persist_action");
     }
-    await this.#requireOpen();
-    const record = await this.#record();
+    const record = await this.#requireOpen();
     if (requested.model_id !== undefined) this.#assertOfferedModel(record, requested.model_id);
     const change = differenceFrom(configuredConfig(record), requested);
     if (isEmptyChange(change)) return { queued: false };
@@ -277,7 +279,18 @@ export class SessionHandle implements Session {
     return undefined;
   }
 
+  /**
+   * The stored record. A handle opened with the record its opener had just read (an API procedure
+   * checking access, one call per handle) uses that for its first call instead of reading it again;
+   * every later call reads, so a handle kept for long never decides on an old copy. Writes check
+   * again in the store (a closed session's write fails there).
+   */
   async #record() {
+    const known = this.#known;
+    if (known !== undefined) {
+      this.#known = undefined;
+      return known;
+    }
     const record = await this.#context.store.getSession(this.id);
     if (!record) throw new ParleyError("session_not_found", `Session not found: ${this.id}`);
     return record;
