@@ -71,3 +71,66 @@ describe("PrismaSessionStore under a burst", () => {
     expect(rows.map((row) => row.event_id)).toEqual(["1"]);
   });
 });
+
+describe("enqueueCommand against a concurrent call", () => {
+  it("a prompt whose request_id another call committed while it waited for the session's row returns that command and writes nothing", async () => {
+    const { pool, prisma } = smallPool(2);
+    const store = new PrismaSessionStore(prisma, pool);
+    const session_id = "session:request-race";
+    await store.createSession(buildSessionRecord({ session_id }));
+    const holder = new pg.Client({ connectionString: database.url });
+    await holder.connect();
+    try {
+      // The other call: it holds the session's row, and commits the same request_id while ours waits.
+      await holder.query("BEGIN");
+      await holder.query("SELECT 1 FROM sessions WHERE session_id = $1 FOR UPDATE", [session_id]);
+      const racing = store.enqueueCommand({
+        session_id,
+        command_id: "command:second",
+        command: { kind: "prompt", input: { query: "hello" }, request_id: "request:1" },
+        created_at: 2,
+        new_turn_id: "turn:second",
+      });
+      await waitForLockWaiter(pool, "session_commands");
+      await holder.query(
+        `INSERT INTO session_commands (session_id, command_id, kind, input, request_id, turn_id, status, result, created_at)
+         VALUES ($1, 'command:first', 'prompt', '{"query": "hello"}', 'request:1', 'turn:first', 'queued', NULL, 1)`,
+        [session_id],
+      );
+      await holder.query("UPDATE sessions SET active_turn_id = 'turn:first' WHERE session_id = $1", [
+        session_id,
+      ]);
+      await holder.query("COMMIT");
+
+      const result = await racing;
+
+      expect(result).toMatchObject({ created: false, auto_titled: false });
+      expect(result.command).toMatchObject({ command_id: "command:first", turn_id: "turn:first" });
+      const { rows } = await pool.query<{ command_id: string }>(
+        "SELECT command_id FROM session_commands WHERE session_id = $1",
+        [session_id],
+      );
+      expect(rows).toEqual([{ command_id: "command:first" }]);
+      const active = await pool.query("SELECT active_turn_id FROM sessions WHERE session_id = $1", [
+        session_id,
+      ]);
+      expect(active.rows).toEqual([{ active_turn_id: "turn:first" }]);
+    } finally {
+      await holder.end();
+    }
+  });
+});
+
+/** Resolves once a statement mentioning `text` waits for a lock (bounded: 20 s). */
+async function waitForLockWaiter(pool: pg.Pool, text: string): Promise<void> {
+  for (let attempt = 0; attempt < 400; attempt += 1) {
+    const { rows } = await pool.query<{ waiting: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM pg_stat_activity
+                       WHERE wait_event_type = 'Lock' AND strpos(query, $1) > 0) AS waiting`,
+      [text],
+    );
+    if (rows[0]?.waiting) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`no statement on ${text} waited for a lock within 20 s`);
+}

@@ -27,7 +27,6 @@ import {
 } from "@parley/session-core";
 import { Prisma, type PrismaClient } from "@prisma/client";
 import type pg from "pg";
-import { TRANSACTION_OPTIONS } from "../prisma-client.js";
 import type { CommitObserver } from "./commit-observer.js";
 import { commitRevision } from "./commit-revision.js";
 import { INTERACTION_PAGE_ORDER, interactionPageSql } from "./interaction-page.js";
@@ -208,7 +207,7 @@ export class PrismaSessionStore implements SessionStore {
   }
 
   enqueueCommand(input: EnqueueCommandInput): Promise<EnqueueCommandResult> {
-    return enqueueCommand(this.#prisma, input, TRANSACTION_OPTIONS);
+    return enqueueCommand(this.#prisma, input);
   }
 
   async getCommand(session_id: string, command_id: string): Promise<SessionCommand | null> {

@@ -30,68 +30,125 @@ export function toSessionCommand(row: CommandRow): SessionCommand {
   });
 }
 
+/** What an `enqueueCommand` statement reports, one row per outcome that applies. */
+type EnqueueOutcome = "inserted" | "earlier" | "session_not_found" | "session_closed";
+
+/** The earlier command of a `request_id`, read after the statement lost a race for that key. */
+async function earlierCommand(
+  prisma: PrismaClient,
+  session_id: string,
+  request_id: string,
+): Promise<EnqueueCommandResult> {
+  const rows = await prisma.$queryRaw<CommandRow[]>`
+    SELECT ${COMMAND_COLUMNS} FROM session_commands
+     WHERE session_id = ${session_id} AND request_id = ${request_id}`;
+  const row = rows[0];
+  if (!row) throw new Error(`Command of request ${request_id} in session ${session_id} not found`);
+  return { command: toSessionCommand(row), created: false, auto_titled: false };
+}
+
 /**
- * One transaction: lock the session row (ordering the command against the session's commits, a
- * Turn's `finish` included), refuse a closed session, return the earlier command of a known
- * `request_id`, else assign a prompt its Turn (the active one, or a new one that becomes active) and
- * insert the command, with the session patch of the call (and its `auto_title` while untitled).
+ * ONE statement (one round trip; it was an interactive transaction of five): lock the session row
+ * (ordering the command against the session's commits, a Turn's `finish` included), refuse a
+ * missing or closed session, return the earlier command of a known `request_id`, else assign a
+ * prompt its Turn (the active one, or `new_turn_id`, which becomes active) and insert the command,
+ * with the session patch of the call (and its `auto_title` while untitled).
+ *
+ * The locked row is the latest version (a lock that waited re-reads it), but the statement's other
+ * reads see its snapshot: a concurrent call with the same `request_id` that committed while this one
+ * waited for the lock is not in `earlier`. The unique key catches it; the statement then raises, so
+ * nothing of it is written, and the earlier command is read in a fresh statement.
  */
 export async function enqueueCommand(
   prisma: PrismaClient,
   input: EnqueueCommandInput,
-  transactionOptions: { maxWait: number; timeout: number },
 ): Promise<EnqueueCommandResult> {
   const { session_id, command } = input;
   const request_id = command.kind === "prompt" ? (command.request_id ?? null) : null;
-  return prisma.$transaction(async (tx) => {
-    const sessions = await tx.$queryRaw<
-      { closed_at: bigint | null; active_turn_id: string | null; title: string }[]
-    >`
-      SELECT closed_at, active_turn_id, title FROM sessions WHERE session_id = ${session_id} FOR UPDATE`;
-    const session = sessions[0];
-    if (!session) throw new ParleyError("session_not_found", `Session not found: ${session_id}`);
-    if (session.closed_at !== null)
-      throw new ParleyError("session_closed", `Session is closed: ${session_id}`);
-    if (request_id !== null) {
-      const earlier = await tx.$queryRaw<CommandRow[]>`
+  const prompt = command.kind === "prompt";
+  // A prompt of an idle session without `new_turn_id` is a caller's bug: the statement raises.
+  const turn_id = prompt
+    ? Prisma.sql`COALESCE(active_turn_id, ${input.new_turn_id ?? null}::text,
+        CASE WHEN parley_reject_commit('idle_prompt_without_turn') THEN NULL::text END)`
+    : Prisma.sql`NULL::text`;
+  const auto_titled = input.auto_title === undefined ? Prisma.sql`FALSE` : Prisma.sql`(title = '')`;
+  const assignments = assignmentList(SESSION_COLUMNS, input.session_patch ?? {});
+  if (prompt) assignments.push(Prisma.sql`active_turn_id = plan.turn_id`);
+  if (input.auto_title !== undefined) {
+    assignments.push(
+      Prisma.sql`title = CASE WHEN plan.auto_titled THEN ${input.auto_title} ELSE s.title END`,
+    );
+  }
+  const update =
+    assignments.length === 0
+      ? Prisma.empty
+      : Prisma.sql`, updated AS (
+          UPDATE sessions s SET ${Prisma.join(assignments, ", ")} FROM plan
+           WHERE s.session_id = ${session_id} RETURNING 1)`;
+  const values = valueList(
+    SESSION_COMMAND_COLUMNS,
+    {
+      session_id,
+      command_id: input.command_id,
+      kind: command.kind,
+      input: command.input,
+      request_id,
+      turn_id: null,
+      status: "queued",
+      result: null,
+      created_at: input.created_at,
+    },
+    { turn_id: Prisma.sql`plan.turn_id` },
+  );
+  let rows: (CommandRow & { outcome: EnqueueOutcome; auto_titled: boolean })[];
+  try {
+    rows = await prisma.$queryRaw`
+      WITH locked AS (
+        SELECT closed_at, active_turn_id, title FROM sessions WHERE session_id = ${session_id} FOR UPDATE
+      ), earlier AS (
         SELECT ${COMMAND_COLUMNS} FROM session_commands
-         WHERE session_id = ${session_id} AND request_id = ${request_id}`;
-      if (earlier[0]) return { command: toSessionCommand(earlier[0]), created: false, auto_titled: false };
+         WHERE ${request_id}::text IS NOT NULL AND session_id = ${session_id} AND request_id = ${request_id}::text
+      ), plan AS (
+        SELECT ${turn_id} AS turn_id, ${auto_titled} AS auto_titled FROM locked
+         WHERE closed_at IS NULL AND NOT EXISTS (SELECT 1 FROM earlier)
+      )${update}, inserted AS (
+        INSERT INTO session_commands (${COMMAND_COLUMNS})
+        SELECT ${values} FROM plan
+        ON CONFLICT (session_id, request_id) DO NOTHING
+        RETURNING ${COMMAND_COLUMNS}
+      )
+      SELECT 'inserted' AS outcome, (SELECT auto_titled FROM plan) AS auto_titled, inserted.* FROM inserted
+      UNION ALL
+      SELECT 'earlier', FALSE, earlier.* FROM earlier
+      UNION ALL
+      SELECT CASE WHEN closed_at IS NULL THEN 'session_not_found' ELSE 'session_closed' END, FALSE, earlier.*
+        FROM (SELECT NULL::bigint AS closed_at WHERE NOT EXISTS (SELECT 1 FROM locked)
+              UNION ALL SELECT closed_at FROM locked WHERE closed_at IS NOT NULL) AS refused
+        LEFT JOIN earlier ON FALSE
+      UNION ALL
+      -- Planned but not inserted: the unique key met a command committed after this snapshot (CASE
+      -- keeps the raise behind the test).
+      SELECT 'unreachable', FALSE, earlier.* FROM earlier RIGHT JOIN (SELECT 1) AS one ON FALSE
+       WHERE CASE WHEN EXISTS (SELECT 1 FROM plan) AND NOT EXISTS (SELECT 1 FROM inserted)
+                  THEN parley_reject_commit('request_conflict') ELSE FALSE END`;
+  } catch (error) {
+    if (
+      request_id !== null &&
+      error instanceof Error &&
+      error.message.includes("parley_commit_rejected:request_conflict")
+    ) {
+      return earlierCommand(prisma, session_id, request_id);
     }
-    let turn_id: string | null = null;
-    if (command.kind === "prompt") {
-      turn_id = session.active_turn_id ?? input.new_turn_id ?? null;
-      if (turn_id === null) throw new Error(`A prompt of an idle session needs new_turn_id: ${session_id}`);
-    }
-    const assignments = assignmentList(SESSION_COLUMNS, input.session_patch ?? {});
-    if (turn_id !== null) assignments.push(Prisma.sql`active_turn_id = ${turn_id}`);
-    // The row is locked: an untitled session read here stays untitled until this commits.
-    const auto_titled = input.auto_title !== undefined && session.title === "";
-    if (auto_titled) assignments.push(Prisma.sql`title = ${input.auto_title}`);
-    if (assignments.length > 0) {
-      await tx.$executeRaw`UPDATE sessions SET ${Prisma.join(assignments, ", ")} WHERE session_id = ${session_id}`;
-    }
-    // ON CONFLICT: a concurrent retry cannot get here (the row lock orders it after this one), but
-    // the unique key is the guarantee.
-    const rows = await tx.$queryRaw<CommandRow[]>`
-      INSERT INTO session_commands (${COMMAND_COLUMNS})
-      VALUES (${valueList(SESSION_COMMAND_COLUMNS, {
-        session_id,
-        command_id: input.command_id,
-        kind: command.kind,
-        input: command.input,
-        request_id,
-        turn_id,
-        status: "queued",
-        result: null,
-        created_at: input.created_at,
-      })})
-      ON CONFLICT (session_id, request_id) DO NOTHING
-      RETURNING ${COMMAND_COLUMNS}`;
-    const row = rows[0];
-    if (!row) throw new Error(`Command ${input.command_id} of session ${session_id} was not inserted`);
-    return { command: toSessionCommand(row), created: true, auto_titled };
-  }, transactionOptions);
+    throw error;
+  }
+  const outcome = (name: EnqueueOutcome) => rows.find((row) => row.outcome === name);
+  if (outcome("session_closed")) throw new ParleyError("session_closed", `Session is closed: ${session_id}`);
+  const inserted = outcome("inserted");
+  if (inserted)
+    return { command: toSessionCommand(inserted), created: true, auto_titled: inserted.auto_titled };
+  const earlier = outcome("earlier");
+  if (earlier) return { command: toSessionCommand(earlier), created: false, auto_titled: false };
+  throw new ParleyError("session_not_found", `Session not found: ${session_id}`);
 }
 
 /**

@@ -122,12 +122,18 @@ function parameter(column: Column, value: unknown): Prisma.Sql {
   return Prisma.sql`${value}::${Prisma.raw(column.type)}`;
 }
 
-/** The parameters of one row for `INSERT … (columnList) VALUES (…)`, in column order. */
+/**
+ * The parameters of one row for `INSERT … (columnList) VALUES (…)`, in column order; a column in
+ * `computed` takes that SQL instead of its parameter (e.g. a value the statement decides).
+ */
 export function valueList<Columns extends TableColumns>(
   columns: Columns,
   row: DomainRow<Columns>,
+  computed: Partial<Record<keyof Columns, Prisma.Sql>> = {},
 ): Prisma.Sql {
-  return Prisma.join(Object.entries(columns).map(([name, column]) => parameter(column, row[name])));
+  return Prisma.join(
+    Object.entries(columns).map(([name, column]) => computed[name] ?? parameter(column, row[name])),
+  );
 }
 
 /** `a = $1, b = $2` for the columns `patch` sets (undefined: left as it is). */
