@@ -1,5 +1,5 @@
-import { startMemoryStack } from "./lib/memory-stack.js";
 import { BENCH_AGENT_ID } from "./lib/bench-agent.js";
+import { startMemoryStack } from "./lib/memory-stack.js";
 import { type BenchStack, type ParleyStack, startParleyStack } from "./lib/parley-stack.js";
 import { PostgresCounters } from "./lib/postgres-counters.js";
 import { type Figure, latencyFigure, valueFigure } from "./lib/report.js";

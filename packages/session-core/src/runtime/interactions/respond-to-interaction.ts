@@ -2,6 +2,7 @@ import { ParleyError } from "../../errors.js";
 import type { InteractionRecord } from "../../ports/session-store.js";
 import type { TurnLease } from "../../ports/turn-lease.js";
 import { type InteractionResult, type RespondInput, respondInputSchema } from "../../schema/interaction.js";
+import type { SessionRecord } from "../../schema/session.js";
 import type { Actor } from "../session/session-facade.js";
 import type { SessionHost } from "../session/session-host.js";
 import type { SessionHosts } from "../session/session-hosts.js";
@@ -44,11 +45,13 @@ export async function respondToSessionInteraction(
   session_id: string,
   input: RespondInput,
   actor: Actor | undefined,
+  /** The session's record as the caller had just read it (see `SessionHandle`); else it is read. */
+  known?: SessionRecord,
 ): Promise<InteractionResult> {
   const { store } = hosts.context;
   // Both reads at once (one round trip instead of two); their checks keep their order.
   const [session, record] = await Promise.all([
-    store.getSession(session_id),
+    known ?? store.getSession(session_id),
     store.getInteraction(input.interaction_id),
   ]);
   if (!session) throw new ParleyError("session_not_found", `Session not found: ${session_id}`);

@@ -160,7 +160,9 @@ export class SessionHandle implements Session {
   respond(input: RespondInput, actor?: Actor): Promise<InteractionResult> {
     try {
       const parsed = parseRespondInput(input);
-      return respondToSessionInteraction(this.#hosts, this.id, parsed, actor);
+      const known = this.#known;
+      this.#known = undefined;
+      return respondToSessionInteraction(this.#hosts, this.id, parsed, actor, known);
     } catch (error) {
       return Promise.reject(error);
     }
