@@ -43,6 +43,9 @@ async function startInstance(serverUrl: string, port: number, databaseUrl: strin
   const child = spawn(
     process.execPath,
     [
+      // e.g. BENCH_SERVER_NODE_OPTIONS="--cpu-prof --cpu-prof-dir=/tmp/prof": a CPU profile of each
+      // API instance (`bench/profile-summary.ts` reads it).
+      ...(process.env.BENCH_SERVER_NODE_OPTIONS?.split(" ").filter(Boolean) ?? []),
       "--import",
       "tsx",
       "--conditions=parley-source",
