@@ -1,0 +1,55 @@
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase } from "../testing/test-database.js";
+import type { NotifyPayload } from "./notify-payload.js";
+import { NotifyTransport } from "./notify-transport.js";
+
+let database: TestDatabase;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(async () => {
+  await database.drop();
+});
+
+describe("NotifyTransport", () => {
+  it("sends notices handed over while a NOTIFY is in flight together in the next statement, in order", async () => {
+    const pool = new pg.Pool({ connectionString: database.url, max: 4 });
+    const statements: unknown[][] = [];
+    const counted = new Proxy(pool, {
+      get(target, key, receiver) {
+        if (key !== "query") return Reflect.get(target, key, receiver);
+        return (text: string, values: unknown[]) => {
+          statements.push(values);
+          return target.query(text, values);
+        };
+      },
+    });
+    const received: NotifyPayload[] = [];
+    const receiver = new NotifyTransport({ pool, url: database.url, channel: "coalesced" });
+    const sender = new NotifyTransport({ pool: counted, url: database.url, channel: "coalesced" });
+    await receiver.start({ onNotice: (notice) => received.push(notice), onReconnected: () => undefined });
+    try {
+      const notices: NotifyPayload[] = Array.from({ length: 50 }, (_, index) => ({
+        kind: "session",
+        session_id: "session:a",
+        first: index + 1,
+        last: index + 1,
+      }));
+
+      await Promise.all(notices.map((notice) => sender.send([notice])));
+      for (let attempt = 0; received.length < notices.length && attempt < 400; attempt += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+
+      // The first notice leaves at once; the 49 handed over meanwhile share the second statement.
+      expect(statements.map((values) => (values[1] as string[]).length)).toEqual([1, 49]);
+      expect(received).toEqual(notices);
+    } finally {
+      await receiver.close();
+      await sender.close();
+      await pool.end();
+    }
+  });
+});
