@@ -3,7 +3,7 @@ import { startMemoryStack } from "./lib/memory-stack.js";
 import { type BenchStack, type ParleyStack, startParleyStack } from "./lib/parley-stack.js";
 import { PostgresCounters } from "./lib/postgres-counters.js";
 import { type Figure, latencyFigure, valueFigure } from "./lib/report.js";
-import { APPROVE, pendingInteractionId, SessionWatch } from "./lib/session-watch.js";
+import { APPROVE, pendingInteractionId, SessionWatch, watchNewSession } from "./lib/session-watch.js";
 import { now, summarize } from "./lib/stats.js";
 import type { SuiteContext } from "./lib/suite.js";
 
@@ -48,9 +48,7 @@ async function runCycles(
   const warmups = 5;
   for (let run = 0; run < runs + warmups; run++) {
     const key = `cycle${run}`;
-    const session = await client.sessions.create({ title: key });
-    const watch = new SessionWatch();
-    const unsubscribe = session.subscribe(watch.onMutation, { after_event_id: 0 });
+    const { session, watch, unsubscribe } = await watchNewSession(client, key);
     const pending = watch.waitForToolState("bench_approve", "waiting-user");
     const running = watch.waitForToolState("bench_approve", "running");
     const finished = watch.waitForTurnFinish();

@@ -8,7 +8,7 @@
 import { NoticeEventBus, PostgresTurnLeaseManager, PrismaSessionStore } from "@parley/db";
 import { BENCH_AGENT_ID } from "./lib/bench-agent.js";
 import { startParleyStack } from "./lib/parley-stack.js";
-import { APPROVE, pendingInteractionId, SessionWatch } from "./lib/session-watch.js";
+import { APPROVE, pendingInteractionId, watchNewSession } from "./lib/session-watch.js";
 import { now } from "./lib/stats.js";
 
 interface Call {
@@ -61,9 +61,7 @@ try {
   for (let run = 0; run < RUNS; run++) {
     const key = `timeline${run}`;
     const shown = run >= RUNS - SHOWN;
-    const session = await client.sessions.create({ title: key });
-    const watch = new SessionWatch();
-    const unsubscribe = session.subscribe(watch.onMutation, { after_event_id: 0 });
+    const { session, watch, unsubscribe } = await watchNewSession(client, key);
     const pending = watch.waitForToolState("bench_approve", "waiting-user");
     const finished = watch.waitForTurnFinish();
     calls.length = 0;

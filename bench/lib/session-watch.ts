@@ -1,3 +1,4 @@
+import type { ParleyClient } from "@parley/sdk";
 import type { SessionMutation } from "@parley/session-core";
 import { now, WAIT_MS, within } from "./stats.js";
 
@@ -73,3 +74,11 @@ export const APPROVE = {
   outcome: "resolved",
   payload: { decision: "approved" },
 } as const;
+
+/** A new session named `title`, followed from its first event by a `SessionWatch`. */
+export async function watchNewSession(client: ParleyClient, title: string) {
+  const session = await client.sessions.create({ title });
+  const watch = new SessionWatch();
+  const unsubscribe = session.subscribe(watch.onMutation, { after_event_id: 0 });
+  return { session, watch, unsubscribe };
+}
