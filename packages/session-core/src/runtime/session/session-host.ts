@@ -82,6 +82,8 @@ export class SessionHost implements TurnHost {
   #effective: SessionConfig;
   /** Where this process is in the session's life (`host-lifecycle.ts` decides every move). */
   #state: HostState<TurnRunner>;
+  /** Set by `enqueuePrompt` for the start its kick begins (see `#startNextTurn`). */
+  #promptQueuedHere = false;
   /** Operations of this process using the host now (see `SessionHosts`). */
   #pins = 0;
   /** Work started here that nobody awaits: starting the next Turn, releasing a Turn's lease. */
@@ -334,6 +336,8 @@ export class SessionHost implements TurnHost {
       );
     }
     if (auto_titled) await this.#publishTitle(auto_title, now);
+    // An idle host starts for this prompt: it knows there is work without reading the queue.
+    this.#promptQueuedHere = this.#state.kind === "idle";
     this.kick();
     return this.turnHandle(command.turn_id);
   }
@@ -395,8 +399,15 @@ export class SessionHost implements TurnHost {
   async #startNextTurn(): Promise<void> {
     let lease: TurnLease | null;
     try {
-      const queued = await this.context.store.listQueuedCommands(this.session_id);
-      const has_work = queued.some((command) => command.kind !== "set");
+      const known = this.#promptQueuedHere;
+      this.#promptQueuedHere = false;
+      // A prompt committed here a moment ago is work; if another process applied it meanwhile, the
+      // drive finds nothing under the lease and gives it back.
+      const has_work =
+        known ||
+        (await this.context.store.listQueuedCommands(this.session_id)).some(
+          (command) => command.kind !== "set",
+        );
       if (!asks(this.#send({ kind: "queue_read", has_work }), "acquire_lease")) return;
       lease = await this.context.leases.acquire(this.session_id);
     } catch (error) {
