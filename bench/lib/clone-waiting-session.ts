@@ -9,7 +9,6 @@ const SESSION_TABLES = [
   "session_events",
   "interaction_events",
   "session_commands",
-  "turn_leases",
 ] as const;
 
 interface Column {

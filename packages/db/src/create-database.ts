@@ -30,7 +30,10 @@ export interface CreateDatabaseOptions {
    * tokens and `/healthz` queue there and never take a connection from the pool commits use.
    */
   auth_pool_size?: number;
-  /** Identifies this process in `turn_leases` (default `<host>:<pid>:<random>`). */
+  /**
+   * Names this process as a lease holder: its lock connection's `application_name` is
+   * `parley-turn-leases:<holder_id>` (default `<host>:<pid>:<random>`).
+   */
   holder_id?: string;
   /** `PARLEY_BUS`: unset → LISTEN/NOTIFY on this database; `nats://host:port` → NATS. */
   bus_url?: string | undefined;

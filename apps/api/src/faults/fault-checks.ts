@@ -1,6 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { turnLeaseHolder } from "@parley/db/testing";
 import type { SessionMutation } from "@parley/session-core";
 import pg from "pg";
 
@@ -118,8 +119,8 @@ export async function describeSession(databaseUrl: string, session_id: string) {
       "SELECT interaction_id, status, tool_call_id FROM interactions WHERE session_id = $1",
       [session_id],
     );
-    const leases = await client.query("SELECT * FROM turn_leases WHERE session_id = $1", [session_id]);
-    return { messages: messages.rows, interactions: interactions.rows, leases: leases.rows };
+    const lease_holder = await turnLeaseHolder(client, session_id);
+    return { messages: messages.rows, interactions: interactions.rows, lease_holder };
   });
 }
 

@@ -9,6 +9,7 @@ import {
   PostgresTurnLeaseManager,
   type PostgresTurnLeaseManagerOptions,
 } from "./postgres-turn-lease-manager.js";
+import { turnLeaseHolder } from "./turn-lease-holder.js";
 
 let database: TestDatabase;
 let pool: pg.Pool;
@@ -97,14 +98,36 @@ async function lockRows(text: string, values: unknown[]): Promise<{ end(): Promi
 async function lockWaiters(): Promise<{ statement: string; on_lock_connection: boolean }[]> {
   const { rows } = await pool.query<{ statement: string; on_lock_connection: boolean }>(
     `SELECT CASE WHEN query LIKE '%UPDATE sessions SET lease_epoch%' THEN 'epoch advance'
-                 WHEN query LIKE '%DELETE FROM turn_leases%' THEN 'release delete'
                  ELSE query END AS statement,
-            application_name = 'parley-turn-leases' AS on_lock_connection
+            application_name LIKE 'parley-turn-leases:%' AS on_lock_connection
        FROM pg_stat_activity
       WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()
       ORDER BY statement`,
   );
   return rows;
+}
+
+/** The session's fencing epoch as committed (`sessions.lease_epoch`). */
+async function committedEpoch(session_id: string): Promise<number | undefined> {
+  const { rows } = await pool.query<{ lease_epoch: number }>(
+    "SELECT lease_epoch FROM sessions WHERE session_id = $1",
+    [session_id],
+  );
+  return rows[0]?.lease_epoch;
+}
+
+/** Who holds each session's lease, as the server knows it (null: the advisory lock is free). */
+function holders(sessions: string[]): Promise<(string | null)[]> {
+  return Promise.all(sessions.map((session_id) => turnLeaseHolder(pool, session_id)));
+}
+
+/** Ends manager `holder_id`'s lock connection from the server side, as a restart or an admin would. */
+async function terminateLockConnectionOf(holder_id: string, alsoPid?: number): Promise<void> {
+  await pool.query(
+    `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+      WHERE datname = current_database() AND (application_name = $1 OR pid = $2)`,
+    [`parley-turn-leases:${holder_id}`, alsoPid ?? null],
+  );
 }
 
 function aborted(signal: AbortSignal): Promise<unknown> {
@@ -115,25 +138,33 @@ function aborted(signal: AbortSignal): Promise<unknown> {
 }
 
 describe("PostgresTurnLeaseManager", () => {
-  it("grants a session to one holder at a time, with a growing epoch recorded for fencing", async () => {
+  it("grants a session to one holder at a time, named by its lock, with a growing epoch for fencing", async () => {
     const session_id = await newSession();
     const a = manager("A");
     const b = manager("B");
+    expect(await turnLeaseHolder(pool, session_id)).toBeNull();
     const first = await a.acquire(session_id);
     expect(first?.epoch).toBe(1);
     expect(await b.acquire(session_id)).toBeNull();
     expect(await a.acquire(session_id)).toBeNull();
-    const { rows } = await pool.query("SELECT holder_id, epoch FROM turn_leases WHERE session_id = $1", [
-      session_id,
-    ]);
-    expect(rows).toEqual([{ holder_id: "A", epoch: 1 }]);
+    expect(await turnLeaseHolder(pool, session_id)).toBe("A");
+    expect(await committedEpoch(session_id)).toBe(1);
 
     await first?.release();
     expect(first?.lost.aborted).toBe(false);
+    expect(await turnLeaseHolder(pool, session_id)).toBeNull();
     const second = await b.acquire(session_id);
     expect(second?.epoch).toBe(2);
-    const epochRow = await pool.query("SELECT lease_epoch FROM sessions WHERE session_id = $1", [session_id]);
-    expect(epochRow.rows).toEqual([{ lease_epoch: 2 }]);
+    expect(await turnLeaseHolder(pool, session_id)).toBe("B");
+    expect(await committedEpoch(session_id)).toBe(2);
+  });
+
+  it("names the holder on its lock connection cut to the server's 63 bytes, in printable ASCII", async () => {
+    const session_id = await newSession();
+    const holder_id = `host-é:${"x".repeat(80)}`;
+    await manager(holder_id).acquire(session_id);
+    // 63 bytes less the 19 of `parley-turn-leases:`; the non-ASCII character shown as `?`.
+    expect(await turnLeaseHolder(pool, session_id)).toBe(`host-?:${"x".repeat(37)}`);
   });
 
   it("lets exactly one of many concurrent acquirers win", async () => {
@@ -161,6 +192,7 @@ describe("PostgresTurnLeaseManager", () => {
     let taken = await b.acquire(session_id);
     while (!taken) taken = await b.acquire(session_id);
     expect(taken.epoch).toBe(held.epoch + 1);
+    expect(await turnLeaseHolder(pool, session_id)).toBe("B");
     const stale = store.commit({
       ...messageCommitOf(buildUserMessage({ session_id, message_id: "message:2", sequence: 2 })),
       epoch: held.epoch,
@@ -174,9 +206,7 @@ describe("PostgresTurnLeaseManager", () => {
     const a = manager("A");
     const held = await a.acquire(session_id);
     if (!held) throw new Error("A should get the lease");
-    await pool.query(
-      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'parley-turn-leases' AND datname = current_database()",
-    );
+    await terminateLockConnectionOf("A");
     const reason = await aborted(held.lost);
     expect(String(reason)).toContain(`Turn lease of session ${session_id} lost`);
     const again = await a.acquire(session_id);
@@ -213,10 +243,7 @@ describe("PostgresTurnLeaseManager", () => {
         [sessions],
       );
       expect(rows.map((row) => row.lease_epoch)).toEqual(sessions.map(() => 3));
-      const { rows: recorded } = await pool.query("SELECT 1 FROM turn_leases WHERE session_id = ANY($1)", [
-        sessions,
-      ]);
-      expect(recorded).toEqual([]);
+      expect(await holders(sessions)).toEqual(sessions.map(() => null));
     } finally {
       process.off("warning", onWarning);
     }
@@ -228,9 +255,7 @@ describe("PostgresTurnLeaseManager", () => {
     const a = manager("A");
     await a.acquire(await newSession()); // opens the lock connection
     const acquisitions = Promise.allSettled(sessions.map((session_id) => a.acquire(session_id)));
-    await pool.query(
-      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'parley-turn-leases' AND datname = current_database()",
-    );
+    await terminateLockConnectionOf("A");
     const results = await acquisitions;
 
     expect(results.filter((result) => result.status === "rejected")).toEqual([]);
@@ -268,23 +293,21 @@ describe("PostgresTurnLeaseManager", () => {
       // The one write still waits, on a pool connection: the lock connection stayed free for the rest.
       expect(await lockWaiters()).toEqual([{ statement: "epoch advance", on_lock_connection: false }]);
       expect(leases.map((lease) => lease?.epoch)).toEqual(others.map((_, index) => index + 2));
-      const { rows } = await pool.query(
-        "SELECT session_id, holder_id, epoch FROM turn_leases WHERE session_id = ANY($1) ORDER BY epoch",
+      const { rows } = await pool.query<{ lease_epoch: number }>(
+        `SELECT lease_epoch FROM unnest($1::text[]) WITH ORDINALITY AS listed(session_id, position)
+           JOIN sessions USING (session_id) ORDER BY position`,
         [others],
       );
-      expect(rows).toEqual(
-        others.map((session_id, index) => ({ session_id, holder_id: "A", epoch: index + 2 })),
-      );
+      expect(rows.map((row) => row.lease_epoch)).toEqual(others.map((_, index) => index + 2));
+      // The blocked session's lock is A's too: it was taken before the epoch write.
+      expect(await holders([blocked, ...others])).toEqual([blocked, ...others].map(() => "A"));
       expect(first.settled()).toBe(false);
 
       await rowLock.end();
       const late = await first.promise;
       expect(late?.epoch).toBe(1);
       await Promise.all([late, ...leases].map((lease) => lease?.release()));
-      const { rows: recorded } = await pool.query("SELECT 1 FROM turn_leases WHERE session_id = ANY($1)", [
-        [blocked, ...others],
-      ]);
-      expect(recorded).toEqual([]);
+      expect(await holders([blocked, ...others])).toEqual([blocked, ...others].map(() => null));
     } finally {
       await rowLock.end();
     }
@@ -306,11 +329,7 @@ describe("PostgresTurnLeaseManager", () => {
       await until("the epoch advance waits on its row", async () => (await waitingPids()).length === 1);
       const [firstWriter] = await waitingPids();
       // A server going away ends both: the waiting pool connection and the lock connection.
-      await pool.query(
-        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-          WHERE datname = current_database() AND (pid = $1 OR application_name = 'parley-turn-leases')`,
-        [firstWriter],
-      );
+      await terminateLockConnectionOf("A", firstWriter);
       // The retry locked on a new lock connection; its write waits on the row from another backend.
       await until("the retried epoch advance waits on its row", async () => {
         const pids = await waitingPids();
@@ -326,63 +345,44 @@ describe("PostgresTurnLeaseManager", () => {
     }
   });
 
-  it("unlocks on release without waiting for the DELETE, which then removes nothing of the next holder", async () => {
+  it("writes nothing on release: it unlocks while the session's row is locked FOR UPDATE", async () => {
     const session_id = await newSession();
-    const other = await newSession();
     const a = manager("A");
     const b = manager("B");
     const held = await a.acquire(session_id);
     if (!held) throw new Error("A should get the lease");
-    const rowLock = await lockRows("SELECT 1 FROM turn_leases WHERE session_id = $1 FOR UPDATE", [
-      session_id,
-    ]);
+    // A write of the session's row (or of a new row referencing it) would wait on this lock.
+    const rowLock = await lockRows("SELECT 1 FROM sessions WHERE session_id = $1 FOR UPDATE", [session_id]);
     try {
       const released = tracked(held.release());
-      await until("A's unlock while its DELETE waits", async () => {
-        const { rows } = await pool.query<{ locks: number }>(
-          `SELECT count(*)::int AS locks FROM pg_locks
-            WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
-        );
-        return rows[0]?.locks === 0;
-      });
-      const taken = tracked(b.acquire(session_id));
-      // B holds the lock and advanced the epoch; its upsert waits on the row A's DELETE waits on.
-      await until("B's upsert waits beside A's DELETE", async () => (await lockWaiters()).length === 2);
-      expect(await lockWaiters()).toEqual([
-        { statement: "epoch advance", on_lock_connection: false },
-        { statement: "release delete", on_lock_connection: false },
-      ]);
-      expect([released.settled(), taken.settled()]).toEqual([false, false]);
-      // A's lock connection is not stuck behind its DELETE: A still acquires other sessions.
-      const alsoTaken = tracked(a.acquire(other));
-      await until("A's acquisition of another session", alsoTaken.settled);
-      expect((await alsoTaken.promise)?.epoch).toBe(1);
+      await until("A's release while the session's row is locked", released.settled);
+      await released.promise;
+      expect(await lockWaiters()).toEqual([]);
+      expect(await turnLeaseHolder(pool, session_id)).toBeNull();
+      expect(await committedEpoch(session_id)).toBe(1);
 
       await rowLock.end();
-      await released.promise;
-      expect((await taken.promise)?.epoch).toBe(2);
-      const { rows } = await pool.query("SELECT holder_id, epoch FROM turn_leases WHERE session_id = $1", [
-        session_id,
-      ]);
-      expect(rows).toEqual([{ holder_id: "B", epoch: 2 }]);
+      expect((await b.acquire(session_id))?.epoch).toBe(2);
+      expect(await turnLeaseHolder(pool, session_id)).toBe("B");
     } finally {
       await rowLock.end();
     }
   });
 
-  it("a release whose DELETE fails still unlocks, and warns", async () => {
+  it("needs no pool to release: after the pool has ended, a release still unlocks, and warns of nothing", async () => {
     const session_id = await newSession();
-    const closedPool = new pg.Pool({ connectionString: database.url, max: 1 });
+    const endedPool = new pg.Pool({ connectionString: database.url, max: 1 });
     const warnings: string[] = [];
     const a = manager("A", {
-      pool: closedPool,
+      pool: endedPool,
       logger: { warn: (_fields, message) => warnings.push(message), error: () => undefined },
     });
     const held = await a.acquire(session_id);
     if (!held) throw new Error("A should get the lease");
-    await closedPool.end();
+    await endedPool.end();
     await held.release();
-    expect(warnings).toEqual(["lease release failed"]);
+    expect(warnings).toEqual([]);
+    expect(await turnLeaseHolder(pool, session_id)).toBeNull();
     expect((await manager("B").acquire(session_id))?.epoch).toBe(2);
   });
 

@@ -3,17 +3,22 @@ import { hostname } from "node:os";
 import type { RuntimeLogger, TurnLease, TurnLeaseManager } from "@parley/session-core";
 import pg from "pg";
 import { destroyClientSocket, endClient } from "../end-client.js";
+import { lockConnectionApplicationName } from "./turn-lease-holder.js";
 
 export interface PostgresTurnLeaseManagerOptions {
   /** Where the dedicated lock connection connects: it holds every advisory lock of this manager. */
   url: string;
   /**
-   * Runs the leases' writes (the epoch advance with its `turn_leases` upsert, the release's DELETE):
-   * the pool the rest of `@parley/db` commits on, so many sessions' writes run side by side and share
-   * fsyncs instead of queueing one commit at a time on the lock connection.
+   * Runs the leases' one write, the epoch advance of each acquisition: the pool the rest of
+   * `@parley/db` commits on, so many sessions' writes run side by side and share fsyncs instead of
+   * queueing one commit at a time on the lock connection.
    */
   pool: pg.Pool;
-  /** Recorded in `turn_leases.holder_id`; defaults to `<host>:<pid>:<random>`. */
+  /**
+   * Names the holder: the lock connection's `application_name` is `parley-turn-leases:<holder_id>`
+   * (63 bytes at most), so the server tells who holds a session (`turnLeaseHolder`). Defaults to
+   * `<host>:<pid>:<random>`.
+   */
   holder_id?: string;
   /** How often the lock connection is probed while leases are held, in ms (default 500). */
   heartbeat_ms?: number;
@@ -54,10 +59,12 @@ function isConnectionFailure(error: unknown): boolean {
  * `TurnLeaseManager` on PostgreSQL session-level advisory locks. All locks of this manager live on
  * ONE dedicated connection: when the process dies, the server ends that backend and every lock is
  * free at once, so another process can take the sessions over (server-side TCP keepalives of ~2 s
- * cover a vanished host). Each acquisition increments `sessions.lease_epoch` (the fencing token the
- * store checks) and records the holder in `turn_leases`; those writes, and the release's DELETE, run
- * on the shared pool, so the lock connection only locks, unlocks and probes, one query at a time in
- * call order, and no session's lease waits behind another session's commit. A heartbeat probes the
+ * cover a vanished host). The lock is the only record of the holder: the lock connection's
+ * `application_name` names it, so `pg_locks` joined with `pg_stat_activity` tells who holds a session
+ * (`turnLeaseHolder`), and after a crash names no one. Each acquisition writes once: it increments
+ * `sessions.lease_epoch` (the fencing token the store checks) on the shared pool; a release writes
+ * nothing, it only unlocks. So the lock connection only locks, unlocks and probes, one query at a time
+ * in call order, and no session's lease waits behind another session's commit. A heartbeat probes the
  * connection once the queue ahead of it has drained (so it measures the server, not the load); if it
  * fails or the connection errors, every lease's `lost` is aborted, and an acquisition caught by that
  * (also while its epoch write ran on the pool) retries once on a new connection. Leases are not
@@ -151,16 +158,8 @@ export class PostgresTurnLeaseManager implements TurnLeaseManager {
   async #advanceEpoch(connection: LockConnection, session_id: string): Promise<number> {
     try {
       const { rows } = await this.#pool.query<{ lease_epoch: number }>(
-        `WITH advanced AS (
-           UPDATE sessions SET lease_epoch = lease_epoch + 1 WHERE session_id = $1 RETURNING lease_epoch
-         ), recorded AS (
-           INSERT INTO turn_leases (session_id, epoch, holder_id, acquired_at)
-           SELECT $1, lease_epoch, $2, $3 FROM advanced
-           ON CONFLICT (session_id) DO UPDATE
-             SET epoch = EXCLUDED.epoch, holder_id = EXCLUDED.holder_id, acquired_at = EXCLUDED.acquired_at
-         )
-         SELECT lease_epoch FROM advanced`,
-        [session_id, this.holder_id, Date.now()],
+        "UPDATE sessions SET lease_epoch = lease_epoch + 1 WHERE session_id = $1 RETURNING lease_epoch",
+        [session_id],
       );
       const epoch = rows[0]?.lease_epoch;
       if (epoch === undefined) throw new Error(`Cannot lease unknown session: ${session_id}`);
@@ -175,30 +174,18 @@ export class PostgresTurnLeaseManager implements TurnLeaseManager {
     }
   }
 
+  /** Only unlocks: the lock is the whole record of the holder, so a release writes nothing. */
   async #release(session_id: string, held: HeldLease, connection: LockConnection): Promise<void> {
     if (this.#held.get(session_id) !== held) return;
     this.#held.delete(session_id);
     if (this.#held.size === 0) this.#stopHeartbeat();
     if (this.#connection !== connection) return;
-    // Side by side: the session can be acquired again as soon as the unlock answers, not after the
-    // DELETE's commit. The DELETE matches this holder and epoch, so landing after a newer holder's
-    // upsert (here or in another process) removes nothing of theirs.
-    const unlocked = this.#unlock(connection, session_id).catch((error: unknown) => {
+    await this.#unlock(connection, session_id).catch((error: unknown) => {
       // A lost connection took the lock with it: nothing is left to release.
       if (!(error instanceof LockConnectionLostError)) {
         this.#logger?.warn({ err: error, session_id }, "lease release failed");
       }
     });
-    const forgotten = this.#pool
-      .query("DELETE FROM turn_leases WHERE session_id = $1 AND holder_id = $2 AND epoch = $3", [
-        session_id,
-        this.holder_id,
-        held.epoch,
-      ])
-      .catch((error: unknown) => {
-        this.#logger?.warn({ err: error, session_id }, "lease release failed");
-      });
-    await Promise.all([unlocked, forgotten]);
   }
 
   #unlock(connection: LockConnection, session_id: string): Promise<unknown> {
@@ -248,9 +235,12 @@ export class PostgresTurnLeaseManager implements TurnLeaseManager {
     client.on("end", () => this.#lose(connection, new Error("lease connection ended")));
     try {
       await client.connect();
-      // Let the server notice a vanished holder (no FIN) within ~2 s and free its locks.
+      // Let the server notice a vanished holder (no FIN) within ~2 s and free its locks; name the
+      // holder, who the server then shows beside each of its locks. SET, not the connection
+      // parameter, so that an `application_name` in the URL cannot hide the holder.
+      const name = client.escapeLiteral(lockConnectionApplicationName(this.holder_id));
       await client.query(
-        "SET tcp_keepalives_idle = 1; SET tcp_keepalives_interval = 1; SET tcp_keepalives_count = 1; SET application_name = 'parley-turn-leases'",
+        `SET tcp_keepalives_idle = 1; SET tcp_keepalives_interval = 1; SET tcp_keepalives_count = 1; SET application_name = ${name}`,
       );
     } catch (error) {
       client.removeAllListeners("end");

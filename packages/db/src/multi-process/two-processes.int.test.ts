@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { turnLeaseHolder } from "../leases/turn-lease-holder.js";
 import { consecutiveFromOne, MultiProcessFixture } from "../test-support/multi-process-fixture.js";
 import { TEST_BUS_KINDS } from "../testing/test-bus.js";
 
@@ -54,12 +55,10 @@ describe.each(TEST_BUS_KINDS)("two processes on one database (bus: %s)", { timeo
     expect(all.map((event) => event.event_id)).toEqual(consecutiveFromOne(all));
     await fixture.eventually(async () => (b.mutations.get(session_id)?.length ?? 0) >= all.length);
     expect(b.mutations.get(session_id)).toStrictEqual(all.map((event) => event.mutation));
-    // B took the dead owner's lease (its row replaced A's) and released it when the Turn ended.
+    // B took the dead owner's lease (A's lock died with its connection) and released it when the
+    // Turn ended: no backend holds the session's advisory lock.
     const { pool } = fixture;
-    await fixture.eventually(
-      async () =>
-        (await pool.query("SELECT 1 FROM turn_leases WHERE session_id = $1", [session_id])).rowCount === 0,
-    );
+    await fixture.eventually(async () => (await turnLeaseHolder(pool, session_id)) === null);
   });
 
   it("50 concurrent responds to one interaction across two processes: exactly one succeeds", async () => {

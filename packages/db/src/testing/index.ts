@@ -1,3 +1,4 @@
+export { turnLeaseHolder } from "../leases/turn-lease-holder.js";
 export { resolveTestAdminUrl, TEST_ADMIN_URL_ENV } from "./admin-url.js";
 export { findNatsServer, type PrivateNats, startPrivateNats } from "./private-nats.js";
 export { createScratchDatabase, type ScratchDatabase } from "./scratch-database.js";

@@ -44,7 +44,6 @@ describe("createTestDatabase", () => {
       "session_commands",
       "session_events",
       "sessions",
-      "turn_leases",
       "users",
     ]);
 
