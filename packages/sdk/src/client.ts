@@ -123,9 +123,7 @@ export function createParleyClient(options: ParleyClientOptions): ParleyClient {
     sessions: {
       create: (input) =>
         withParleyErrors(async () => {
-          // A mutation goes unbatched, where an absent input means an empty body, which the server
-          // cannot parse: an absent input is sent as `{}`.
-          const info = await trpc.mutate("session.create", input ?? {});
+          const info = await trpc.mutate("session.create", input);
           return createSessionHandle(trpc, info.session_id);
         }),
       list: (query) => withParleyErrors(() => trpc.query("session.list", query)),
