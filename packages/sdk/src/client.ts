@@ -1,11 +1,4 @@
-import {
-  createTRPCUntypedClient,
-  createWSClient,
-  httpBatchLink,
-  httpLink,
-  splitLink,
-  wsLink,
-} from "@trpc/client";
+import { createTRPCUntypedClient, createWSClient, httpBatchLink, splitLink, wsLink } from "@trpc/client";
 import type { AnyRouter } from "@trpc/server";
 import { contractClient } from "./contract-client.js";
 import { withParleyErrors } from "./parley-error.js";
@@ -75,8 +68,8 @@ function trimTrailingSlash(url: string): string {
 }
 
 /**
- * The typed Parley client for browsers and Node ≥ 20, with no extra option: queries go over HTTP
- * (batched), mutations over HTTP one request each, subscriptions over one WebSocket that connects on first use, reconnects
+ * The typed Parley client for browsers and Node ≥ 20, with no extra option: queries and mutations
+ * go over HTTP (batched), subscriptions over one WebSocket that connects on first use, reconnects
  * by itself and closes when idle.
  */
 export function createParleyClient(options: ParleyClientOptions): ParleyClient {
@@ -96,23 +89,16 @@ export function createParleyClient(options: ParleyClientOptions): ParleyClient {
     retryDelayMs: (attempt) => Math.min(100 * 2 ** attempt, 3_000),
   });
 
-  const headers = { authorization: `Bearer ${options.token}` };
   const untyped = createTRPCUntypedClient<AnyRouter>({
     links: [
       splitLink({
         condition: (operation) => operation.type === "subscription",
         true: wsLink<AnyRouter>({ client: wsClient }),
-        false: splitLink({
-          // A mutation leaves at once: the batching link waits for a timer (at least 1 ms in Node)
-          // to collect a batch, which an answer (respond) would pay on every call.
-          condition: (operation) => operation.type === "mutation",
-          true: httpLink<AnyRouter>({ url: httpUrl, headers }),
-          false: httpBatchLink<AnyRouter>({
-            url: httpUrl,
-            // The server refuses batches over PARLEY_MAX_BATCH_SIZE (default 50).
-            maxItems: 20,
-            headers,
-          }),
+        false: httpBatchLink<AnyRouter>({
+          url: httpUrl,
+          // The server refuses batches over PARLEY_MAX_BATCH_SIZE (default 50).
+          maxItems: 20,
+          headers: { authorization: `Bearer ${options.token}` },
         }),
       }),
     ],
