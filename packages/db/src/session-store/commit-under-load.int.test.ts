@@ -126,7 +126,8 @@ async function waitForLockWaiter(pool: pg.Pool, text: string): Promise<void> {
   for (let attempt = 0; attempt < 400; attempt += 1) {
     const { rows } = await pool.query<{ waiting: boolean }>(
       `SELECT EXISTS (SELECT 1 FROM pg_stat_activity
-                       WHERE wait_event_type = 'Lock' AND strpos(query, $1) > 0) AS waiting`,
+                       WHERE datname = current_database() AND wait_event_type = 'Lock'
+                         AND strpos(query, $1) > 0) AS waiting`,
       [text],
     );
     if (rows[0]?.waiting) return;
