@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -6,7 +5,9 @@ import {
   isToolState,
   isTurnFinish,
   MutationRecorder,
+  type NodeRun,
   REPO_ROOT,
+  runNode,
   startE2eEnvironment,
 } from "../testing/index.js";
 
@@ -14,31 +15,8 @@ const EXAMPLES = path.join(REPO_ROOT, "packages/sdk/examples");
 const EXAMPLE = path.join(EXAMPLES, "approve-pending.mjs");
 
 /** Runs the example as a user would, resolving `@parley/sdk` from its sources (no build needed). */
-function runExample(
-  env: Record<string, string>,
-  script = EXAMPLE,
-  args: string[] = [],
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(
-      process.execPath,
-      ["--conditions=parley-source", "--import", "tsx", script, ...args],
-      {
-        cwd: REPO_ROOT,
-        env: { ...process.env, ...env },
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    );
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-      stderr += chunk;
-    });
-    child.once("exit", (code) => resolve({ code, stdout, stderr }));
-  });
+function runExample(env: Record<string, string>, script = EXAMPLE, args: string[] = []): Promise<NodeRun> {
+  return runNode(["--conditions=parley-source", "--import", "tsx", script, ...args], env);
 }
 
 describe("the README's plain Node script (packages/sdk/examples/approve-pending.mjs)", () => {

@@ -95,42 +95,18 @@ function parseListeningLine(line: string): string | null {
   }
 }
 
-/** Runs the CLI (`parley token create --user NAME [--admin]`) and returns stdout's last line. */
-export async function createTokenWithCli(options: {
-  database_url: string;
-  user: string;
-  admin?: boolean;
-}): Promise<{ token: string; stdout: string }> {
-  const args = [...sourceEntryArgs("cli.ts"), "token", "create", "--user", options.user];
-  if (options.admin) args.push("--admin");
-  const child = spawn(process.execPath, args, {
-    cwd: REPO_ROOT,
-    env: { ...process.env, DATABASE_URL: options.database_url },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-    stdout += chunk;
-  });
-  child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-    stderr += chunk;
-  });
-  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
-  if (code !== 0) throw new Error(`CLI exited ${code}:\n${stderr}`);
-  const lines = stdout.trimEnd().split("\n");
-  const token = lines[lines.length - 1] ?? "";
-  return { token, stdout };
+/** The outcome of a Node process run to its end. */
+export interface NodeRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
 }
 
-/** Runs the CLI (`parley …args`) against `database_url`; resolves its exit code and output. */
-export async function runCli(options: {
-  database_url: string;
-  args: string[];
-}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [...sourceEntryArgs("cli.ts"), ...options.args], {
+/** Runs `node …args` from the repo root with `env` added, to its end, capturing both outputs. */
+export async function runNode(args: string[], env: Record<string, string>): Promise<NodeRun> {
+  const child = spawn(process.execPath, args, {
     cwd: REPO_ROOT,
-    env: { ...process.env, DATABASE_URL: options.database_url },
+    env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stdout = "";
@@ -143,4 +119,24 @@ export async function runCli(options: {
   });
   const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
   return { code, stdout, stderr };
+}
+
+/** Runs the CLI (`parley token create --user NAME [--admin]`) and returns stdout's last line. */
+export async function createTokenWithCli(options: {
+  database_url: string;
+  user: string;
+  admin?: boolean;
+}): Promise<{ token: string; stdout: string }> {
+  const args = ["token", "create", "--user", options.user];
+  if (options.admin) args.push("--admin");
+  const { code, stdout, stderr } = await runCli({ database_url: options.database_url, args });
+  if (code !== 0) throw new Error(`CLI exited ${code}:\n${stderr}`);
+  const lines = stdout.trimEnd().split("\n");
+  const token = lines[lines.length - 1] ?? "";
+  return { token, stdout };
+}
+
+/** Runs the CLI (`parley …args`) against `database_url`; resolves its exit code and output. */
+export function runCli(options: { database_url: string; args: string[] }): Promise<NodeRun> {
+  return runNode([...sourceEntryArgs("cli.ts"), ...options.args], { DATABASE_URL: options.database_url });
 }
