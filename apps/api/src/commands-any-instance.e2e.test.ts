@@ -1,4 +1,4 @@
-import { createParleyClient, type ParleyClient, type ParleySession, type SessionMutation } from "@parley/sdk";
+import { createParleyClient, type ParleyClient, type ParleySession } from "@parley/sdk";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -7,6 +7,7 @@ import {
   type E2eUser,
   isToolState,
   isTurnFinish,
+  latestInteractionIdOf,
   MutationRecorder,
   startApiProcess,
   startE2eEnvironment,
@@ -19,14 +20,6 @@ import {
 const PARKING = { PARLEY_PARK_WAITING_TURNS: "on" };
 
 const APPROVE = { type: "approval", outcome: "resolved", payload: { decision: "approved" } } as const;
-
-function interactionIdOf(mutation: SessionMutation): string {
-  return (
-    (mutation.variant === "part" && mutation.part.type === "tool"
-      ? mutation.part.interactions?.at(-1)?.interaction_id
-      : undefined) ?? ""
-  );
-}
 
 /**
  * Every call works on every instance with the owner's outcome (docs/behaviour.md#commands). Each
@@ -65,7 +58,7 @@ describe("session calls on the instance that does not run the Turn", () => {
     recorders.push(feed);
     const { turn_id } = await onA.prompt(query);
     const waiting = await feed.waitFor(isToolState("waiting-user"));
-    return { onA, onB, feed, turn_id, interaction_id: interactionIdOf(waiting) };
+    return { onA, onB, feed, turn_id, interaction_id: latestInteractionIdOf(waiting) };
   }
 
   it("prompt: queued while the Turn waits, returns its turn_id at once, and joins the Turn as a steer", async () => {
@@ -227,7 +220,7 @@ describe("session calls on the instance that does not run the Turn", () => {
       recorders.push(feed);
       const { turn_id } = await session.prompt(`write waiting-${index}.txt: later`);
       const part = await feed.waitFor(isToolState("waiting-user"));
-      waiting.push({ session, feed, turn_id, interaction_id: interactionIdOf(part) });
+      waiting.push({ session, feed, turn_id, interaction_id: latestInteractionIdOf(part) });
     }
     const locksOf = async () => {
       const db = new pg.Client({ connectionString: environment.database.url });

@@ -6,6 +6,7 @@ import {
   type E2eEnvironment,
   type E2eUser,
   isToolState,
+  latestInteractionIdOf,
   MutationRecorder,
   startE2eEnvironment,
 } from "./testing/index.js";
@@ -89,10 +90,7 @@ describe("property-based fuzz of respond, set and prompt inputs", () => {
     const waiting = await feed.waitFor(isToolState("waiting-user"));
     feed.stop();
     session_id = session.id;
-    interaction_id =
-      (waiting.variant === "part" && waiting.part.type === "tool"
-        ? waiting.part.interactions?.[0]?.interaction_id
-        : undefined) ?? "";
+    interaction_id = latestInteractionIdOf(waiting);
   });
 
   afterAll(async () => {

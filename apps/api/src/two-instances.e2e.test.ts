@@ -7,6 +7,7 @@ import {
   type E2eUser,
   isToolState,
   isTurnFinish,
+  latestInteractionIdOf,
   MutationRecorder,
   startApiProcess,
   startE2eEnvironment,
@@ -45,10 +46,7 @@ describe.each(TEST_BUS_KINDS)("two API instances on one Postgres (bus: %s)", (bu
 
     const { turn_id } = await session.prompt("write shared.txt: answered elsewhere");
     const waiting = await secondFeed.waitFor(isToolState("waiting-user"));
-    const interaction_id =
-      (waiting.variant === "part" && waiting.part.type === "tool"
-        ? waiting.part.interactions?.[0]?.interaction_id
-        : undefined) ?? "";
+    const interaction_id = latestInteractionIdOf(waiting);
     expect(await onSecond.session(session.id).interactions()).toHaveLength(1);
 
     const result = await onSecond.session(session.id).respond({

@@ -1,4 +1,4 @@
-import type { ParleySession, SessionMutation } from "@parley/sdk";
+import type { ParleySession } from "@parley/sdk";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -6,6 +6,7 @@ import {
   type E2eUser,
   isToolState,
   isTurnFinish,
+  latestInteractionIdOf,
   MutationRecorder,
   startE2eEnvironment,
 } from "./testing/index.js";
@@ -14,14 +15,6 @@ const SESSIONS = 20;
 const APPROVE = { type: "approval", outcome: "resolved", payload: { decision: "approved" } } as const;
 /** Generous bound on conditions the API reaches in the background (parking after the last commit). */
 const DEADLINE_MS = 60_000;
-
-function interactionIdOf(mutation: SessionMutation): string {
-  return (
-    (mutation.variant === "part" && mutation.part.type === "tool"
-      ? mutation.part.interactions?.at(-1)?.interaction_id
-      : undefined) ?? ""
-  );
-}
 
 /** Polls `check` until it returns a value, or fails naming `what` (and the last value seen) at the deadline. */
 async function eventually<T>(what: string, check: () => Promise<T | undefined>): Promise<T> {
@@ -84,7 +77,7 @@ describe("many sessions waiting on one API process", () => {
         recorders.push(feed);
         const { turn_id } = await session.prompt(`write waiting-${index}.txt: later`);
         const part = await feed.waitFor(isToolState("waiting-user"));
-        return { session, feed, turn_id, interaction_id: interactionIdOf(part) };
+        return { session, feed, turn_id, interaction_id: latestInteractionIdOf(part) };
       }),
     );
     const pending = await Promise.all(waiting.map((entry) => entry.session.interactions()));

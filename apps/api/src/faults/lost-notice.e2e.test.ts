@@ -1,4 +1,4 @@
-import { createParleyClient, type ParleyClient, type SessionMutation } from "@parley/sdk";
+import { createParleyClient, type ParleyClient } from "@parley/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type ApiProcess,
@@ -6,6 +6,7 @@ import {
   type E2eUser,
   isToolState,
   isTurnFinish,
+  latestInteractionIdOf,
   MutationRecorder,
   startApiProcess,
   startE2eEnvironment,
@@ -16,14 +17,6 @@ const APPROVE = { type: "approval", outcome: "resolved", payload: { decision: "a
 
 /** Generous: the runtime's own bound is 2 s (recovery and command sweeps); CI machines are shared. */
 const FINISH_DEADLINE_MS = 30_000;
-
-function interactionIdOf(mutation: SessionMutation): string {
-  return (
-    (mutation.variant === "part" && mutation.part.type === "tool"
-      ? mutation.part.interactions?.at(-1)?.interaction_id
-      : undefined) ?? ""
-  );
-}
 
 /**
  * No lost wake-up across processes: instance A (the owner: it took the prompt and ran the Turn up to
@@ -68,7 +61,9 @@ describe.each(["on", "off"] as const)("a lost bus notice (PARLEY_PARK_WAITING_TU
     const onB = clientB.session(session.id);
     const feedB = new MutationRecorder(onB, { after_event_id: 0 });
     recorders.push(feedB);
-    expect(await onB.respond({ interaction_id: interactionIdOf(waiting), response: APPROVE })).toMatchObject({
+    expect(
+      await onB.respond({ interaction_id: latestInteractionIdOf(waiting), response: APPROVE }),
+    ).toMatchObject({
       status: "resolved",
     });
 

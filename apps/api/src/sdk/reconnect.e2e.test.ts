@@ -5,6 +5,7 @@ import {
   type E2eEnvironment,
   isToolState,
   isTurnFinish,
+  latestInteractionIdOf,
   MutationRecorder,
   startCuttableProxy,
   startE2eEnvironment,
@@ -35,10 +36,7 @@ describe("a subscriber whose socket is cut mid-Turn", () => {
 
     const { turn_id } = await session.prompt("write cut.txt: written while a subscriber was away");
     const waiting = await interrupted.waitFor(isToolState("waiting-user"));
-    const interaction_id =
-      waiting.variant === "part" && waiting.part.type === "tool"
-        ? waiting.part.interactions?.[0]?.interaction_id
-        : "";
+    const interaction_id = latestInteractionIdOf(waiting);
     const connectionsBeforeCut = proxy.connectionCount();
     const seenBeforeCut = interrupted.mutations.length;
 

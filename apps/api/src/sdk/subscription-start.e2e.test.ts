@@ -5,6 +5,7 @@ import {
   type E2eEnvironment,
   isToolState,
   isTurnFinish,
+  latestInteractionIdOf,
   startCuttableProxy,
   startE2eEnvironment,
 } from "../testing/index.js";
@@ -69,12 +70,6 @@ function range(from: number, through: number): number[] {
   return Array.from({ length: Math.max(0, through - from + 1) }, (_, index) => from + index);
 }
 
-function interactionIdOf(mutation: SessionMutation): string {
-  return mutation.variant === "part" && mutation.part.type === "tool"
-    ? (mutation.part.interactions?.[0]?.interaction_id ?? "")
-    : "";
-}
-
 describe("subscribe's onStarted: the server listens, and says from which event", () => {
   let environment: E2eEnvironment;
   let proxy: CuttableProxy;
@@ -132,7 +127,7 @@ describe("subscribe's onStarted: the server listens, and says from which event",
     const connectionsBeforeCut = proxy.connectionCount();
     proxy.cut();
     await session.respond({
-      interaction_id: interactionIdOf(waiting),
+      interaction_id: latestInteractionIdOf(waiting),
       response: { type: "approval", outcome: "resolved", payload: { decision: "approved" } },
     });
     const finish = await reference.waitFor(

@@ -1,4 +1,9 @@
-export { isToolState, isTurnFinish, MutationRecorder } from "@parley/session-core/testing";
+export {
+  isToolState,
+  isTurnFinish,
+  latestInteractionIdOf,
+  MutationRecorder,
+} from "@parley/session-core/testing";
 export * from "../faults/private-postgres.js";
 export * from "./api-process.js";
 export * from "./cuttable-proxy.js";

@@ -38,6 +38,16 @@ export function isTurnFinish(mutation: SessionMutation): boolean {
   return mutation.variant === "turn" && mutation.type === "finish";
 }
 
+/**
+ * The id of the latest Interaction of a tool part mutation — the one a `waiting-user` tool waits
+ * for — or "" for any other mutation.
+ */
+export function latestInteractionIdOf(mutation: SessionMutation): string {
+  return (
+    (isToolPartMutation(mutation) ? mutation.part.interactions?.at(-1)?.interaction_id : undefined) ?? ""
+  );
+}
+
 /** A `part` mutation of a tool part now in `state`. */
 export function isToolState(state: ToolState) {
   return (mutation: SessionMutation): boolean =>
