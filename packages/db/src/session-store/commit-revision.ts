@@ -13,6 +13,7 @@ import {
 import { Prisma, type PrismaClient } from "@prisma/client";
 import { TRANSACTION_OPTIONS } from "../prisma-client.js";
 import { settleCommandsInCommit } from "./session-commands.js";
+import { rejectionOf } from "./statement-rejection.js";
 import { assignmentList, columnList, excludedAssignmentList, recordsetDefinition } from "./table-columns.js";
 import { INTERACTION_COLUMNS, INTERACTION_WRITTEN_COLUMNS, SESSION_COLUMNS } from "./tables.js";
 
@@ -177,15 +178,13 @@ function rejection(commit: SessionCommit, messageWritten: Prisma.Sql): Prisma.Sq
       ELSE TRUE END`;
 }
 
-const REJECTION = /parley_commit_rejected:([a-z_]+)(?::(-?\d+))?/;
-
 /** The typed error for a rejection raised by the statement; any other error is returned as is. */
 export function rejectionError(error: unknown, commit: SessionCommit): unknown {
-  const match = error instanceof Error ? REJECTION.exec(error.message) : null;
-  if (!match) return error;
+  const rejection = rejectionOf(error);
+  if (!rejection) return error;
   const { session_id, epoch, message } = commit;
   const message_id = message?.snapshot.message_id;
-  switch (match[1]) {
+  switch (rejection.reason) {
     case "session_not_found":
       return new ParleyError("session_not_found", `Session not found: ${session_id}`);
     case "closed":
@@ -194,7 +193,7 @@ export function rejectionError(error: unknown, commit: SessionCommit): unknown {
     case "fenced":
       return new StoreConflictError(
         "fenced",
-        `Session ${session_id} is leased at epoch ${match[2]}; the writer holds epoch ${epoch}`,
+        `Session ${session_id} is leased at epoch ${rejection.detail}; the writer holds epoch ${epoch}`,
       );
     case "revision":
       return new StoreConflictError(

@@ -8,6 +8,7 @@ import {
   sessionCommandSchema,
 } from "@parley/session-core";
 import { Prisma, type PrismaClient } from "@prisma/client";
+import { rejectionOf } from "./statement-rejection.js";
 import { assignmentList, columnList, type RawRow, valueList } from "./table-columns.js";
 import { SESSION_COLUMNS, SESSION_COMMAND_COLUMNS } from "./tables.js";
 
@@ -132,11 +133,7 @@ export async function enqueueCommand(
        WHERE CASE WHEN EXISTS (SELECT 1 FROM plan) AND NOT EXISTS (SELECT 1 FROM inserted)
                   THEN parley_reject_commit('request_conflict') ELSE FALSE END`;
   } catch (error) {
-    if (
-      request_id !== null &&
-      error instanceof Error &&
-      error.message.includes("parley_commit_rejected:request_conflict")
-    ) {
+    if (request_id !== null && rejectionOf(error)?.reason === "request_conflict") {
       return earlierCommand(prisma, session_id, request_id);
     }
     throw error;
