@@ -40,7 +40,8 @@ const INTERACTION_STREAM = "\u0000interactions";
  * (e.g. this process's own notices coming back). The admin feed is one ordered stream (its ids grow
  * in commit order, see the store). After the transport reconnects the bus reads what it missed for
  * the sessions it tracks, then tells listeners to resync. Local publishes are delivered before
- * `publish` resolves; notices to other processes are sent without waiting for them. Sessions nobody in this process listens to are not read at all.
+ * `publish` resolves; notices to other processes are sent without waiting for them. Sessions nobody
+ * in this process listens to are not read at all.
  */
 export class NoticeEventBus implements EventBus {
   readonly #pool: pg.Pool;

@@ -26,7 +26,6 @@ export interface PostgresTurnLeaseManagerOptions {
 }
 
 interface HeldLease {
-  epoch: number;
   controller: AbortController;
 }
 
@@ -144,7 +143,7 @@ export class PostgresTurnLeaseManager implements TurnLeaseManager {
     // handed out; the retry locks anew and advances again. The epoch this attempt advanced only
     // fences: at worst it ends a newer holder's Turn as `fenced`, it never lets two holders write.
     if (this.#connection !== connection) throw new LockConnectionLostError("lease connection replaced");
-    const held: HeldLease = { epoch, controller: new AbortController() };
+    const held: HeldLease = { controller: new AbortController() };
     this.#held.set(session_id, held);
     this.#startHeartbeat();
     return {

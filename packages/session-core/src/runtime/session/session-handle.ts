@@ -160,9 +160,7 @@ export class SessionHandle implements Session {
   respond(input: RespondInput, actor?: Actor): Promise<InteractionResult> {
     try {
       const parsed = parseRespondInput(input);
-      const known = this.#known;
-      this.#known = undefined;
-      return respondToSessionInteraction(this.#hosts, this.id, parsed, actor, known);
+      return respondToSessionInteraction(this.#hosts, this.id, parsed, actor, this.#takeKnown());
     } catch (error) {
       return Promise.reject(error);
     }
@@ -288,14 +286,18 @@ export class SessionHandle implements Session {
    * again in the store (a closed session's write fails there).
    */
   async #record() {
-    const known = this.#known;
-    if (known !== undefined) {
-      this.#known = undefined;
-      return known;
-    }
+    const known = this.#takeKnown();
+    if (known !== undefined) return known;
     const record = await this.#context.store.getSession(this.id);
     if (!record) throw new ParleyError("session_not_found", `Session not found: ${this.id}`);
     return record;
+  }
+
+  /** The record the handle was opened with, once: its first call uses it, later calls read. */
+  #takeKnown(): SessionRecord | undefined {
+    const known = this.#known;
+    this.#known = undefined;
+    return known;
   }
 
   /** The stored record of the session, which must be open. */
