@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import http from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import type { Socket } from "node:net";
 import { ParleyError } from "@parley/session-core";
 import type { TRPCError } from "@trpc/server";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
@@ -12,6 +12,7 @@ import { readBearerToken } from "./auth/bearer-token.js";
 import type { OpenConnection } from "./auth/open-connections.js";
 import { isInternalError, toTRPCError } from "./errors.js";
 import { type ApiLimits, DEFAULT_API_LIMITS } from "./limits/api-limits.js";
+import { listenOn } from "./listen.js";
 import type { ApiMetrics } from "./metrics/api-metrics.js";
 import { serveMetrics } from "./metrics/metrics-http.js";
 import { openApiJson } from "./openapi/openapi-json.js";
@@ -263,16 +264,7 @@ export async function startApiServer(options: StartApiServerOptions): Promise<Ap
     keepAlive: { enabled: true, pingMs: 15_000, pongWaitMs: 5_000 },
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port, options.host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
-  const displayHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
-  const url = `http://${displayHost}:${address.port}`;
+  const { url, port } = await listenOn(server, options.port, options.host);
   logger.info({ url }, "API listening");
 
   const close = (): Promise<void> => {
@@ -296,5 +288,5 @@ export async function startApiServer(options: StartApiServerOptions): Promise<Ap
     return closing;
   };
 
-  return { url, port: address.port, close };
+  return { url, port, close };
 }

@@ -1,8 +1,8 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import http from "node:http";
-import type { AddressInfo } from "node:net";
 import type { Logger } from "pino";
 import { readBearerToken } from "../auth/bearer-token.js";
+import { listenOn } from "../listen.js";
 import type { ApiMetrics } from "./api-metrics.js";
 
 /**
@@ -62,16 +62,7 @@ export async function startMetricsServer(options: {
     }
     response.writeHead(404, { "content-type": "text/plain" }).end("not found\n");
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port, options.host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
-  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
-  const url = `http://${host}:${address.port}`;
+  const { url } = await listenOn(server, options.port, options.host);
   options.logger.info({ url }, "metrics listening");
   return {
     url,
