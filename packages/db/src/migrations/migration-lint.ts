@@ -88,7 +88,7 @@ export function contractionsOf(statement: string): ContractedObject[] {
   }
   const alterType = new RegExp(String.raw`^ALTER TYPE ${IDENT} RENAME\b`, "i").exec(text);
   if (alterType) return [{ kind: "type", name: unquote(alterType[1] ?? "") }];
-  const alterTable = new RegExp(String.raw`^ALTER TABLE( IF EXISTS)?( ONLY)? ${IDENT} (.+)$`, "i").exec(text);
+  const alterTable = new RegExp(`^ALTER TABLE( IF EXISTS)?( ONLY)? ${IDENT} (.+)$`, "i").exec(text);
   if (!alterTable) return [];
   const table = unquote(alterTable[3] ?? "");
   const found: ContractedObject[] = [];
@@ -99,7 +99,7 @@ export function contractionsOf(statement: string): ContractedObject[] {
       found.push({ kind: "column", name: `${table}.${unquote(renamed[2] ?? "")}` });
     }
     // DROP CONSTRAINT / DEFAULT / NOT NULL are not drops of a name the code reads.
-    const dropped = new RegExp(String.raw`^DROP( COLUMN)?( IF EXISTS)? ${IDENT}`, "i").exec(action);
+    const dropped = new RegExp(`^DROP( COLUMN)?( IF EXISTS)? ${IDENT}`, "i").exec(action);
     if (dropped && !/^DROP (CONSTRAINT|DEFAULT|NOT NULL|IDENTITY|EXPRESSION)\b/i.test(action)) {
       found.push({ kind: "column", name: `${table}.${unquote(dropped[3] ?? "")}` });
     }
