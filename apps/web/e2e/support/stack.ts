@@ -25,7 +25,7 @@ export interface StackEnv {
 
 const ENV_KEY = "PARLEY_E2E_STACK";
 
-/** The servers a run starts: the API, the web app, and a second web app with auto sign-in. */
+/** The servers a run starts: the API, the web app, and a second web app with the local sign-in link. */
 export type ServerName = "api" | "web" | "web-local";
 
 export function writeStackEnv(stack: StackEnv): void {

@@ -8,7 +8,7 @@ import { createParleyApi } from "@/lib/parley-client";
 import type { RuntimeConfig } from "@/lib/runtime-config";
 
 const TOKEN_KEY = "parley.token";
-/** Set by an explicit sign-out so the local auto-login token does not sign the person straight back in. */
+/** Set by an explicit sign-out so the local session (its cookie) does not sign the person straight back in. */
 const SIGNED_OUT_KEY = "parley.signed-out";
 
 export type AuthState =
