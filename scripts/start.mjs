@@ -1,9 +1,12 @@
 #!/usr/bin/env node
 // `npm start` (after `npm run build`): Postgres (embedded under .parley/ unless DATABASE_URL is set),
-// migrations, a fresh local admin token (the previous ones revoked), then the API and the web app,
-// both on 127.0.0.1 unless HOST says otherwise. The web app hands the token only to a browser on
-// this machine (apps/web/server.mjs). Ctrl-C stops everything. A failure is one line with the fix.
+// migrations (unless PARLEY_MIGRATE=off), a fresh local admin token (the previous ones revoked), then
+// the API and the web app, both on 127.0.0.1 unless HOST says otherwise. It prints a one-time sign-in
+// link, as Jupyter does: opening it sets an HttpOnly cookie in that browser, and no page ever
+// carries the token (apps/web/local-sign-in.mjs). Ctrl-C stops everything. A failure is one line
+// with the fix.
 import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { createDatabase } from "@parley/db";
@@ -27,9 +30,13 @@ async function main() {
     databaseUrl = await startDatabaseHost();
   }
 
-  // Applies the migrations, then replaces the local admin's tokens with a fresh one (shown once,
-  // stored hashed): a token handed out by an earlier start stops working now.
-  const parley = await createDatabase({ url: databaseUrl });
+  // Applies the migrations (PARLEY_MIGRATE=off: the operator does), then replaces the local admin's
+  // tokens with a fresh one (stored hashed, held by the web server only): a token handed out by an
+  // earlier start stops working now.
+  const parley = await createDatabase({
+    url: databaseUrl,
+    migrate: process.env.PARLEY_MIGRATE?.trim() !== "off",
+  });
   let token;
   try {
     const admin = await parley.auth.ensureUser({ name: "local-admin", role: "admin" });
@@ -40,6 +47,7 @@ async function main() {
   }
 
   const apiUrl = `http://${urlHost}:${apiPort}`;
+  const signInCode = randomBytes(24).toString("base64url");
   startChild("api", process.execPath, [join(root, "apps/api/dist/main.js")], {
     DATABASE_URL: databaseUrl,
     PORT: String(apiPort),
@@ -57,6 +65,7 @@ async function main() {
       NODE_ENV: "production",
       PARLEY_API_URL: apiUrl,
       PARLEY_LOCAL_TOKEN: token,
+      PARLEY_SIGN_IN_CODE: signInCode,
       NEXT_TELEMETRY_DISABLED: "1",
     },
     join(root, "apps/web"),
@@ -65,10 +74,12 @@ async function main() {
 
   console.log(`
 Parley is running.
-  Web app:          http://localhost:${webPort}   (a browser on this machine signs in as local-admin)
+  Sign in (once):   http://${urlHost}:${webPort}/local-sign-in?code=${signInCode}
+                    (signs this browser in as local-admin; the link works once, a restart prints a new one)
+  Web app:          http://${urlHost}:${webPort}
   API:              ${apiUrl}/trpc   (health: ${apiUrl}/healthz)
   Listening on:     ${host}${host === "127.0.0.1" ? " (this machine only; set HOST to change)" : ""}
-  Local admin token: ${token}   (replaced at each start)
+  Other users:      npm run parley -- token create --user NAME
 Press Ctrl-C to stop.`);
 }
 

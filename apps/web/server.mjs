@@ -1,22 +1,26 @@
 #!/usr/bin/env node
 // The web app's server for `npm start` (and the browser tests): Next.js behind a plain Node HTTP
-// server, so that the local admin token reaches only a local browser. Next's request headers cannot
-// tell the peer's address (an `x-forwarded-for` sent by the client is kept), so this server decides
-// from the socket and passes the answer on in a header holding a per-process secret, after dropping
-// any such header the client sent. The layout renders the token only when that header matches.
+// server that also answers the local sign-in (`local-sign-in.mjs`): the one-time link and the
+// cookie-for-token exchange. The token and the code stay in this module: they are removed from
+// `process.env` before Next starts, so no page can render them.
 //
-// Env: WEB_PORT (3000), HOST (127.0.0.1), plus what the app reads (PARLEY_API_URL, PARLEY_LOCAL_TOKEN).
-import { randomBytes } from "node:crypto";
+// Env: WEB_PORT (3000), HOST (127.0.0.1), PARLEY_API_URL (what the app reads), and from `npm start`
+// PARLEY_LOCAL_TOKEN with PARLEY_SIGN_IN_CODE (both or neither).
 import http from "node:http";
 import { fileURLToPath } from "node:url";
 import next from "next";
-import { isLocalRequest, LOCAL_PEER_HEADER } from "./local-request.mjs";
+import { createLocalSignIn } from "./local-sign-in.mjs";
 
 const port = Number(process.env.WEB_PORT ?? 3000);
 const host = process.env.HOST?.trim() || "127.0.0.1";
-const secret = randomBytes(32).toString("hex");
-// Read by the layout in this same process; never sent anywhere.
-process.env.PARLEY_LOCAL_PEER_SECRET = secret;
+const localToken = process.env.PARLEY_LOCAL_TOKEN?.trim() ?? "";
+const signInCode = process.env.PARLEY_SIGN_IN_CODE?.trim() ?? "";
+delete process.env.PARLEY_LOCAL_TOKEN;
+delete process.env.PARLEY_SIGN_IN_CODE;
+const localSignIn =
+  localToken !== "" && signInCode !== "" ? createLocalSignIn({ token: localToken, code: signInCode }) : null;
+// Tells the app (runtime config) to ask for the local session's token; no secret.
+process.env.PARLEY_LOCAL_SIGN_IN = localSignIn === null ? "off" : "on";
 
 const app = next({ dev: false, dir: fileURLToPath(new URL(".", import.meta.url)), hostname: host, port });
 const handle = app.getRequestHandler();
@@ -31,10 +35,7 @@ try {
 }
 
 const server = http.createServer((request, response) => {
-  delete request.headers[LOCAL_PEER_HEADER];
-  if (isLocalRequest({ remoteAddress: request.socket.remoteAddress, host: request.headers.host })) {
-    request.headers[LOCAL_PEER_HEADER] = secret;
-  }
+  if (localSignIn?.(request, response)) return;
   void handle(request, response);
 });
 server.once("error", (error) => {

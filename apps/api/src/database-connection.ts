@@ -16,7 +16,8 @@ export interface OpenedDatabase {
 
 /**
  * Connects to `DATABASE_URL`, or starts the embedded Postgres under `<PARLEY_DATA_DIR>/postgres`
- * when it is unset (the zero-setup default), and applies pending migrations before anything reads.
+ * when it is unset (the zero-setup default), and applies pending migrations before anything reads
+ * (unless `PARLEY_MIGRATE=off`).
  */
 export async function openDatabase(
   env: Env,
@@ -34,7 +35,8 @@ export async function openDatabase(
   try {
     const database = await createDatabase({
       url: resolved.url,
-      migrate: true,
+      // PARLEY_MIGRATE=off: the operator migrates; this process never touches the schema.
+      migrate: env.PARLEY_MIGRATE === "on",
       bus_url: env.PARLEY_BUS,
       logger: logger.child({ component: "db" }),
       ...(env.PARLEY_DB_POOL_SIZE === undefined ? {} : { pool_size: env.PARLEY_DB_POOL_SIZE }),

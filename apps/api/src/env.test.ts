@@ -45,6 +45,21 @@ describe("parseEnv", () => {
     expect(() => parseEnv({ PARLEY_FAULT_DROP_NOTICES: "all" })).toThrow(/PARLEY_FAULT_DROP_NOTICES/);
   });
 
+  it("migrates unless PARLEY_MIGRATE=off; /metrics has no token or port unless set, its listener on loopback", () => {
+    expect(parseEnv({}).PARLEY_MIGRATE).toBe("on");
+    expect(parseEnv({ PARLEY_MIGRATE: "off" }).PARLEY_MIGRATE).toBe("off");
+    expect(() => parseEnv({ PARLEY_MIGRATE: "no" })).toThrow(/PARLEY_MIGRATE/);
+    expect(parseEnv({})).toMatchObject({ PARLEY_METRICS_HOST: "127.0.0.1" });
+    expect(parseEnv({}).PARLEY_METRICS_TOKEN).toBeUndefined();
+    expect(parseEnv({}).PARLEY_METRICS_PORT).toBeUndefined();
+    expect(parseEnv({ PARLEY_METRICS_TOKEN: "  " }).PARLEY_METRICS_TOKEN).toBeUndefined();
+    expect(parseEnv({ PARLEY_METRICS_TOKEN: " t0k ", PARLEY_METRICS_PORT: "9464" })).toMatchObject({
+      PARLEY_METRICS_TOKEN: "t0k",
+      PARLEY_METRICS_PORT: 9464,
+    });
+    expect(() => parseEnv({ PARLEY_METRICS_PORT: "70000" })).toThrow(/PARLEY_METRICS_PORT/);
+  });
+
   it("selects the bus: unset is NOTIFY, nats:// URLs are NATS, anything else is refused", () => {
     expect(parseEnv({}).PARLEY_BUS).toBeUndefined();
     expect(parseEnv({ PARLEY_BUS: "nats://127.0.0.1:4222" }).PARLEY_BUS).toBe("nats://127.0.0.1:4222");

@@ -54,6 +54,23 @@ export const envSchema = z.object({
    * docs/behaviour.md#durability).
    */
   PARLEY_RECOVER_INTERVAL_MS: z.coerce.number().int().min(100).max(60_000).default(1000),
+  /**
+   * `off`: start without touching the schema (no migration runs, `_prisma_migrations` is not even
+   * created); the operator applies migrations, e.g. `npx prisma migrate deploy` before a rolling
+   * upgrade (docs/deployment.md). `on` (default): pending migrations are applied at start.
+   */
+  PARLEY_MIGRATE: z.enum(["on", "off"]).default("on"),
+  /**
+   * A bearer token that `GET /metrics` on the API listener requires. Unset (and no
+   * `PARLEY_METRICS_PORT`): `/metrics` is not served at all.
+   */
+  PARLEY_METRICS_TOKEN: optionalText,
+  /**
+   * `/metrics` on its own listener at this port (host `PARLEY_METRICS_HOST`, 127.0.0.1 by default),
+   * served there without a token: what can reach that port is the operator's network policy.
+   */
+  PARLEY_METRICS_PORT: z.coerce.number().int().min(0).max(65_535).optional(),
+  PARLEY_METRICS_HOST: z.string().min(1).default("127.0.0.1"),
   /** Connections in the database pool; unset: `defaultPoolSize()` of `@parley/db` (2 × cores, 10–40). */
   PARLEY_DB_POOL_SIZE: z.coerce.number().int().min(1).max(1000).optional(),
   /**

@@ -2,6 +2,7 @@ import { BusUnreachableError } from "@parley/db";
 import { composeApi } from "./compose.js";
 import { limitsFromEnv, parseEnv, runtimeSettingsFromEnv } from "./env.js";
 import { createLogger } from "./logger.js";
+import { startMetricsServer } from "./metrics/metrics-http.js";
 import { openApiAdapters } from "./open-adapters.js";
 import { startApiServer } from "./server.js";
 import { describeStartupFailure } from "./startup-failure.js";
@@ -21,12 +22,30 @@ async function main(): Promise<void> {
     host: env.HOST,
     checkHealth: () => api.checkHealth(),
     metrics: api.metrics,
+    metrics_token: env.PARLEY_METRICS_TOKEN,
     limits: limitsFromEnv(env),
   }).catch(async (error: unknown) => {
     // Not listening (port taken): release the leases and stop an embedded database before leaving.
     await api.close().catch(() => undefined);
     throw error;
   });
+
+  const metricsServer =
+    env.PARLEY_METRICS_PORT === undefined
+      ? null
+      : await startMetricsServer({
+          metrics: api.metrics,
+          port: env.PARLEY_METRICS_PORT,
+          host: env.PARLEY_METRICS_HOST,
+          logger,
+        }).catch(async (error: unknown) => {
+          await server.close();
+          await api.close().catch(() => undefined);
+          throw error;
+        });
+  if (metricsServer === null && env.PARLEY_METRICS_TOKEN === undefined) {
+    logger.info("/metrics is off: set PARLEY_METRICS_TOKEN or PARLEY_METRICS_PORT to serve it");
+  }
 
   let shuttingDown = false;
   const shutdown = async (signal: NodeJS.Signals) => {
@@ -35,6 +54,7 @@ async function main(): Promise<void> {
     logger.info({ signal }, "shutting down");
     try {
       await server.close();
+      await metricsServer?.close();
       await api.close();
       logger.info("shutdown complete");
       process.exit(0);

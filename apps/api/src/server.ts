@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import http from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import type { Socket } from "node:net";
 import { ParleyError } from "@parley/session-core";
 import type { TRPCError } from "@trpc/server";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
@@ -12,7 +12,9 @@ import { readBearerToken } from "./auth/bearer-token.js";
 import type { OpenConnection } from "./auth/open-connections.js";
 import { isInternalError, toTRPCError } from "./errors.js";
 import { type ApiLimits, DEFAULT_API_LIMITS } from "./limits/api-limits.js";
+import { listenOn } from "./listen.js";
 import type { ApiMetrics } from "./metrics/api-metrics.js";
+import { serveMetrics } from "./metrics/metrics-http.js";
 import { openApiJson } from "./openapi/openapi-json.js";
 import { appRouter } from "./router.js";
 import type { ApiServices } from "./services.js";
@@ -41,8 +43,12 @@ export interface StartApiServerOptions {
   checkHealth: () => Promise<boolean>;
   /** How long `close()` waits for in-flight HTTP requests before cutting them. Default 5 s. */
   drainTimeoutMs?: number;
-  /** Served at `GET /metrics` (Prometheus text format) when given. */
+  /**
+   * Served at `GET /metrics` (Prometheus text format) to a caller with the bearer `metrics_token`;
+   * without a token `/metrics` is not served on this listener (see `startMetricsServer`).
+   */
   metrics?: ApiMetrics;
+  metrics_token?: string | undefined;
   /** Resource limits (`env.ts` reads them from `PARLEY_*`); unset ones take their defaults. */
   limits?: Partial<ApiLimits>;
 }
@@ -220,15 +226,9 @@ export async function startApiServer(options: StartApiServerOptions): Promise<Ap
         .end(JSON.stringify({ ok: healthy }));
       return;
     }
-    if (path === "/metrics" && request.method === "GET" && options.metrics) {
-      const metrics = options.metrics;
-      try {
-        const body = await metrics.render();
-        response.writeHead(200, { "content-type": metrics.contentType }).end(body);
-      } catch (error) {
-        logger.error({ err: error }, "collecting metrics failed");
-        response.writeHead(500, { "content-type": "text/plain" }).end("metrics unavailable\n");
-      }
+    if (path === "/metrics" && request.method === "GET" && options.metrics && options.metrics_token) {
+      const access = { kind: "token", token: options.metrics_token } as const;
+      await serveMetrics(request, response, { metrics: options.metrics, access, logger });
       return;
     }
     if (path === "/openapi.json" && request.method === "GET") {
@@ -264,16 +264,7 @@ export async function startApiServer(options: StartApiServerOptions): Promise<Ap
     keepAlive: { enabled: true, pingMs: 15_000, pongWaitMs: 5_000 },
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port, options.host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
-  const displayHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
-  const url = `http://${displayHost}:${address.port}`;
+  const { url, port } = await listenOn(server, options.port, options.host);
   logger.info({ url }, "API listening");
 
   const close = (): Promise<void> => {
@@ -297,5 +288,5 @@ export async function startApiServer(options: StartApiServerOptions): Promise<Ap
     return closing;
   };
 
-  return { url, port: address.port, close };
+  return { url, port, close };
 }

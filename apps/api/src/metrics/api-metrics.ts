@@ -7,13 +7,21 @@ export interface OperatorStats {
   turns(): Promise<{ running: number; waiting: number }>;
 }
 
+/**
+ * The database gauges are read at most this often, whatever the scrape rate: a scrape in between
+ * serves the last reading, so a loop of `curl` costs the pool two queries per interval, not per call.
+ */
+export const DATABASE_GAUGES_INTERVAL_MS = 5_000;
+
 /** Seconds buckets from 0.5 ms to 10 s: a commit is ~1 ms on a quiet box, a queued one seconds. */
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 /**
  * The API's Prometheus metrics (`GET /metrics`, text format). Counters and histograms are this
- * process's; the pending-interaction and Turn gauges are read from the database at scrape time, so
- * every instance reports the same cluster-wide values (aggregate them with `max`, not `sum`).
+ * process's; the pending-interaction and Turn gauges are read from the database, at most every
+ * `DATABASE_GAUGES_INTERVAL_MS` (the oldest-pending age is recomputed from that reading at each
+ * scrape), so every instance reports the same cluster-wide values (aggregate them with `max`, not
+ * `sum`).
  */
 export class ApiMetrics {
   readonly registry = new Registry();
@@ -76,17 +84,35 @@ export class ApiMetrics {
       labelNames: ["state"],
       registers,
     });
-    // One read of the database per scrape, shared by the three database gauges.
+    // One read of the database per interval, shared by the three database gauges and by every
+    // scrape that arrives while it runs.
+    let reading: { at: number; done: Promise<number | null> } | null = null;
+    const readDatabase = (stats: OperatorStats): Promise<number | null> => {
+      if (reading === null || now() - reading.at >= DATABASE_GAUGES_INTERVAL_MS) {
+        const started = { at: now(), done: Promise.resolve<number | null>(null) };
+        started.done = Promise.all([stats.pendingByType(), stats.turns()]).then(
+          ([byType, counts]) => {
+            pending.reset();
+            for (const row of byType) pending.set({ type: row.type }, row.count);
+            turns.set({ state: "running" }, counts.running);
+            turns.set({ state: "waiting" }, counts.waiting);
+            return byType.length === 0 ? null : Math.min(...byType.map((row) => row.oldest_created_at));
+          },
+          (error: unknown) => {
+            // A failed reading is retried by the next scrape, not served for the interval.
+            if (reading === started) reading = null;
+            throw error;
+          },
+        );
+        reading = started;
+      }
+      return reading.done;
+    };
     this.#collectDatabase = async () => {
       const stats = this.#stats;
       if (!stats) return;
-      const [byType, counts] = await Promise.all([stats.pendingByType(), stats.turns()]);
-      pending.reset();
-      for (const row of byType) pending.set({ type: row.type }, row.count);
-      const first = Math.min(...byType.map((row) => row.oldest_created_at));
-      oldest.set(byType.length === 0 ? 0 : Math.max(0, (now() - first) / 1000));
-      turns.set({ state: "running" }, counts.running);
-      turns.set({ state: "waiting" }, counts.waiting);
+      const first = await readDatabase(stats);
+      oldest.set(first === null ? 0 : Math.max(0, (now() - first) / 1000));
     };
   }
 
@@ -121,7 +147,7 @@ export class ApiMetrics {
     this.#webSocketClients = count;
   }
 
-  /** The Prometheus text exposition, the database gauges read fresh. */
+  /** The Prometheus text exposition, the database gauges at most `DATABASE_GAUGES_INTERVAL_MS` old. */
   async render(): Promise<string> {
     await this.#collectDatabase();
     return this.registry.metrics();

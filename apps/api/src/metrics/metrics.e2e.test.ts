@@ -21,11 +21,26 @@ function parseMetrics(text: string): Map<string, number> {
   return series;
 }
 
+const METRICS_TOKEN = "metrics-e2e-token";
+
 async function scrape(url: string): Promise<Map<string, number>> {
-  const response = await fetch(`${url}/metrics`);
+  const response = await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
   expect(response.status).toBe(200);
   expect(response.headers.get("content-type")).toContain("text/plain");
   return parseMetrics(await response.text());
+}
+
+/**
+ * Scrapes until `series` reads `value`: the database gauges are up to 5 s old (read at most every
+ * 5 s), so a change shows within one interval.
+ */
+async function scrapeUntil(url: string, series: string, value: number): Promise<Map<string, number>> {
+  const deadline = Date.now() + 12_000;
+  for (;;) {
+    const scraped = await scrape(url);
+    if (scraped.get(series) === value || Date.now() > deadline) return scraped;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
 }
 
 describe("operators: GET /metrics and structured logs", () => {
@@ -38,7 +53,10 @@ describe("operators: GET /metrics and structured logs", () => {
     const database = await createTestDatabase();
     cleanups.push(() => database.drop());
     const { token } = await createTokenWithCli({ database_url: database.url, user: "ops", admin: true });
-    const api = await startApiProcess({ database_url: database.url });
+    const api = await startApiProcess({
+      database_url: database.url,
+      env: { PARLEY_METRICS_TOKEN: METRICS_TOKEN },
+    });
     cleanups.push(() => api.stop("SIGKILL"));
     const client = createParleyClient({ url: api.url, token });
     cleanups.push(() => client.close());
@@ -55,7 +73,7 @@ describe("operators: GET /metrics and structured logs", () => {
     const { turn_id } = await session.prompt("write kept.txt: measured");
     await feed.waitFor(isToolState("waiting-user"));
 
-    const waiting = await scrape(api.url);
+    const waiting = await scrapeUntil(api.url, 'parley_turns{state="waiting"}', 1);
     expect(waiting.get('parley_pending_interactions{type="approval"}')).toBe(1);
     expect(waiting.get("parley_oldest_pending_interaction_age_seconds")).toBeGreaterThanOrEqual(0);
     expect(waiting.get('parley_turns{state="running"}')).toBe(0);
@@ -69,7 +87,7 @@ describe("operators: GET /metrics and structured logs", () => {
     });
     await feed.waitFor(isTurnFinish);
 
-    const done = await scrape(api.url);
+    const done = await scrapeUntil(api.url, 'parley_turns{state="waiting"}', 0);
     expect([...done.keys()].filter((name) => name.startsWith("parley_pending_interactions{"))).toEqual([]);
     expect(done.get("parley_oldest_pending_interaction_age_seconds")).toBe(0);
     expect(done.get('parley_turns{state="running"}')).toBe(0);

@@ -25,7 +25,7 @@ export interface StackEnv {
 
 const ENV_KEY = "PARLEY_E2E_STACK";
 
-/** The servers a run starts: the API, the web app, and a second web app with auto sign-in. */
+/** The servers a run starts: the API, the web app, and a second web app with the local sign-in link. */
 export type ServerName = "api" | "web" | "web-local";
 
 export function writeStackEnv(stack: StackEnv): void {
@@ -135,12 +135,12 @@ export async function startApi(
 
 /**
  * The web app's server (`apps/web/server.mjs`, as the root `npm start` runs it) against the test
- * API. `local_token` plays `npm start`, which hands the local admin token to the web app so a
- * browser on this machine signs in by itself.
+ * API. `local` plays `npm start`, which hands the web server the local admin token and the one-time
+ * code of the sign-in link it prints (`localSignInUrl`).
  */
 export async function startWeb(
   stack: Pick<StackEnv, "state_dir">,
-  options: { name?: ServerName; port?: number; local_token?: string } = {},
+  options: { name?: ServerName; port?: number; local?: { token: string; code: string } } = {},
 ): Promise<string> {
   const name = options.name ?? "web";
   const port = options.port ?? WEB_PORT;
@@ -156,12 +156,18 @@ export async function startWeb(
       WEB_PORT: String(port),
       HOST: "127.0.0.1",
       PARLEY_API_URL: `http://127.0.0.1:${API_PORT}`,
-      PARLEY_LOCAL_TOKEN: options.local_token ?? "",
+      PARLEY_LOCAL_TOKEN: options.local?.token ?? "",
+      PARLEY_SIGN_IN_CODE: options.local?.code ?? "",
     },
   });
   const url = `http://127.0.0.1:${port}`;
   await waitForHttp(`${url}/sign-in`, "The web app", path.join(stack.state_dir, `${name}.log`));
   return url;
+}
+
+/** The link `npm start` prints for a web server started with `local.code`. */
+export function localSignInUrl(web_url: string, code: string): string {
+  return `${web_url}/local-sign-in?code=${encodeURIComponent(code)}`;
 }
 
 /** Stops a recorded server: SIGTERM to its process group, SIGKILL if it lingers. */

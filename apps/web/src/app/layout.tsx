@@ -6,8 +6,8 @@ import { connection } from "next/server";
 import type { ReactNode } from "react";
 import { AppProviders } from "@/components/app-providers";
 import { THEME_BOOT_SCRIPT } from "@/components/theme";
+import { NONCE_HEADER } from "@/lib/content-security-policy";
 import { readRuntimeConfig } from "@/lib/runtime-config";
-import { LOCAL_PEER_HEADER } from "../../local-request.mjs";
 import "../styles/base.css";
 import "../styles/controls.css";
 import "../styles/layout.css";
@@ -29,14 +29,14 @@ export const viewport: Viewport = { width: "device-width", initialScale: 1 };
 export default async function RootLayout({ children }: { children: ReactNode }) {
   // Read the API location per request, so one build works against any API.
   await connection();
-  // The local token only for a local browser, as `server.mjs` marked the request (see
-  // README.md#sign-in-tokens-and-limits).
-  const config = readRuntimeConfig(process.env, (await headers()).get(LOCAL_PEER_HEADER));
+  const config = readRuntimeConfig(process.env);
+  // The Content-Security-Policy's per-request nonce (src/proxy.ts): inline scripts run only with it.
+  const nonce = (await headers()).get(NONCE_HEADER) ?? undefined;
   return (
     <html lang="en" className={`${GeistSans.variable} ${GeistMono.variable}`} suppressHydrationWarning>
       <head>
         {/* biome-ignore lint/security/noDangerouslySetInnerHtml: a constant script, so the stored theme applies before paint */}
-        <script dangerouslySetInnerHTML={{ __html: THEME_BOOT_SCRIPT }} />
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: THEME_BOOT_SCRIPT }} />
       </head>
       <body>
         <a className="skip-link" href="#main">

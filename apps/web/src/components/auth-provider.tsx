@@ -2,12 +2,13 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from "react";
+import { fetchLocalSessionToken } from "@/lib/local-session";
 import { type DisplayError, type ParleyApi, toDisplayError, type WhoAmI } from "@/lib/parley-api";
 import { createParleyApi } from "@/lib/parley-client";
 import type { RuntimeConfig } from "@/lib/runtime-config";
 
 const TOKEN_KEY = "parley.token";
-/** Set by an explicit sign-out so the local auto-login token does not sign the person straight back in. */
+/** Set by an explicit sign-out so the local session (its cookie) does not sign the person straight back in. */
 const SIGNED_OUT_KEY = "parley.signed-out";
 
 export type AuthState =
@@ -19,10 +20,10 @@ export type AuthState =
 interface AuthContextValue {
   readonly state: AuthState;
   readonly apiUrl: string;
-  /** True when this server hands out a local auto sign-in token (the root `npm start`). */
-  readonly hasLocalToken: boolean;
+  /** True under the root `npm start`, whose one-time link signs a browser in (`local-sign-in.mjs`). */
+  readonly hasLocalSignIn: boolean;
   signIn(token: string): Promise<DisplayError | null>;
-  /** Signs in with the local token again after an explicit sign-out. */
+  /** Signs in again with this browser's local session (its cookie) after an explicit sign-out. */
   signInLocally(): Promise<DisplayError | null>;
   signOut(): void;
   retry(): void;
@@ -63,32 +64,40 @@ export function AuthProvider({ config, children }: { config: RuntimeConfig; chil
     let cancelled = false;
     const stored = window.localStorage.getItem(TOKEN_KEY);
     const signedOut = window.localStorage.getItem(SIGNED_OUT_KEY) === "1";
-    const token = stored ?? (signedOut ? null : config.local_token);
-    if (!token) {
-      setState({ status: "signed-out" });
-      return;
-    }
     setState({ status: "checking" });
-    verify(config.api_url, token).then(
-      (session) => {
-        if (cancelled) return session.api.close();
-        setState({ status: "signed-in", ...session });
-      },
-      (error: unknown) => {
+    // A pasted token is remembered; the local session's token is asked for again at each load.
+    const token: Promise<string | null> =
+      stored !== null
+        ? Promise.resolve(stored)
+        : signedOut || !config.local_sign_in
+          ? Promise.resolve(null)
+          : fetchLocalSessionToken().catch(() => null);
+    token
+      .then((value) => {
         if (cancelled) return;
-        const display = toDisplayError(error);
-        if (display.code === "unauthorized") {
-          window.localStorage.removeItem(TOKEN_KEY);
-          setState({ status: "signed-out", reason: display });
-        } else {
-          setState({ status: "unreachable", error: display });
-        }
-      },
-    );
+        if (value === null) return setState({ status: "signed-out" });
+        return verify(config.api_url, value).then(
+          (session) => {
+            if (cancelled) return session.api.close();
+            setState({ status: "signed-in", ...session });
+          },
+          (error: unknown) => {
+            if (cancelled) return;
+            const display = toDisplayError(error);
+            if (display.code === "unauthorized") {
+              window.localStorage.removeItem(TOKEN_KEY);
+              setState({ status: "signed-out", reason: display });
+            } else {
+              setState({ status: "unreachable", error: display });
+            }
+          },
+        );
+      })
+      .catch(() => undefined);
     return () => {
       cancelled = true;
     };
-  }, [config.api_url, config.local_token, attempt]);
+  }, [config.api_url, config.local_sign_in, attempt]);
 
   useEffect(() => {
     if (state.status !== "signed-in") return;
@@ -96,11 +105,12 @@ export function AuthProvider({ config, children }: { config: RuntimeConfig; chil
     return () => api.close();
   }, [state]);
 
-  const signIn = useCallback(
-    async (token: string): Promise<DisplayError | null> => {
+  /** `remember`: keep the token in this browser's storage (a pasted one; never the local session's). */
+  const startSession = useCallback(
+    async (token: string, remember: boolean): Promise<DisplayError | null> => {
       try {
         const session = await verify(config.api_url, token.trim());
-        window.localStorage.setItem(TOKEN_KEY, token.trim());
+        if (remember) window.localStorage.setItem(TOKEN_KEY, token.trim());
         window.localStorage.removeItem(SIGNED_OUT_KEY);
         queryClient.clear();
         setState({ status: "signed-in", ...session });
@@ -112,6 +122,8 @@ export function AuthProvider({ config, children }: { config: RuntimeConfig; chil
     [config.api_url, queryClient],
   );
 
+  const signIn = useCallback((token: string) => startSession(token, true), [startSession]);
+
   const signOut = useCallback(() => {
     window.localStorage.removeItem(TOKEN_KEY);
     window.localStorage.setItem(SIGNED_OUT_KEY, "1");
@@ -121,22 +133,29 @@ export function AuthProvider({ config, children }: { config: RuntimeConfig; chil
 
   const retry = useCallback(() => setAttempt((value) => value + 1), []);
 
-  const signInLocally = useCallback(
-    async () => (config.local_token ? signIn(config.local_token) : null),
-    [config.local_token, signIn],
-  );
+  const signInLocally = useCallback(async (): Promise<DisplayError | null> => {
+    const token = await fetchLocalSessionToken().catch(() => null);
+    if (token === null) {
+      return {
+        code: "unauthorized",
+        message:
+          "This browser has not opened the sign-in link that npm start printed (each link works once).",
+      };
+    }
+    return startSession(token, false);
+  }, [startSession]);
 
   const value = useMemo(
     () => ({
       state,
       apiUrl: config.api_url,
-      hasLocalToken: config.local_token !== null,
+      hasLocalSignIn: config.local_sign_in,
       signIn,
       signInLocally,
       signOut,
       retry,
     }),
-    [state, config.api_url, config.local_token, signIn, signInLocally, signOut, retry],
+    [state, config.api_url, config.local_sign_in, signIn, signInLocally, signOut, retry],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

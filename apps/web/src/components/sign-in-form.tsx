@@ -7,7 +7,7 @@ import { useAuth } from "./auth-provider";
 import { LoadingState } from "./states";
 
 export function SignInForm() {
-  const { state, signIn, signInLocally, hasLocalToken, apiUrl } = useAuth();
+  const { state, signIn, signInLocally, hasLocalSignIn, apiUrl } = useAuth();
   const router = useRouter();
   const [token, setToken] = useState("");
   const [error, setError] = useState<string | null>(null);
@@ -86,7 +86,7 @@ export function SignInForm() {
         <button type="submit" className="button primary block" disabled={busy || !token.trim()}>
           {busy ? "Checking…" : "Sign in"}
         </button>
-        {hasLocalToken ? (
+        {hasLocalSignIn ? (
           <button type="button" className="button block" disabled={busy} onClick={signInWithLocalToken}>
             Sign in with this server's local admin token
           </button>
