@@ -1,10 +1,11 @@
 import { execFileSync } from "node:child_process";
-import { mkdir, rm, symlink, writeFile } from "node:fs/promises";
+import { mkdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { APPROVAL_PREVIOUS_CONTENT_MAX_BYTES } from "@parley/session-core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { describeApprovalTarget } from "./approval-target.js";
 import { createTempWorkspace } from "./testing/recording-tool-context.js";
+import { swapForLink } from "./testing/swap-for-link.js";
 import { confinePath } from "./workspace-path.js";
 
 let base: string;
@@ -24,12 +25,6 @@ afterEach(async () => {
   await rm(base, { recursive: true, force: true });
 });
 
-/** Replaces `relative` (inside the workspace) with a symbolic link to `target`. */
-async function swapForLink(relative: string, target: string): Promise<void> {
-  await rm(path.join(root, relative), { recursive: true, force: true });
-  await symlink(target, path.join(root, relative));
-}
-
 /**
  * Each case confines the path as the tools do, then changes the workspace (what a shell command in
  * a shared workspace can do at that moment), then asks for the preview: the swap lands exactly
@@ -48,7 +43,7 @@ describe("the approval preview of a target changed after confinement", () => {
 
   it("the file swapped for a link to a file outside shows nothing of it", async () => {
     const checked = await confinePath(root, "notes.txt");
-    await swapForLink("notes.txt", path.join(outside, "notes.txt"));
+    await swapForLink(root, "notes.txt", path.join(outside, "notes.txt"));
     expect(await describeApprovalTarget(root, checked, { withContent: true })).toEqual({
       path: "notes.txt",
       exists: true,
@@ -57,7 +52,7 @@ describe("the approval preview of a target changed after confinement", () => {
 
   it("the file swapped for a link to /proc/self/environ shows nothing of the environment", async () => {
     const checked = await confinePath(root, "notes.txt");
-    await swapForLink("notes.txt", "/proc/self/environ");
+    await swapForLink(root, "notes.txt", "/proc/self/environ");
     const preview = await describeApprovalTarget(root, checked, { withContent: true });
     expect(preview).toEqual({ path: "notes.txt", exists: true });
     expect(JSON.stringify(preview)).not.toContain("PATH=");
@@ -65,7 +60,7 @@ describe("the approval preview of a target changed after confinement", () => {
 
   it("a parent directory swapped for a link out shows nothing of the outside file", async () => {
     const checked = await confinePath(root, "sub/notes.txt");
-    await swapForLink("sub", outside);
+    await swapForLink(root, "sub", outside);
     expect(await describeApprovalTarget(root, checked, { withContent: true })).toEqual({
       path: "sub/notes.txt",
       exists: true,
