@@ -157,16 +157,21 @@ describe("request_form schemas chosen by a model (real API, openai-compatible st
         response: { type: "parley:form", outcome: "resolved", payload: { name } },
       });
 
-    // A first refused answer warms the connection and compiles the validator, so the timing below
-    // is the hostile answer's decision alone.
+    // A first refused answer warms the connection and compiles the validator. The hostile answer
+    // is then timed five times and the fastest counts: a round trip on a busy machine can take
+    // longer than the decision, while a backtracking engine would take 95 s on every attempt.
     await expect(answer("b")).rejects.toMatchObject({ code: "interaction_invalid_response" });
-    const started = performance.now();
-    await expect(answer(`${"a".repeat(40)}!`)).rejects.toMatchObject({
-      code: "interaction_invalid_response",
-      message:
-        'Session Interaction response does not match response_schema: payload/name must match pattern "^(a+)+$"',
-    });
-    expect(performance.now() - started).toBeLessThan(100);
+    const timings: number[] = [];
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      const started = performance.now();
+      await expect(answer(`${"a".repeat(40)}!`)).rejects.toMatchObject({
+        code: "interaction_invalid_response",
+        message:
+          'Session Interaction response does not match response_schema: payload/name must match pattern "^(a+)+$"',
+      });
+      timings.push(performance.now() - started);
+    }
+    expect(Math.min(...timings)).toBeLessThan(100);
 
     await answer("a".repeat(40));
     expect(await feed.waitFor(turnFinished(turn_id))).toMatchObject({ status: "completed", text: "Done." });
