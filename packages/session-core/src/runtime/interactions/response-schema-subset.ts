@@ -37,9 +37,12 @@ function literalTooDeep(value: JsonValue, depth: number): boolean {
   return children.some((child) => literalTooDeep(child, depth + 1));
 }
 
+function literalProblem(name: string, value: JsonValue): string | null {
+  return literalTooDeep(value, 1) ? `${name} is nested deeper than ${RESPONSE_SCHEMA_MAX_DEPTH}` : null;
+}
+
 function literal(name: string): KeywordCheck {
-  return (value) =>
-    literalTooDeep(value, 1) ? `${name} is nested deeper than ${RESPONSE_SCHEMA_MAX_DEPTH}` : null;
+  return (value) => literalProblem(name, value);
 }
 
 function text(name: string): KeywordCheck {
@@ -90,7 +93,9 @@ const LEAF_KEYWORDS: Record<string, KeywordCheck> = {
       ? null
       : "required must be a list of distinct property names",
   enum: (value) =>
-    Array.isArray(value) && value.length > 0 ? literal("enum")(value, {}) : "enum must be a non-empty list",
+    Array.isArray(value) && value.length > 0
+      ? literalProblem("enum", value)
+      : "enum must be a non-empty list",
   const: literal("const"),
   default: literal("default"),
   title: text("title"),
