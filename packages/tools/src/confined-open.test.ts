@@ -6,6 +6,7 @@ import { openConfinedDirectory, openConfinedFile } from "./confined-open.js";
 import { readFileTool } from "./read-file-tool.js";
 import { snapshotDirectory } from "./testing/directory-snapshot.js";
 import { createRecordingToolContext, createTempWorkspace } from "./testing/recording-tool-context.js";
+import { swapForLink } from "./testing/swap-for-link.js";
 import { confinePath, errorCode, WorkspacePathError } from "./workspace-path.js";
 import { writeFileTool } from "./write-file-tool.js";
 
@@ -28,28 +29,22 @@ afterEach(async () => {
 
 const CHANGED = /Path changed into a symbolic link or file while the tool ran/;
 
-/** Replaces `relative` (inside the workspace) with a symbolic link to `target`. */
-async function swapForLink(relative: string, target: string): Promise<void> {
-  await rm(path.join(root, relative), { recursive: true, force: true });
-  await symlink(target, path.join(root, relative));
-}
-
 describe("a path checked, then swapped for a symbolic link out, then opened", () => {
   it("read: a parent directory swapped is refused, nothing outside is read", async () => {
     const checked = await confinePath(root, "sub/notes.txt");
-    await swapForLink("sub", outside);
+    await swapForLink(root, "sub", outside);
     await expect(openConfinedFile(root, checked, { write: false })).rejects.toThrow(CHANGED);
   });
 
   it("read: the file itself swapped is refused", async () => {
     const checked = await confinePath(root, "notes.txt");
-    await swapForLink("notes.txt", path.join(outside, "notes.txt"));
+    await swapForLink(root, "notes.txt", path.join(outside, "notes.txt"));
     await expect(openConfinedFile(root, checked, { write: false })).rejects.toThrow(CHANGED);
   });
 
   it("write: a parent directory swapped is refused, nothing is written outside", async () => {
     const checked = await confinePath(root, "sub/new.txt");
-    await swapForLink("sub", outside);
+    await swapForLink(root, "sub", outside);
     await expect(openConfinedFile(root, checked, { write: true })).rejects.toThrow(CHANGED);
     expect(await snapshotDirectory(outside)).toEqual({ "notes.txt": "file: SECRET" });
   });
@@ -64,14 +59,14 @@ describe("a path checked, then swapped for a symbolic link out, then opened", ()
 
   it("write: the file swapped for a link out is refused and the target keeps its content", async () => {
     const checked = await confinePath(root, "notes.txt");
-    await swapForLink("notes.txt", path.join(outside, "notes.txt"));
+    await swapForLink(root, "notes.txt", path.join(outside, "notes.txt"));
     await expect(openConfinedFile(root, checked, { write: true })).rejects.toThrow(CHANGED);
     expect(await snapshotDirectory(outside)).toEqual({ "notes.txt": "file: SECRET" });
   });
 
   it("list: a directory swapped is refused", async () => {
     const checked = await confinePath(root, "sub");
-    await swapForLink("sub", outside);
+    await swapForLink(root, "sub", outside);
     await expect(
       openConfinedDirectory(root, checked.real, { create: false, relative: "sub" }),
     ).rejects.toThrow(CHANGED);

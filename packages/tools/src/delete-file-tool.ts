@@ -40,7 +40,7 @@ export const deleteFileTool = define_agent_tool({
     const { validated, model_explanation } = withoutExplanation(input);
     const decision = await requestToolApproval(context, validated, DELETE_FILE_DESCRIPTION, {
       model_explanation,
-      target: await describeApprovalTarget(before, { withContent: false }),
+      target: await describeApprovalTarget(root, before, { withContent: false }),
     });
     if (!decision.approved) return DENIED_RESULT;
     // A Turn stopped or taken over while the approval was pending must not act any more.

@@ -38,7 +38,7 @@ export const writeFileTool = define_agent_tool({
     const { validated, model_explanation } = withoutExplanation(input);
     const decision = await requestToolApproval(context, validated, WRITE_FILE_DESCRIPTION, {
       model_explanation,
-      target: await describeApprovalTarget(before, { withContent: true }),
+      target: await describeApprovalTarget(root, before, { withContent: true }),
     });
     if (!decision.approved) return DENIED_RESULT;
     // A Turn stopped or taken over while the approval was pending must not act any more.

@@ -29,6 +29,7 @@ import {
 import { findToolIndex } from "../transitions/transition.js";
 import { approvedInputOf } from "./approval-edit.js";
 import type { HandOver, InteractionWaiters } from "./interaction-waiters.js";
+import { assertAcceptableResponseSchema } from "./response-schema-validation.js";
 
 export interface InteractionPortDeps {
   session_id: string;
@@ -80,6 +81,7 @@ export class RuntimeInteractionPort implements InteractionPort {
   async request(input: InteractionRequestInput): Promise<InteractionHandle> {
     const problem = envelopeError(input);
     if (problem) throw new Error(problem);
+    if (input.response_schema !== undefined) assertAcceptableResponseSchema(input.response_schema);
     const message_id = await this.#deps.locateTool(input.tool_call_id);
     if (!message_id) throw new Error(`Streaming Tool Part not found: ${input.tool_call_id}`);
     const ordinal = this.#deps.countsOrdinals ? (this.#ordinals.get(input.tool_call_id) ?? 0) : undefined;

@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { ParleyError } from "../../errors.js";
-import { assertMatchesResponseSchema } from "./response-schema-validation.js";
+import {
+  assertAcceptableResponseSchema,
+  assertMatchesResponseSchema,
+  ResponseSchemaValidators,
+} from "./response-schema-validation.js";
 
 const SCHEMA = {
   type: "object",
@@ -18,7 +22,16 @@ function refusal(schema: unknown, payload: unknown): ParleyError | null {
   }
 }
 
-describe("response_schema enforcement (Ajv)", () => {
+function requestRefusal(schema: unknown): ParleyError | null {
+  try {
+    assertAcceptableResponseSchema(schema as never);
+    return null;
+  } catch (error) {
+    return error as ParleyError;
+  }
+}
+
+describe("response_schema enforcement (Ajv with RE2 patterns)", () => {
   it("accepts a payload that fits", () => {
     expect(refusal(SCHEMA, { ok: true, count: 2 })).toBeNull();
   });
@@ -38,5 +51,107 @@ describe("response_schema enforcement (Ajv)", () => {
   it("refuses when the schema itself is not a JSON Schema", () => {
     expect(refusal({ type: "no-such-type" }, {})?.code).toBe("interaction_invalid_response");
     expect(refusal("text", {})?.code).toBe("interaction_invalid_response");
+  });
+
+  it("refuses a schema outside the subset at request time with invalid_input", () => {
+    expect(requestRefusal({ $async: true, type: "object" })).toMatchObject({
+      code: "invalid_input",
+      message:
+        "response_schema is refused (invalid_input): schema uses $async, which is outside the accepted subset",
+    });
+    expect(requestRefusal({ type: "object", properties: { a: { $ref: "#" } } })?.code).toBe("invalid_input");
+    expect(requestRefusal(SCHEMA)).toBeNull();
+  });
+
+  it("refuses an answer to a stored schema outside the subset with interaction_invalid_response", () => {
+    expect(refusal({ $id: "form", type: "object" }, {})).toMatchObject({
+      code: "interaction_invalid_response",
+      message:
+        "Session Interaction response_schema is not accepted: response_schema is refused (invalid_input): schema uses $id, which is outside the accepted subset",
+    });
+  });
+
+  it("decides ^(a+)+$ against forty a's and a ! in under 100 ms (RE2, no backtracking)", () => {
+    const schema = { type: "object", properties: { name: { type: "string", pattern: "^(a+)+$" } } };
+    const started = performance.now();
+    const result = refusal(schema, { name: `${"a".repeat(40)}!` });
+    const elapsed = performance.now() - started;
+    expect(result?.message).toBe(
+      'Session Interaction response does not match response_schema: payload/name must match pattern "^(a+)+$"',
+    );
+    expect(elapsed).toBeLessThan(100);
+    expect(refusal(schema, { name: "a".repeat(40) })).toBeNull();
+  });
+
+  it("stays linear: a hostile answer of 200 000 characters is decided in under 100 ms too", () => {
+    const schema = { type: "string", pattern: "^(a+)+$" };
+    const hostile = `${"a".repeat(200_000)}!`;
+    // The fastest of three, so a pause of a busy machine is not taken for the engine's cost.
+    const timings = [0, 1, 2].map(() => {
+      const started = performance.now();
+      expect(refusal(schema, hostile)?.code).toBe("interaction_invalid_response");
+      return performance.now() - started;
+    });
+    expect(Math.min(...timings)).toBeLessThan(100);
+  });
+
+  it("keeps two patterns of one schema apart", () => {
+    const schema = {
+      type: "object",
+      properties: { a: { type: "string", pattern: "^a+$" }, b: { type: "string", pattern: "^b+$" } },
+    };
+    expect(refusal(schema, { a: "aa", b: "bb" })).toBeNull();
+    expect(refusal(schema, { a: "aa", b: "aa" })?.message).toBe(
+      'Session Interaction response does not match response_schema: payload/b must match pattern "^b+$"',
+    );
+  });
+
+  it("checks the listed formats", () => {
+    const schema = (format: string) => ({ type: "string", format });
+    expect(refusal(schema("date"), "2026-02-28")).toBeNull();
+    expect(refusal(schema("date"), "2026-02-30")?.code).toBe("interaction_invalid_response");
+    expect(refusal(schema("date-time"), "2026-12-03T19:05:00Z")).toBeNull();
+    expect(refusal(schema("date-time"), "2026-12-03T25:05:00Z")?.code).toBe("interaction_invalid_response");
+    expect(refusal(schema("time"), "19:05:00+01:00")).toBeNull();
+    expect(refusal(schema("email"), "ada@example.com")).toBeNull();
+    expect(refusal(schema("email"), "ada@example")?.code).toBe("interaction_invalid_response");
+    expect(refusal(schema("uri"), "https://example.com/a")).toBeNull();
+    expect(refusal(schema("uri"), "not a uri")?.code).toBe("interaction_invalid_response");
+    expect(refusal(schema("uuid"), "123e4567-e89b-12d3-a456-426614174000")).toBeNull();
+    expect(refusal(schema("uuid"), "123e4567")?.code).toBe("interaction_invalid_response");
+  });
+});
+
+describe("the compiled-validator cache", () => {
+  const schemaNamed = (name: string) => ({ type: "object", required: [name] });
+
+  it("holds at most its capacity, evicting the least recently used", () => {
+    const validators = new ResponseSchemaValidators(2);
+    validators.validatorFor(schemaNamed("a"));
+    validators.validatorFor(schemaNamed("b"));
+    validators.validatorFor(schemaNamed("a"));
+    expect(validators.compilations).toBe(2);
+    validators.validatorFor(schemaNamed("c"));
+    expect(validators.size).toBe(2);
+    expect(validators.compilations).toBe(3);
+    validators.validatorFor(schemaNamed("a"));
+    expect(validators.compilations).toBe(3);
+    validators.validatorFor(schemaNamed("b"));
+    expect(validators.compilations).toBe(4);
+    expect(validators.size).toBe(2);
+  });
+
+  it("stays at its capacity across a hundred distinct schemas", () => {
+    const validators = new ResponseSchemaValidators(16);
+    for (let index = 0; index < 100; index += 1) validators.validatorFor(schemaNamed(`field${index}`));
+    expect(validators.size).toBe(16);
+    expect(validators.compilations).toBe(100);
+  });
+
+  it("caches by content: an equal schema built anew compiles once", () => {
+    const validators = new ResponseSchemaValidators(4);
+    const first = validators.validatorFor(schemaNamed("a"));
+    expect(validators.validatorFor(schemaNamed("a"))).toBe(first);
+    expect(validators.compilations).toBe(1);
   });
 });
