@@ -50,11 +50,13 @@ export interface ParleyApi {
   adminInteractions(query: AdminInteractionsQuery): Promise<AdminInteractionsPage>;
   /**
    * Live feed of every interaction change across sessions; reconnects by itself. `onEnded` is
-   * called if the feed stops for good (not for dropped connections, which resume).
+   * called if the feed stops for good (not for dropped connections, which resume); `onStarted` each
+   * time the server listens (a snapshot read before then may have missed an event).
    */
   subscribeAdmin(
     listener: (event: AdminInteractionEvent) => void,
     onEnded: (error: unknown) => void,
+    onStarted?: () => void,
   ): () => void;
   close(): void;
 }

@@ -34,7 +34,8 @@ export function createParleyApi(options: { url: string; token: string }): Parley
     },
     session: (session_id) => bindSession(client.session(session_id)),
     adminInteractions: (query) => client.admin.interactions(query),
-    subscribeAdmin: (listener, onEnded) => client.admin.subscribe(listener, { onError: onEnded }),
+    subscribeAdmin: (listener, onEnded, onStarted) =>
+      client.admin.subscribe(listener, { onError: onEnded, ...(onStarted ? { onStarted } : {}) }),
     close: () => {
       void client.close();
     },

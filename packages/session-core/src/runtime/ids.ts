@@ -28,14 +28,8 @@ export class RuntimeIds {
   interaction(): string {
     return `interaction:${this.source.next()}`;
   }
-  question(): string {
-    return `question:${this.source.next()}`;
-  }
   turn(session_id: string, now: number): string {
     return `turn:${session_id}:${now}:${this.source.next()}`;
-  }
-  cancelledTurn(session_id: string, now: number): string {
-    return `turn:${session_id}:cancelled:${now}:${this.source.next()}`;
   }
   userMessage(session_id: string): string {
     return `user:${session_id}:${this.source.next()}`;
