@@ -51,6 +51,8 @@ function bindSession(handle: ReturnType<ReturnType<typeof createParleyClient>["s
     status: () => handle.status(),
     messages: (before_sequence) => handle.messages(before_sequence === undefined ? {} : { before_sequence }),
     prompt: (input) => handle.prompt(input),
+    queuedPrompts: () => handle.queuedPrompts(),
+    withdrawPrompt: (request_id) => handle.withdrawPrompt(request_id),
     stop: () => handle.stop(),
     rename: (title) => handle.rename(title),
     close: async () => {
