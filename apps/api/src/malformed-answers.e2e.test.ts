@@ -36,6 +36,16 @@ describe("session.respond: every malformed answer has its exact code and changes
     await environment?.close();
   });
 
+  it("the pending approval carries the tool's description and the model's explanation", async () => {
+    const [request] = await alice.client().session(session_id).interactions();
+    expect(request?.payload).toMatchObject({
+      operation: "tool",
+      tool_description:
+        "Delete one file inside the workspace (not a directory). Asks the user for approval first.",
+      model_explanation: "You asked me to delete notes.txt.",
+    });
+  });
+
   const approve = { type: "approval", outcome: "resolved", payload: { decision: "approved" } };
   const cases: { name: string; input: () => unknown; code: ParleyCode }[] = [
     {

@@ -31,7 +31,10 @@ test("the workspace picker lists the two operator-named workspaces and creates a
   await screenshot(page, "workspace-picker-session");
 });
 
-test("an approval card shows what the tool does (payload.tool_description)", async ({ member, stack }) => {
+test("an approval card shows what the tool does and why the model calls it (tool_description, model_explanation)", async ({
+  member,
+  stack,
+}) => {
   const { page } = member;
   const session_id = await createSession(page, "Tool description");
   putWorkspaceFile(stack, session_id, "old.txt", "old\n");
@@ -41,6 +44,7 @@ test("an approval card shows what the tool does (payload.tool_description)", asy
   await expect(card.getByTestId("tool-description")).toHaveText(
     "What delete_file does: Delete one file inside the workspace (not a directory). Asks the user for approval first.",
   );
+  await expect(card.locator(".model-claim")).toContainText("You asked me to delete old.txt.");
   await screenshot(page, "tool-description");
 });
 
@@ -145,6 +149,8 @@ test("a message queued during an approval is on the server: still there after a 
   admin,
   stack,
 }) => {
+  // Two clients, two reloads and a Turn that resumes: longer than one default test budget here.
+  test.slow();
   const { page } = member;
   const session_id = await createSession(page, "Queued on the server");
   putWorkspaceFile(stack, session_id, "q.txt", "q\n");
