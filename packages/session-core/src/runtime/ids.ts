@@ -49,7 +49,7 @@ export class RuntimeIds {
   mutation(): string {
     return `mutation:${this.source.next()}`;
   }
-  part(kind: "text" | "reasoning" | "step-start" | "user-text"): string {
+  part(kind: "text" | "reasoning" | "step-start" | "user-text" | "file" | "source"): string {
     return `${kind}:${this.source.next()}`;
   }
 }

@@ -25,7 +25,7 @@ export const messageMutationSchema = z.object({
 export const partMutationSchema = z.object({
   ...mutationBase,
   variant: z.literal("part"),
-  type: z.enum(["text", "reasoning", "tool", "step-start"]),
+  type: z.enum(["text", "reasoning", "tool", "step-start", "file", "source"]),
   message_id: z.string(),
   turn_id: z.string().optional(),
   /** Revision of the parent message after the change. */
