@@ -1,10 +1,12 @@
-import { PARLEY_CODES } from "@parley/session-core";
+import { PARLEY_CODES, type ParleyCode } from "@parley/session-core";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   callRaw,
   type E2eEnvironment,
   type E2eUser,
+  exceedsAnswerLimits,
+  expectedRespondRefusal,
   isToolState,
   latestInteractionIdOf,
   MutationRecorder,
@@ -68,7 +70,7 @@ describe("property-based fuzz of respond, set and prompt inputs", () => {
     };
   }
 
-  async function expectTypedRefusal(path: string, input: unknown): Promise<void> {
+  async function expectTypedRefusal(path: string, input: unknown, expected?: ParleyCode): Promise<void> {
     const result = await callRaw({
       url: environment.api.url,
       token: alice.token,
@@ -76,9 +78,11 @@ describe("property-based fuzz of respond, set and prompt inputs", () => {
       kind: "mutation",
       input,
     });
-    expect(result.status, JSON.stringify({ path, input, result })).not.toBe(500);
-    expect(result.error, JSON.stringify({ path, input, result })).toBeDefined();
+    const context = JSON.stringify({ path, input, result });
+    expect(result.status, context).not.toBe(500);
+    expect(result.error, context).toBeDefined();
     expect(typedCodes).toContain(result.error?.parley_code);
+    if (expected !== undefined) expect(result.error?.parley_code, context).toBe(expected);
   }
 
   beforeAll(async () => {
@@ -97,7 +101,7 @@ describe("property-based fuzz of respond, set and prompt inputs", () => {
     await environment?.close();
   });
 
-  it("respond: any malformed or mismatched answer is a typed error and the interaction stays pending", async () => {
+  it("respond: any malformed or mismatched answer gets its exact code (DESIGN.md §4/§9) and the interaction stays pending", async () => {
     const before = await observableState();
     const isValidApproval = (response: unknown): boolean => {
       if (typeof response !== "object" || response === null) return false;
@@ -164,7 +168,8 @@ describe("property-based fuzz of respond, set and prompt inputs", () => {
             ),
         ),
         async (candidate) => {
-          await expectTypedRefusal("session.respond", candidate);
+          const target = { session_id, interaction_id, type: "approval" };
+          await expectTypedRefusal("session.respond", candidate, expectedRespondRefusal(candidate, target));
         },
       ),
       { numRuns: RUNS },
@@ -247,11 +252,15 @@ describe("property-based fuzz of respond, set and prompt inputs", () => {
         candidate.filter(({ answers, extra }) => !isExactlyValid(answers, extra !== undefined)),
         async ({ answers, extra }) => {
           const payload = extra === undefined ? { answers } : { answers, extra };
-          await expectTypedRefusal("session.respond", {
-            session_id: session.id,
-            interaction_id: request.interaction_id,
-            response: { type: "question", outcome: "resolved", payload },
-          });
+          await expectTypedRefusal(
+            "session.respond",
+            {
+              session_id: session.id,
+              interaction_id: request.interaction_id,
+              response: { type: "question", outcome: "resolved", payload },
+            },
+            exceedsAnswerLimits(payload) ? "invalid_input" : "interaction_invalid_response",
+          );
         },
       ),
       { numRuns: RUNS },

@@ -12,11 +12,13 @@ import { sessionList } from "./procedures/session-list.js";
 import { sessionMessages } from "./procedures/session-messages.js";
 import { sessionOnMutation } from "./procedures/session-on-mutation.js";
 import { sessionPrompt } from "./procedures/session-prompt.js";
+import { sessionQueuedPrompts } from "./procedures/session-queued-prompts.js";
 import { sessionRename } from "./procedures/session-rename.js";
 import { sessionRespond } from "./procedures/session-respond.js";
 import { sessionSet } from "./procedures/session-set.js";
 import { sessionStatus } from "./procedures/session-status.js";
 import { sessionStop } from "./procedures/session-stop.js";
+import { sessionWithdrawPrompt } from "./procedures/session-withdraw-prompt.js";
 import { usersNames } from "./procedures/users-names.js";
 import { workspaceList } from "./procedures/workspace-list.js";
 import { router } from "./trpc.js";
@@ -28,6 +30,8 @@ export const appRouter = router({
     list: sessionList,
     get: sessionGet,
     prompt: sessionPrompt,
+    queuedPrompts: sessionQueuedPrompts,
+    withdrawPrompt: sessionWithdrawPrompt,
     stop: sessionStop,
     rename: sessionRename,
     close: sessionClose,

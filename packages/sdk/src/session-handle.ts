@@ -14,6 +14,7 @@ import type {
   MessagesQuery,
   PromptInput,
   PromptResult,
+  QueuedPrompt,
   RespondInput,
   SessionInfo,
   SessionMutation,
@@ -23,6 +24,7 @@ import type {
   SessionStatus,
   StopResult,
   SubscribeOptions,
+  WithdrawPromptResult,
 } from "./types.js";
 
 /** A Session over the network (docs/behaviour.md#session). Every call is one request. */
@@ -38,6 +40,16 @@ export interface ParleySession {
   ): () => void;
   /** Resolves once the prompt is persisted and assigned to a Turn. */
   prompt(input: PromptInput): Promise<PromptResult>;
+  /**
+   * The prompts queued behind the running or waiting Turn they joined, in order. A `session`
+   * mutation of type `queue` says when the list changed.
+   */
+  queuedPrompts(): Promise<QueuedPrompt[]>;
+  /**
+   * Withdraws a queued prompt by the `request_id` it was sent with. `withdrawn`: it never runs (a
+   * retry answers the same); `applied`: its Turn took it first; `starts_turn`: it started its Turn.
+   */
+  withdrawPrompt(request_id: string): Promise<WithdrawPromptResult>;
   /**
    * Sends the prompt and resolves when its Turn finishes (its `turn` finish mutation). `onInteraction` is
    * called for each Interaction the Turn raises; the response it returns is sent with `respond`.
@@ -85,6 +97,10 @@ export function createSessionHandle(trpc: ContractClient, session_id: string): P
           ...(typeof input === "string" ? { query: input } : input),
         }),
       ),
+    queuedPrompts: async () =>
+      (await withParleyErrors(() => trpc.query("session.queuedPrompts", target))).items,
+    withdrawPrompt: (request_id) =>
+      withParleyErrors(() => trpc.mutate("session.withdrawPrompt", { ...target, request_id })),
     stop: () => withParleyErrors(() => trpc.mutate("session.stop", target)),
     async run(query, options = {}) {
       const { turn_id } = await handle.prompt(

@@ -26,6 +26,7 @@ export type {
   PromptResult,
   Question,
   QuestionAnswer,
+  QueuedPrompt,
   RespondInput,
   RevokedTokens,
   RevokeUserInput,
@@ -46,6 +47,7 @@ export type {
   UserNamesInput,
   UserRole,
   WhoAmI,
+  WithdrawPromptResult,
   WorkspaceList,
 } from "@parley/session-core/wire";
 

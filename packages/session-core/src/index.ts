@@ -15,6 +15,7 @@ export {
   type WorkspaceResolver,
 } from "./runtime/compose-runtime.js";
 export { createRandomIdSource, RuntimeIds, toolPartId } from "./runtime/ids.js";
+export { parseRespondInput } from "./runtime/interactions/respond-to-interaction.js";
 export { AUTO_TITLE_MAX_CHARS, titleFromPrompt } from "./runtime/session/auto-title.js";
 export * from "./runtime/session/session-facade.js";
 export { CONFIG_ACTION_TITLE, PROMPT_CANCELLED } from "./runtime/session/session-host.js";
@@ -29,6 +30,7 @@ export * from "./schema/messages.js";
 export * from "./schema/mutation.js";
 export * from "./schema/parts.js";
 export * from "./schema/question.js";
+export * from "./schema/queued-prompt.js";
 export * from "./schema/session.js";
 export * from "./schema/session-command.js";
 export * from "./schema/storable-json.js";

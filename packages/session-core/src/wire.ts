@@ -13,4 +13,5 @@ export * from "./schema/messages.js";
 export * from "./schema/mutation.js";
 export * from "./schema/parts.js";
 export * from "./schema/question.js";
+export * from "./schema/queued-prompt.js";
 export * from "./schema/session.js";

@@ -1,16 +1,18 @@
-import { interactionResultSchema } from "@parley/session-core";
+import { interactionResultSchema, parseRespondInput } from "@parley/session-core";
 import { sessionRespondInputSchema } from "@parley/session-core/contract";
 import { openVisibleSession } from "../session-access.js";
 import { authedProcedure } from "../trpc.js";
 
-/** Answers a pending interaction as the caller (recorded as `responded_by`); the Turn resumes. */
+/**
+ * Answers a pending interaction as the caller (recorded as `responded_by`); the Turn resumes. A
+ * session the caller cannot see is `session_not_found` before anything about the answer is judged.
+ */
 export const sessionRespond = authedProcedure
   .input(sessionRespondInputSchema)
   .output(interactionResultSchema)
   .mutation(async ({ ctx, input }) => {
     const session = await openVisibleSession(ctx, input.session_id);
-    return session.respond(
-      { interaction_id: input.interaction_id, response: input.response },
-      { user_id: ctx.user.user_id },
-    );
+    // The wire leaves `outcome` and `payload` to the runtime, whose codes DESIGN.md §4/§9 fix.
+    const answer = parseRespondInput({ interaction_id: input.interaction_id, response: input.response });
+    return session.respond(answer, { user_id: ctx.user.user_id });
   });

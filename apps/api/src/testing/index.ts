@@ -13,3 +13,4 @@ export * from "./in-memory-auth-store.js";
 export * from "./issue-token.js";
 export * from "./raw-trpc.js";
 export * from "./raw-websocket.js";
+export * from "./respond-refusal-code.js";

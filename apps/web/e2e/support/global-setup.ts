@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createTestDatabase } from "@parley/db/testing";
@@ -34,6 +34,10 @@ export default async function globalSetup() {
   const database = await createTestDatabase();
   const state_dir = mkdtempSync(path.join(tmpdir(), "parley-web-e2e-"));
   const workspace_root = path.join(state_dir, "workspaces");
+  // Two operator-named workspaces for the picker (web-contract.spec.ts); the API inherits this env.
+  process.env.PARLEY_WORKSPACES = ["project", "docs"]
+    .map((id) => `${id}=${mkdirSync(path.join(state_dir, id), { recursive: true }) ?? ""}`)
+    .join(",");
   const stack = { database_url: database.url, workspace_root, state_dir };
   try {
     await startApi(stack);

@@ -177,6 +177,14 @@ export function ApprovalBody({
   return (
     <div className="approval-body">
       <Effect interaction={interaction} payload={payload} />
+      {payload?.tool_description ? (
+        <p className="small muted tool-description" data-testid="tool-description">
+          <span className="section-label">
+            What {interaction.request.source.tool_name ?? "the tool"} does:{" "}
+          </span>
+          {payload.tool_description}
+        </p>
+      ) : null}
       {payload?.model_explanation ? (
         <blockquote className="model-claim">
           <p className="section-label">The model's explanation (its claim, not verified)</p>

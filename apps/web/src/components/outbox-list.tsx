@@ -1,35 +1,32 @@
 "use client";
 
-import { ArrowUpRight, Clock, Loader2, RotateCcw, X } from "lucide-react";
+import { Clock, Loader2, RotateCcw, X } from "lucide-react";
 import type { OutboxItem } from "@/lib/outbox";
 
-/** The person's messages not yet in the timeline: held while a request waits, or being sent. */
+/** The person's messages the server has not accepted yet: held while offline, or being sent. */
 export function OutboxList({
   items,
   onCancel,
   onRetry,
-  onJumpToRequest,
 }: {
   items: readonly OutboxItem[];
   onCancel: (local_id: string) => void;
   onRetry: (local_id: string) => void;
-  /** Set while a request of this session waits for a person. */
-  onJumpToRequest: (() => void) | null;
 }) {
   if (items.length === 0) return null;
   return (
     <ol className="outbox" aria-label="Messages not sent yet">
       {items.map((item) => (
-        <li key={item.local_id} className={`outbox-item ${item.status}`} data-testid="queued-message">
+        <li key={item.local_id} className={`outbox-item ${item.status}`} data-testid="outbox-message">
           <div className="outbox-text">{item.text}</div>
           <div className="outbox-meta">
             {item.status === "held" ? (
-              <span className="icon-text" data-testid="queued-status">
+              <span className="icon-text" data-testid="outbox-status">
                 <Clock size={13} aria-hidden />
-                Queued — sends when the waiting request is answered
+                Not sent yet — sends when the connection is back
               </span>
             ) : item.status === "sending" ? (
-              <span className="icon-text" data-testid="queued-status">
+              <span className="icon-text" data-testid="outbox-status">
                 <Loader2 size={13} aria-hidden className="spin" />
                 Sending…
               </span>
@@ -38,12 +35,6 @@ export function OutboxList({
                 Not sent: {item.error}
               </span>
             )}
-            {item.status === "held" && onJumpToRequest ? (
-              <button type="button" className="button ghost small icon-text" onClick={onJumpToRequest}>
-                <ArrowUpRight size={13} aria-hidden />
-                Jump to the request
-              </button>
-            ) : null}
             {item.status === "failed" ? (
               <button
                 type="button"

@@ -15,6 +15,7 @@ import {
   pendingInteractionCount,
 } from "@/lib/session-state";
 import { useModels } from "@/lib/use-models";
+import { useQueuedPrompts } from "@/lib/use-queued-prompts";
 import { useSessionView } from "@/lib/use-session-view";
 import { useUserNames } from "@/lib/use-user-names";
 import { ApprovalModeControl } from "./approval-mode-control";
@@ -25,6 +26,7 @@ import { useConnection } from "./connection-provider";
 import { useNewInteractionAnnouncer } from "./interaction-announcer";
 import { ModelControl } from "./model-control";
 import { OutboxList } from "./outbox-list";
+import { QueuedPromptList } from "./queued-prompt-list";
 import { SESSIONS_QUERY_KEY } from "./session-sidebar";
 import { SessionTitle } from "./session-title";
 import { ErrorState, LoadingState } from "./states";
@@ -55,6 +57,7 @@ export function SessionView({
   const queryClient = useQueryClient();
   const handle = useMemo(() => api.session(session_id), [api, session_id]);
   const { state, refreshStatus, loadOlder, resync, feedEnded, restart } = useSessionView(handle);
+  const { queued, reread: rereadQueue } = useQueuedPrompts(handle, state);
   const models = useModels(api);
   const [stopping, setStopping] = useState(false);
   const [stopError, setStopError] = useState<string | null>(null);
@@ -130,20 +133,34 @@ export function SessionView({
     [handle, check],
   );
 
-  // Held messages go out once nothing waits for a person.
+  // Messages held while offline go out once the connection is back.
   useEffect(() => {
-    if (!online) return;
-    for (const item of releasable(outbox, pendingCount)) send(item);
-  }, [outbox, pendingCount, online, send]);
+    for (const item of releasable(outbox, online)) send(item);
+  }, [outbox, online, send]);
 
+  // Sent at once, also while a request waits: the server queues it behind the Turn, where every
+  // client lists it and Cancel withdraws it (docs/behaviour.md#queued-prompts).
   const enqueue = useCallback(
     (text: string) => {
       const item = { local_id: newId(), request_id: newId(), text };
-      const hold = pendingCount > 0 || !online;
-      dispatchOutbox({ type: "add", item, hold });
-      if (!hold) send({ ...item, status: "sending" });
+      dispatchOutbox({ type: "add", item, hold: !online });
+      if (online) send({ ...item, status: "sending" });
     },
-    [pendingCount, online, send],
+    [online, send],
+  );
+
+  const withdrawQueued = useCallback(
+    async (request_id: string): Promise<string | null> => {
+      try {
+        const { status } = await handle.withdrawPrompt(request_id);
+        rereadQueue();
+        return status === "withdrawn" ? null : "Too late: the agent already took this message.";
+      } catch (error) {
+        check();
+        return toDisplayError(error).message;
+      }
+    },
+    [handle, check, rereadQueue],
   );
 
   const respond = useCallback(
@@ -313,6 +330,12 @@ export function SessionView({
           always_allow: state.security?.approval_mode === "always-allow",
         }}
       />
+      <QueuedPromptList
+        items={queued}
+        waitingForPerson={pendingCount > 0}
+        onWithdraw={withdrawQueued}
+        onJumpToRequest={pendingCount > 0 ? () => focusFirstPendingRequest() : null}
+      />
       <OutboxList
         items={outbox}
         onCancel={(local_id) => dispatchOutbox({ type: "cancel", local_id })}
@@ -320,7 +343,6 @@ export function SessionView({
           const item = outbox.find((candidate) => candidate.local_id === local_id);
           if (item) send(item);
         }}
-        onJumpToRequest={pendingCount > 0 ? () => focusFirstPendingRequest() : null}
       />
       <Composer
         inputRef={composerRef}

@@ -6,6 +6,7 @@ import { AlertOctagon, Bot, Info, User } from "lucide-react";
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import { formatClock } from "@/lib/format-time";
 import { Markdown } from "./markdown";
+import { FilePartView, SourcePartView } from "./model-output-part";
 import { EmptyState } from "./states";
 import { ToolCard } from "./tool-card";
 import type { RespondHandler } from "./use-respond";
@@ -266,5 +267,9 @@ function PartView({
       return <ToolCard tool={part} onRespond={onRespond} nameOf={nameOf} />;
     case "step-start":
       return null;
+    case "file":
+      return <FilePartView part={part} />;
+    case "source":
+      return <SourcePartView part={part} />;
   }
 }

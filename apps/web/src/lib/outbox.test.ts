@@ -5,13 +5,13 @@ const add = (local_id: string, text: string, hold: boolean) =>
   ({ type: "add", item: { local_id, request_id: `req-${local_id}`, text }, hold }) as const;
 
 describe("outbox", () => {
-  it("holds messages while a request waits and releases them once it is answered", () => {
+  it("holds messages while offline and releases them, oldest first, once online", () => {
     let items: readonly OutboxItem[] = [];
     items = outboxReducer(items, add("a", "first", true));
     items = outboxReducer(items, add("b", "second", true));
     expect(items.map((item) => item.status)).toEqual(["held", "held"]);
-    expect(releasable(items, 1)).toEqual([]);
-    expect(releasable(items, 0).map((item) => item.local_id)).toEqual(["a", "b"]);
+    expect(releasable(items, false)).toEqual([]);
+    expect(releasable(items, true).map((item) => item.local_id)).toEqual(["a", "b"]);
   });
 
   it("cancels a held message and drops a sending one when its user message is delivered", () => {

@@ -1,9 +1,10 @@
 /**
- * Messages the person sent that the timeline does not show yet. The composer never waits on the
- * server: a message goes here at once. While a request of this session waits for a person it is
- * `held` (not sent, so Cancel really cancels it); otherwise, or once the request is answered, it is
- * `sending` until the server accepts it, and it leaves the outbox when its user message is
- * persisted (the timeline shows it then) or the prompt call returns.
+ * Messages the person sent that the server has not accepted yet. The composer never waits on the
+ * server: a message goes here at once and is sent as a prompt with its `request_id` (a retry adds
+ * nothing). It is `held` only while the browser is offline (Cancel then really cancels it), then
+ * `sending` until the server accepts it. Once accepted it leaves the outbox: it is in the timeline,
+ * or queued on the server behind a running or waiting Turn, where every client lists it
+ * (`useQueuedPrompts`) and Cancel withdraws it there.
  */
 export interface OutboxItem {
   readonly local_id: string;
@@ -53,7 +54,7 @@ export function outboxReducer(items: readonly OutboxItem[], action: OutboxAction
   }
 }
 
-/** The held items to send now: all of them, oldest first, once nothing waits for a person. */
-export function releasable(items: readonly OutboxItem[], pendingRequests: number): OutboxItem[] {
-  return pendingRequests > 0 ? [] : items.filter((item) => item.status === "held");
+/** The held items to send now: all of them, oldest first, once the browser is online. */
+export function releasable(items: readonly OutboxItem[], online: boolean): OutboxItem[] {
+  return online ? items.filter((item) => item.status === "held") : [];
 }

@@ -6,6 +6,7 @@ import type {
   InteractionResult,
   MessagePage,
   ModelChoice,
+  QueuedPrompt,
   RespondInput,
   SessionInfo,
   SessionListPage,
@@ -14,6 +15,7 @@ import type {
   SessionStatus,
   StopResult,
   WhoAmI,
+  WithdrawPromptResult,
 } from "@parley/sdk";
 
 /** The wire shapes the web app uses, as the SDK infers them from the API contract. */
@@ -23,6 +25,7 @@ export type {
   AdminInteractionsQuery,
   MessagePage,
   ModelChoice,
+  QueuedPrompt,
   SessionListPage,
   WhoAmI,
 };
@@ -50,11 +53,13 @@ export interface ParleyApi {
   adminInteractions(query: AdminInteractionsQuery): Promise<AdminInteractionsPage>;
   /**
    * Live feed of every interaction change across sessions; reconnects by itself. `onEnded` is
-   * called if the feed stops for good (not for dropped connections, which resume).
+   * called if the feed stops for good (not for dropped connections, which resume); `onStarted` each
+   * time the server listens (a snapshot read before then may have missed an event).
    */
   subscribeAdmin(
     listener: (event: AdminInteractionEvent) => void,
     onEnded: (error: unknown) => void,
+    onStarted?: () => void,
   ): () => void;
   close(): void;
 }
@@ -81,6 +86,10 @@ export interface ParleySessionApi {
   messages(before_sequence?: number): Promise<MessagePage>;
   /** `request_id` makes a retry idempotent: the same id never adds a second user message. */
   prompt(input: { query: string; request_id?: string }): Promise<{ turn_id: string }>;
+  /** The prompts queued on the server behind the running or waiting Turn, in order. */
+  queuedPrompts(): Promise<QueuedPrompt[]>;
+  /** Takes a queued prompt back; `withdrawn` means it never runs. */
+  withdrawPrompt(request_id: string): Promise<WithdrawPromptResult>;
   stop(): Promise<StopResult>;
   /** A new title (trimmed, 1–200 characters); the session's prompts never retitle it after. */
   rename(title: string): Promise<SessionInfo>;

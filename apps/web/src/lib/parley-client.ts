@@ -34,7 +34,8 @@ export function createParleyApi(options: { url: string; token: string }): Parley
     },
     session: (session_id) => bindSession(client.session(session_id)),
     adminInteractions: (query) => client.admin.interactions(query),
-    subscribeAdmin: (listener, onEnded) => client.admin.subscribe(listener, { onError: onEnded }),
+    subscribeAdmin: (listener, onEnded, onStarted) =>
+      client.admin.subscribe(listener, { onError: onEnded, ...(onStarted ? { onStarted } : {}) }),
     close: () => {
       void client.close();
     },
@@ -50,6 +51,8 @@ function bindSession(handle: ReturnType<ReturnType<typeof createParleyClient>["s
     status: () => handle.status(),
     messages: (before_sequence) => handle.messages(before_sequence === undefined ? {} : { before_sequence }),
     prompt: (input) => handle.prompt(input),
+    queuedPrompts: () => handle.queuedPrompts(),
+    withdrawPrompt: (request_id) => handle.withdrawPrompt(request_id),
     stop: () => handle.stop(),
     rename: (title) => handle.rename(title),
     close: async () => {

@@ -37,6 +37,11 @@ export interface SessionViewState {
   readonly buffer: readonly SessionMutation[];
   /** Where the next older page of messages starts; null once the whole history is loaded. */
   readonly older_before_sequence: number | null;
+  /**
+   * How many `session` mutations of type `queue` arrived: each says the server's queued prompts
+   * changed, which the view then reads again (`useQueuedPrompts`).
+   */
+  readonly queue_changes: number;
 }
 
 /**
@@ -95,6 +100,7 @@ export function createSessionViewState(session_id: string): SessionViewState {
     last_event_id: 0,
     buffer: [],
     older_before_sequence: null,
+    queue_changes: 0,
   };
 }
 
@@ -148,6 +154,7 @@ function applySnapshot(state: SessionViewState, snapshot: SessionSnapshot): Sess
     last_event_id: state.last_event_id,
     buffer: [],
     older_before_sequence: snapshot.older_before_sequence ?? null,
+    queue_changes: state.queue_changes,
   };
   for (const mutation of state.buffer) next = applyMutation(next, mutation);
   return next;
@@ -202,6 +209,7 @@ function applyMutation(state: SessionViewState, mutation: SessionMutation): Sess
         : state.model;
       return {
         ...advanced,
+        ...(mutation.type === "queue" ? { queue_changes: state.queue_changes + 1 } : {}),
         ...(info ? { info } : {}),
         ...(security ? { security } : {}),
         ...(model ? { model } : {}),

@@ -8,6 +8,7 @@ import type {
   InteractionQuery,
   InteractionRecord,
   MessagePage,
+  PromptCommand,
   SessionCommand,
   SessionCommit,
   SessionEvent,
@@ -16,6 +17,7 @@ import type {
   SessionQuery,
   SessionRecord,
   SessionStore,
+  WithdrawPromptResult,
 } from "@parley/session-core";
 import {
   assertCommitWellFormed,
@@ -31,6 +33,7 @@ import type { CommitObserver } from "./commit-observer.js";
 import { commitRevision } from "./commit-revision.js";
 import { INTERACTION_PAGE_ORDER, interactionPageSql } from "./interaction-page.js";
 import { readRows } from "./pool-reads.js";
+import { listQueuedPrompts, withdrawPrompt } from "./queued-prompts.js";
 import {
   type InteractionEventRow,
   type InteractionRow,
@@ -230,6 +233,18 @@ export class PrismaSessionStore implements SessionStore {
        WHERE c.status = 'queued' AND c.kind <> 'set' AND s.closed_at IS NULL
        GROUP BY c.session_id ORDER BY min(c.position) LIMIT ${limit}::int`);
     return rows.map((row) => row.session_id);
+  }
+
+  listQueuedPrompts(session_id: string): Promise<PromptCommand[]> {
+    return listQueuedPrompts(this.#prisma, session_id);
+  }
+
+  withdrawPrompt(input: {
+    session_id: string;
+    request_id: string;
+    settled_at: number;
+  }): Promise<WithdrawPromptResult["status"] | "not_found"> {
+    return withdrawPrompt(this.#prisma, input);
   }
 
   async getActiveTurnId(session_id: string): Promise<string | null> {

@@ -16,8 +16,9 @@ import type {
 } from "../ports/session-store.js";
 import type { SessionMessage } from "../schema/messages.js";
 import type { SessionMutation, UnsequencedMutation } from "../schema/mutation.js";
+import type { WithdrawPromptResult } from "../schema/queued-prompt.js";
 import type { SessionRecord } from "../schema/session.js";
-import type { SessionCommand } from "../schema/session-command.js";
+import type { PromptCommand, SessionCommand } from "../schema/session-command.js";
 import { assertCommitWellFormed } from "../store/commit-well-formedness.js";
 import { decodePageCursor, encodePageCursor } from "../store/page-cursor.js";
 import {
@@ -28,6 +29,7 @@ import {
   type PendingInteractionPosition,
   sessionPosition,
 } from "../store/store-order.js";
+import { queuedPromptsOf, withdrawPromptIn } from "./queued-prompts.js";
 
 /**
  * Where a lease manager writes the fencing epoch it granted. The in-memory store implements it; a
@@ -295,6 +297,21 @@ export class InMemorySessionStore implements SessionStore, LeaseEpochSink {
     }
     oldest.sort((left, right) => left.created_at - right.created_at);
     return oldest.slice(0, limit).map((entry) => entry.session_id);
+  }
+
+  async listQueuedPrompts(session_id: string): Promise<PromptCommand[]> {
+    return structuredClone(queuedPromptsOf(this.#sessions.get(session_id)?.commands ?? []));
+  }
+
+  async withdrawPrompt(input: {
+    session_id: string;
+    request_id: string;
+  }): Promise<WithdrawPromptResult["status"] | "not_found"> {
+    const state = this.#sessions.get(input.session_id);
+    if (!state) return "not_found";
+    const { index, withdrawn, status } = withdrawPromptIn(state.commands, input.request_id);
+    if (withdrawn) state.commands[index] = withdrawn;
+    return status;
   }
 
   async getActiveTurnId(session_id: string): Promise<string | null> {

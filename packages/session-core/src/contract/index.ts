@@ -13,6 +13,7 @@
 import type { z } from "zod";
 import { interactionResultSchema } from "../schema/interaction.js";
 import { sessionMutationSchema } from "../schema/mutation.js";
+import { queuedPromptListSchema, withdrawPromptResultSchema } from "../schema/queued-prompt.js";
 import { sessionInfoSchema, sessionStatusSchema, stopResultSchema } from "../schema/session.js";
 import {
   authWhoamiOutputSchema,
@@ -48,6 +49,7 @@ import {
   sessionRespondInputSchema,
   sessionSetOutputSchema,
   sessionSetProcedureInputSchema,
+  sessionWithdrawPromptInputSchema,
 } from "./session-procedures.js";
 
 export * from "./account-procedures.js";
@@ -89,6 +91,12 @@ export const PROCEDURES = {
     type: "query",
     input: sessionTargetInputSchema,
     output: sessionInteractionsOutputSchema,
+  },
+  "session.queuedPrompts": { type: "query", input: sessionTargetInputSchema, output: queuedPromptListSchema },
+  "session.withdrawPrompt": {
+    type: "mutation",
+    input: sessionWithdrawPromptInputSchema,
+    output: withdrawPromptResultSchema,
   },
   "session.respond": { type: "mutation", input: sessionRespondInputSchema, output: interactionResultSchema },
   "session.status": { type: "query", input: sessionTargetInputSchema, output: sessionStatusSchema },

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { approvalModeSchema } from "../schema/approval-mode.js";
 import { interactionRequestSchema, interactionResponseSchema } from "../schema/interaction.js";
+import { jsonValueSchema } from "../schema/json.js";
 import { sessionMessageSchema } from "../schema/messages.js";
 import { sessionInfoSchema, sessionSetInputSchema, sessionSetOptionsSchema } from "../schema/session.js";
 import { announceStartSchema, cursorSchema, lastEventIdSchema, sessionIdSchema } from "./common-inputs.js";
@@ -74,14 +75,27 @@ export const sessionCloseOutputSchema = z.object({ closed: z.literal(true) });
 
 export const sessionInteractionsOutputSchema = z.array(interactionRequestSchema);
 
+/**
+ * The answer as the wire takes it: the shape of the envelope (`type`, known keys) is checked here
+ * (`invalid_input`), while `outcome` and `payload` are the runtime's to judge, so an outcome other
+ * than `resolved`/`denied` or a missing payload is `interaction_invalid_response` (DESIGN.md §4/§9),
+ * not a schema refusal.
+ */
+const respondResponseWireSchema = z.strictObject({
+  type: interactionResponseSchema.shape.type,
+  outcome: jsonValueSchema.optional(),
+  payload: jsonValueSchema.optional(),
+});
+
 export const sessionRespondInputSchema = z.strictObject({
   session_id: sessionIdSchema,
   interaction_id: z.string().min(1).max(LIMITS.id_chars),
-  response: interactionResponseSchema.superRefine((response, context) => {
+  response: respondResponseWireSchema.superRefine((response, context) => {
     if (response.type.length > LIMITS.id_chars) {
       context.addIssue({ code: "custom", message: "response type is too long", path: ["type"] });
     }
-    checkPayloadLimits(response.payload, context, ["payload"]);
+    if (response.payload !== undefined) checkPayloadLimits(response.payload, context, ["payload"]);
+    if (response.outcome !== undefined) checkPayloadLimits(response.outcome, context, ["outcome"]);
   }),
 });
 
@@ -106,4 +120,10 @@ export const sessionOnMutationInputSchema = z.strictObject({
   session_id: sessionIdSchema,
   lastEventId: lastEventIdSchema,
   announce_start: announceStartSchema,
+});
+
+/** `session.withdrawPrompt`: the queued prompt to withdraw, by the `request_id` it was sent with. */
+export const sessionWithdrawPromptInputSchema = z.strictObject({
+  session_id: sessionIdSchema,
+  request_id: z.string().min(1).max(LIMITS.id_chars),
 });

@@ -1,8 +1,14 @@
 import type { Interaction } from "../schema/interaction.js";
 import type { SessionMessage } from "../schema/messages.js";
 import type { SessionMutation, UnsequencedMutation } from "../schema/mutation.js";
+import type { WithdrawPromptResult } from "../schema/queued-prompt.js";
 import type { SessionRecord } from "../schema/session.js";
-import type { CommandSettlement, NewSessionCommand, SessionCommand } from "../schema/session-command.js";
+import type {
+  CommandSettlement,
+  NewSessionCommand,
+  PromptCommand,
+  SessionCommand,
+} from "../schema/session-command.js";
 
 /** A committed mutation, as the replay log (`session_events`) holds it. */
 export interface SessionEvent {
@@ -217,6 +223,22 @@ export interface SessionStore {
    * `set` waits for the next prompt) — oldest command first, at most `limit`.
    */
   listSessionsWithQueuedCommands(limit: number): Promise<string[]>;
+  /**
+   * The queued prompts that joined a Turn (each has an earlier prompt of the same Turn: the one that
+   * started it, which is never listed), in the order they were committed.
+   */
+  listQueuedPrompts(session_id: string): Promise<PromptCommand[]>;
+  /**
+   * Withdraws a queued prompt that joined a Turn (docs/behaviour.md#commands): cancelled in one
+   * statement only while it is still `queued`, so of this call and a commit that applies it exactly
+   * one wins (the commit then fails with `StoreConflictError("revision")` and writes nothing).
+   * `not_found`: the session has no prompt with that `request_id`.
+   */
+  withdrawPrompt(input: {
+    session_id: string;
+    request_id: string;
+    settled_at: number;
+  }): Promise<WithdrawPromptResult["status"] | "not_found">;
   /** The Turn a prompt committed now would join (running or waiting), or null when idle. */
   getActiveTurnId(session_id: string): Promise<string | null>;
 }

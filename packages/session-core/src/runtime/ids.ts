@@ -28,14 +28,8 @@ export class RuntimeIds {
   interaction(): string {
     return `interaction:${this.source.next()}`;
   }
-  question(): string {
-    return `question:${this.source.next()}`;
-  }
   turn(session_id: string, now: number): string {
     return `turn:${session_id}:${now}:${this.source.next()}`;
-  }
-  cancelledTurn(session_id: string, now: number): string {
-    return `turn:${session_id}:cancelled:${now}:${this.source.next()}`;
   }
   userMessage(session_id: string): string {
     return `user:${session_id}:${this.source.next()}`;
@@ -55,7 +49,7 @@ export class RuntimeIds {
   mutation(): string {
     return `mutation:${this.source.next()}`;
   }
-  part(kind: "text" | "reasoning" | "step-start" | "user-text"): string {
+  part(kind: "text" | "reasoning" | "step-start" | "user-text" | "file" | "source"): string {
     return `${kind}:${this.source.next()}`;
   }
 }

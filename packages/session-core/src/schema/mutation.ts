@@ -25,7 +25,7 @@ export const messageMutationSchema = z.object({
 export const partMutationSchema = z.object({
   ...mutationBase,
   variant: z.literal("part"),
-  type: z.enum(["text", "reasoning", "tool", "step-start"]),
+  type: z.enum(["text", "reasoning", "tool", "step-start", "file", "source"]),
   message_id: z.string(),
   turn_id: z.string().optional(),
   /** Revision of the parent message after the change. */
@@ -59,7 +59,8 @@ export const turnMutationSchema = z.object({
 export const sessionInfoMutationSchema = z.object({
   ...mutationBase,
   variant: z.literal("session"),
-  type: z.enum(["title", "config", "closed"]),
+  /** `queue`: the session's queued prompts changed (re-read `session.queuedPrompts`); no fields. */
+  type: z.enum(["title", "config", "closed", "queue"]),
   title: z.string().optional(),
   approval_mode: approvalModeSchema.optional(),
   effective_approval_mode: approvalModeSchema.optional(),

@@ -58,11 +58,44 @@ export const toolPartSchema = z.object({
 });
 export type ToolPart = z.infer<typeof toolPartSchema>;
 
+/** Files a model produced are kept inline up to this size; a larger one is described only. */
+export const FILE_PART_MAX_BYTES = 256 * 1024;
+
+/**
+ * A file the model produced (e.g. an image), as a `data:` URL clients can offer for download. Over
+ * `FILE_PART_MAX_BYTES` the data is not kept (`omitted: true`): every later revision of the message
+ * rewrites its whole snapshot, so a large file would be written again and again.
+ */
+export const filePartSchema = z.object({
+  ...partBase,
+  type: z.literal("file"),
+  media_type: z.string(),
+  size_bytes: z.number().int().nonnegative(),
+  url: z.string().optional(),
+  omitted: z.literal(true).optional(),
+});
+export type FilePart = z.infer<typeof filePartSchema>;
+
+/** A source the model cited: a web page (`url`) or a document it was given (`document`). */
+export const sourcePartSchema = z.object({
+  ...partBase,
+  type: z.literal("source"),
+  source_type: z.enum(["url", "document"]),
+  source_id: z.string(),
+  url: z.string().optional(),
+  title: z.string().optional(),
+  media_type: z.string().optional(),
+  filename: z.string().optional(),
+});
+export type SourcePart = z.infer<typeof sourcePartSchema>;
+
 export const assistantPartSchema = z.discriminatedUnion("type", [
   textPartSchema,
   reasoningPartSchema,
   toolPartSchema,
   stepStartPartSchema,
+  filePartSchema,
+  sourcePartSchema,
 ]);
 export type AssistantPart = z.infer<typeof assistantPartSchema>;
 

@@ -13,7 +13,13 @@ const textQuestionInputSchema = z.strictObject({ question: nonBlank, type: z.lit
 const selectQuestionInputSchema = z.strictObject({
   question: nonBlank,
   type: z.enum(["single_select", "multi_select"]),
-  options: z.array(questionOptionSchema).min(1),
+  options: z
+    .array(questionOptionSchema)
+    .min(1)
+    // An answer names an option by its value, so two options with one value could not be told apart.
+    .refine((options) => new Set(options.map((option) => option.value)).size === options.length, {
+      message: "option values must be distinct",
+    }),
 });
 
 /** The model-facing input of `ask_question`. Strict: no `question_id`, no options on text questions. */

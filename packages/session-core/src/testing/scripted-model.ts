@@ -45,6 +45,8 @@ export type ScriptItem =
    * with the abort reason). `await model.reached(name)` resolves once the stream got here.
    */
   | { block: string }
+  /** A part the provider sends whole: a generated `file` or a cited `source`, streamed as given. */
+  | { output: Extract<LanguageModelV3StreamPart, { type: "file" | "source" }> }
   /** Ends the Step with this finish; otherwise `tool-calls`, `error` or `stop` is derived. */
   | { finish: { reason: LanguageModelV3FinishReason["unified"]; usage?: LanguageModelV3Usage } };
 
@@ -229,6 +231,8 @@ async function* streamParts(
       yield { type: "error", error: toError(item.error) };
     } else if ("block" in item) {
       await waitForGate(context.gates.get(item.block), abort_signal);
+    } else if ("output" in item) {
+      yield item.output;
     } else {
       if (position !== script.length - 1) throw new Error("A { finish } item must be the last of its step");
       yield finishPart(item.finish.reason, item.finish.usage ?? context.usage);
@@ -333,6 +337,8 @@ async function collectGenerateResult(
         break;
       }
       case "tool-call":
+      case "file":
+      case "source":
         content.push(part);
         break;
       case "error":

@@ -8,6 +8,7 @@ import { describeCursorConformance } from "./conformance/cursor-cases.js";
 import { describeEventConformance } from "./conformance/event-cases.js";
 import { describeInteractionConformance } from "./conformance/interaction-cases.js";
 import { describeMessageConformance } from "./conformance/message-cases.js";
+import { describeQueuedPromptConformance } from "./conformance/queued-prompt-cases.js";
 import { describeSessionConformance } from "./conformance/session-cases.js";
 
 /** One store under test, fresh and empty for each test case. */
@@ -64,6 +65,7 @@ export function runSessionStoreConformance(name: string, factory: SessionStoreCo
     });
 
     describeCommandConformance(context);
+    describeQueuedPromptConformance(context);
     describeSessionConformance(context);
     describeCommitConformance(context);
     describeEventConformance(context);

@@ -17,11 +17,17 @@ import { assertRespondable } from "./respond-validation.js";
 export function parseRespondInput(raw: unknown): RespondInput {
   const parsed = respondInputSchema.safeParse(raw);
   if (!parsed.success) {
-    const outcomeIssue = parsed.error.issues.some((issue) => issue.path.join(".") === "response.outcome");
-    if (outcomeIssue) {
+    const paths = parsed.error.issues.map((issue) => issue.path.join("."));
+    if (paths.includes("response.outcome")) {
       throw new ParleyError(
         "interaction_invalid_response",
         "Session Interaction response requires a valid outcome",
+      );
+    }
+    if (paths.includes("response.payload")) {
+      throw new ParleyError(
+        "interaction_invalid_response",
+        "Session Interaction response requires a payload",
       );
     }
     throw new ParleyError(

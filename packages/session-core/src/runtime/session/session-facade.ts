@@ -2,6 +2,7 @@ import type { LanguageModelV3 } from "@ai-sdk/provider";
 import type { MessagePage } from "../../ports/session-store.js";
 import type { InteractionRequest, InteractionResult, RespondInput } from "../../schema/interaction.js";
 import type { SessionMutation } from "../../schema/mutation.js";
+import type { QueuedPrompt, WithdrawPromptResult } from "../../schema/queued-prompt.js";
 import type {
   SessionInfo,
   SessionSetInput,
@@ -46,6 +47,10 @@ export interface Actor {
 export interface Session {
   readonly id: string;
   prompt(input: { query: string; request_id?: string }): Promise<TurnHandle>;
+  /** The prompts queued behind the running or waiting Turn they joined, in order. */
+  queuedPrompts(): Promise<QueuedPrompt[]>;
+  /** Withdraws a queued prompt by its `request_id`; once `withdrawn` it never runs. */
+  withdrawPrompt(input: { request_id: string }): Promise<WithdrawPromptResult>;
   stop(): Promise<StopResult>;
   /** Sets the title (trimmed, 1–200 characters); the session's prompts never retitle it after. */
   rename(title: string): Promise<SessionInfo>;

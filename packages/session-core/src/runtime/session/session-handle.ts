@@ -3,6 +3,7 @@ import { ParleyError } from "../../errors.js";
 import type { MessagePage } from "../../ports/session-store.js";
 import type { InteractionRequest, InteractionResult, RespondInput } from "../../schema/interaction.js";
 import type { SessionMutation } from "../../schema/mutation.js";
+import type { QueuedPrompt, WithdrawPromptResult } from "../../schema/queued-prompt.js";
 import {
   type SessionInfo,
   type SessionRecord,
@@ -112,6 +113,32 @@ export class SessionHandle implements Session {
     }
     const { request_id } = input;
     return this.#hosts.use(this.id, (host) => host.enqueuePrompt(query, request_id), record);
+  }
+
+  async queuedPrompts(): Promise<QueuedPrompt[]> {
+    await this.#record();
+    const commands = await this.#context.store.listQueuedPrompts(this.id);
+    return commands.flatMap((command) =>
+      command.turn_id === null
+        ? []
+        : [
+            {
+              request_id: command.request_id,
+              query: command.input.query,
+              turn_id: command.turn_id,
+              created_at: command.created_at,
+            },
+          ],
+    );
+  }
+
+  async withdrawPrompt(input: { request_id: string }): Promise<WithdrawPromptResult> {
+    const request_id = input?.request_id;
+    if (typeof request_id !== "string" || request_id.length === 0 || request_id.length > LIMITS.id_chars) {
+      throw new ParleyError("invalid_input", "session.withdrawPrompt requires a request_id");
+    }
+    const record = await this.#requireOpen();
+    return this.#hosts.use(this.id, (host) => host.withdrawPrompt(request_id), record);
   }
 
   async stop(): Promise<StopResult> {

@@ -5,6 +5,7 @@ import type { ApprovalMode } from "../../schema/approval-mode.js";
 import type { CancelReason } from "../../schema/interaction.js";
 import type { ActionMessage, AssistantMessage, SessionMessage } from "../../schema/messages.js";
 import type { UnsequencedMutation } from "../../schema/mutation.js";
+import type { WithdrawPromptResult } from "../../schema/queued-prompt.js";
 import type { SessionRecord, StopResult } from "../../schema/session.js";
 import type { PromptCommand, SessionCommand, SetCommand } from "../../schema/session-command.js";
 import type { WorkspaceRef } from "../../tools/define-agent-tool.js";
@@ -318,12 +319,13 @@ export class SessionHost implements TurnHost {
     const { store, ids, clock } = this.context;
     const now = clock.now();
     const auto_title = titleFromPrompt(query);
+    const new_turn_id = ids.turn(this.session_id, now);
     const { command, created, auto_titled } = await store.enqueueCommand({
       session_id: this.session_id,
       command_id: ids.command(),
       command: { kind: "prompt", input: { query }, ...(request_id === undefined ? {} : { request_id }) },
       created_at: now,
-      new_turn_id: ids.turn(this.session_id, now),
+      new_turn_id,
       ...(auto_title === "" ? {} : { auto_title }),
     });
     if (command.kind !== "prompt" || command.turn_id === null) {
@@ -336,6 +338,8 @@ export class SessionHost implements TurnHost {
       );
     }
     if (auto_titled) await this.#publishTitle(auto_title, now);
+    // It joined a running or waiting Turn: every client lists it as queued until that Turn takes it.
+    if (created && command.turn_id !== new_turn_id) await this.#publishQueueChange(now);
     // An idle host starts for this prompt: it knows there is work without reading the queue.
     this.#promptQueuedHere = this.#state.kind === "idle";
     this.kick();
@@ -348,6 +352,31 @@ export class SessionHost implements TurnHost {
     await this.writer.commitSessionChange({
       session_patch: { title, updated_at: now },
       mutation: { ...this.writer.newMutationBase(now), variant: "session", type: "title", title },
+    });
+  }
+
+  /**
+   * `withdrawPrompt()` (docs/behaviour.md#commands): the store cancels the prompt only while it is
+   * still queued, so a Turn taking it at the same moment and this call never both succeed.
+   */
+  async withdrawPrompt(request_id: string): Promise<WithdrawPromptResult> {
+    const now = this.context.clock.now();
+    const status = await this.context.store.withdrawPrompt({
+      session_id: this.session_id,
+      request_id,
+      settled_at: now,
+    });
+    if (status === "not_found") {
+      throw new ParleyError("invalid_input", `No prompt with request_id ${request_id} in this session`);
+    }
+    if (status === "withdrawn") await this.#publishQueueChange(now);
+    return { status };
+  }
+
+  /** Tells subscribers the queued prompts changed (already committed); they re-read the list. */
+  async #publishQueueChange(now: number): Promise<void> {
+    await this.writer.commitSessionChange({
+      mutation: { ...this.writer.newMutationBase(now), variant: "session", type: "queue" },
     });
   }
 

@@ -268,7 +268,11 @@ describe("approval modes, status and set", () => {
     await turn.finished;
     expect((await session.status()).security.effective_approval_mode).toBe("always-allow");
     expect(await actions(harness, session.id)).toEqual([]);
-    expect(harness.mutations(session.id).filter((mutation) => mutation.variant === "session")).toEqual([]);
+    // No configuration mutation; the steer's `queue` notice (a prompt joined the Turn) is not one.
+    const configMutations = harness
+      .mutations(session.id)
+      .filter((mutation) => mutation.variant === "session" && mutation.type !== "queue");
+    expect(configMutations).toEqual([]);
   });
 
   it("G65: when the Action cannot be persisted the change is still effective and nothing fails", async () => {

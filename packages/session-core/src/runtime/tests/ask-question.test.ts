@@ -125,6 +125,18 @@ describe("ask_question", () => {
     await expectSchemaFailure([{ ...REGION, options: [] }]);
   });
 
+  it("G35: two options with the same value are refused (an answer could not tell them apart)", async () => {
+    await expectSchemaFailure([
+      {
+        ...REGION,
+        options: [
+          { value: "cn", label: "中国" },
+          { value: "cn", label: "China" },
+        ],
+      },
+    ]);
+  });
+
   it("G36: a text question with options is refused (strict)", async () => {
     await expectSchemaFailure([{ ...CITY, options: [{ value: "a", label: "A" }] }]);
   });

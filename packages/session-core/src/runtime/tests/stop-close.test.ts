@@ -246,7 +246,7 @@ describe("stop and close", () => {
     expect(await session.stop()).toEqual({ stopped: false, cancelled_queued_prompts: 0, reason: "idle" });
   });
 
-  it("G54: stop cancels queued prompts (with the Turn they joined) but keeps the config command", async () => {
+  it("G54, G67: stop cancels queued prompts (with the Turn they joined) but keeps the config command", async () => {
     const model = createScriptedModel([[{ block: "first" }, { text: "one" }], [{ text: "two" }]]);
     const harness = new RuntimeHarness({ model });
     const session = await harness.createSession();

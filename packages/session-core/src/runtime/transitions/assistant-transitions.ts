@@ -69,6 +69,16 @@ export function addStreamingPart(
   return { message: next, mutation: { variant: "part", part_id } };
 }
 
+/** A part the model sends whole (a `file` or a `source`): one revision, one `part` mutation. */
+export function addFinishedPart(
+  message: AssistantMessage,
+  build: (sequence: number) => AssistantPart,
+): AssistantTransition {
+  assertOpen(message);
+  const part = build(nextPartSequence(message));
+  return { message: appendPart(message, part), mutation: { variant: "part", part_id: part.part_id } };
+}
+
 /** One coalesced fragment of streamed text: one revision, one `delta` mutation. */
 export function appendStreamedText(
   message: AssistantMessage,

@@ -5,6 +5,7 @@ import type { AnyAgentTool } from "../../tools/define-agent-tool.js";
 import type { RuntimeIds } from "../ids.js";
 import { toolPartId } from "../ids.js";
 import {
+  addFinishedPart,
   addStreamingPart,
   appendStreamedText,
   finishModelStream,
@@ -18,6 +19,7 @@ import {
   type ToolCallOutcome,
 } from "../transitions/tool-part-transitions.js";
 import { type AssistantTransitionFn, findToolIndex } from "../transitions/transition.js";
+import { filePartOf, sourcePartOf } from "./model-output-parts.js";
 
 /** What the stream consumer needs from its Turn: the segment's message and fenced writes to it. */
 export interface StepWriteAccess {
@@ -226,6 +228,24 @@ export class StepStreamConsumer {
         const call = { tool_call_id: part.toolCallId, tool_name: part.toolName, input_text: part.input };
         this.#queue({ kind: "change", transition: (current) => settleToolCall(current, call, outcome) });
         this.toolCalls.push({ tool_call_id: part.toolCallId, ready: !("error" in outcome) });
+        return;
+      }
+      case "file": {
+        const part_id = this.#ids.part("file");
+        this.#queue({
+          kind: "change",
+          transition: (current) =>
+            addFinishedPart(current, (sequence) => filePartOf(part, part_id, sequence)),
+        });
+        return;
+      }
+      case "source": {
+        const part_id = this.#ids.part("source");
+        this.#queue({
+          kind: "change",
+          transition: (current) =>
+            addFinishedPart(current, (sequence) => sourcePartOf(part, part_id, sequence)),
+        });
         return;
       }
       case "error":

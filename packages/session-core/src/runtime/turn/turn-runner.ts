@@ -335,6 +335,22 @@ export class TurnRunner {
     }
   }
 
+  /**
+   * Applies a queued prompt as a steer. False when it was withdrawn after the queue was read: the
+   * store settles it only while it is still queued, so the commit fails and nothing of it is written.
+   */
+  async #steer(command: PromptCommand): Promise<boolean> {
+    try {
+      await this.#records.userMessage(command.input.query, "steer", command.command_id);
+      return true;
+    } catch (error) {
+      if (!(error instanceof StoreConflictError) || error.kind !== "revision") throw error;
+      const stored = await this.#host.context.store.getCommand(this.#host.session_id, command.command_id);
+      if (stored?.status !== "cancelled") throw error;
+      return false;
+    }
+  }
+
   async #hasQueuedPrompt(): Promise<boolean> {
     const commands = await this.#host.context.store.listQueuedCommands(this.#host.session_id);
     return commands.some((command) => command.kind === "prompt" && command.turn_id === this.turn_id);
@@ -359,8 +375,7 @@ export class TurnRunner {
       }
       // A prompt of a later Turn waits for that Turn (it cannot precede this one's finish).
       if (command.kind !== "prompt" || command.turn_id !== this.turn_id) continue;
-      await this.#records.userMessage(command.input.query, "steer", command.command_id);
-      steered = true;
+      if (await this.#steer(command)) steered = true;
     }
     if (steered && this.#messageId) {
       const message_id = this.#messageId;

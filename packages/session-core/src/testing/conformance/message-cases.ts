@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { SessionMessage } from "../../schema/messages.js";
+import type { ActionMessage, SessionMessage } from "../../schema/messages.js";
 import type { SessionMutation, UnsequencedMutation } from "../../schema/mutation.js";
 import { buildAssistantMessage, buildUserMessage, messageCommitOf, partMutationOf } from "../fixtures.js";
 import { type ConformanceContext, commitMessage, createSession } from "./context.js";
@@ -46,6 +46,36 @@ export function describeMessageConformance(context: ConformanceContext): void {
       expect(full.items).toStrictEqual([
         buildUserMessage({ session_id: SESSION, message_id: "message:2", sequence: 2 }),
       ]);
+    });
+
+    it("G71: an Action updated from running to completed is one message at its latest revision, with both revisions published", async () => {
+      await createSession(context, SESSION);
+      const running: ActionMessage = {
+        message_id: "action:1",
+        session_id: SESSION,
+        sequence: 1,
+        revision: 1,
+        created_at: 1,
+        updated_at: 1,
+        type: "action",
+        action_type: "session_config",
+        status: "running",
+        title: "Applying settings",
+      };
+      const completed: ActionMessage = {
+        ...running,
+        revision: 2,
+        updated_at: 2,
+        status: "completed",
+        title: "Settings applied",
+      };
+      await commitMessage(context, running);
+      await commitMessage(context, completed);
+      expect((await context.store.listMessages(SESSION, { limit: 10 })).items).toStrictEqual([completed]);
+      const published = (await context.store.listEvents(SESSION, 0, 10)).map(({ mutation }) =>
+        mutation.variant === "message" ? mutation.message.revision : null,
+      );
+      expect(published).toEqual([1, 2]);
     });
 
     it("pages an empty or unknown session as empty", async () => {

@@ -1,0 +1,51 @@
+import type { PromptCommand, WithdrawPromptResult } from "@parley/session-core";
+import { Prisma, type PrismaClient } from "@prisma/client";
+import { COMMAND_COLUMNS, toSessionCommand } from "./session-commands.js";
+
+type CommandRow = Parameters<typeof toSessionCommand>[0];
+
+/**
+ * "Joined its Turn": an earlier prompt of the same Turn exists (the one that started it). Written
+ * against the alias `c` of the command in question.
+ */
+const JOINED_ITS_TURN = Prisma.sql`EXISTS (
+  SELECT 1 FROM session_commands e
+   WHERE e.session_id = c.session_id AND e.kind = 'prompt' AND e.turn_id = c.turn_id
+     AND e.position < c.position)`;
+
+/** `SessionStore.listQueuedPrompts`: one indexed read of the session's queued commands. */
+export async function listQueuedPrompts(prisma: PrismaClient, session_id: string): Promise<PromptCommand[]> {
+  const rows = await prisma.$queryRaw<CommandRow[]>`
+    SELECT ${COMMAND_COLUMNS} FROM session_commands c
+     WHERE c.session_id = ${session_id} AND c.status = 'queued' AND c.kind = 'prompt' AND ${JOINED_ITS_TURN}
+     ORDER BY c.position`;
+  return rows.map(toSessionCommand).filter((command): command is PromptCommand => command.kind === "prompt");
+}
+
+/**
+ * `SessionStore.withdrawPrompt`. The UPDATE cancels the row only while it is `queued`: a Turn that
+ * applies the prompt updates the same row under `status = 'queued'` too, so Postgres orders the two
+ * on the row lock and the second finds it settled (READ COMMITTED re-checks the WHERE clause on the
+ * row the first committed). Only when nothing was updated does a second read say why.
+ */
+export async function withdrawPrompt(
+  prisma: PrismaClient,
+  input: { session_id: string; request_id: string; settled_at: number },
+): Promise<WithdrawPromptResult["status"] | "not_found"> {
+  const updated = await prisma.$executeRaw`
+    UPDATE session_commands c SET status = 'cancelled', settled_at = ${input.settled_at}::bigint
+     WHERE c.session_id = ${input.session_id} AND c.request_id = ${input.request_id}
+       AND c.kind = 'prompt' AND c.status = 'queued' AND ${JOINED_ITS_TURN}`;
+  if (updated === 1) return "withdrawn";
+  const rows = await prisma.$queryRaw<{ status: string; joined: boolean }[]>`
+    SELECT c.status, ${JOINED_ITS_TURN} AS joined FROM session_commands c
+     WHERE c.session_id = ${input.session_id} AND c.request_id = ${input.request_id} AND c.kind = 'prompt'`;
+  const row = rows[0];
+  if (row === undefined) return "not_found";
+  if (!row.joined) return "starts_turn";
+  if (row.status === "applied") return "applied";
+  if (row.status === "cancelled") return "withdrawn";
+  throw new Error(
+    `Prompt ${input.request_id} of session ${input.session_id} is still queued after its withdrawal`,
+  );
+}
