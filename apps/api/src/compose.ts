@@ -1,4 +1,4 @@
-import { PostgresMemberUsage } from "@parley/db";
+import { PostgresMemberUsage, PostgresSessionListStates } from "@parley/db";
 import { type ComposeRuntimeOptions, composeRuntime } from "@parley/session-core";
 import type { Logger } from "pino";
 import { DEFAULT_MEMBER_QUOTAS, type MemberQuotaLimits, MemberQuotas } from "./limits/member-quotas.js";
@@ -60,6 +60,7 @@ export async function composeApi(
     models,
     agent_id: agent.agent_id,
     logger,
+    session_states: new PostgresSessionListStates(database.pool),
     quotas: new MemberQuotas(
       new PostgresMemberUsage(database.pool),
       options.member_quotas ?? DEFAULT_MEMBER_QUOTAS,

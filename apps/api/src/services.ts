@@ -30,4 +30,11 @@ export interface ApiServices {
    * (the in-memory test API): none are enforced.
    */
   quotas?: MemberQuotas;
+  /**
+   * The derived state (pending interactions, running) of a page of sessions in one query, for
+   * `session.list`; absent (the in-memory test API): each session's `info()`.
+   */
+  session_states?: {
+    statesOf(session_ids: string[]): Promise<Map<string, { pending_interactions: number; running: boolean }>>;
+  };
 }

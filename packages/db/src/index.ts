@@ -49,3 +49,7 @@ export {
   PrismaInboxReader,
 } from "./session-store/prisma-inbox-reader.js";
 export { PrismaSessionStore } from "./session-store/prisma-session-store.js";
+export {
+  PostgresSessionListStates,
+  type SessionListState,
+} from "./session-store/session-list-states.js";
