@@ -102,6 +102,8 @@ describe("the workspace's repository and .parley/", () => {
         "touch .parley/planted || echo parley-refused",
         "echo ok > .git/description && echo rest-of-git-writable",
         "echo ok > file.txt && echo workspace-writable",
+        // bwrap closed the descriptors it bound: none of the command's own reaches .git.
+        "echo git-descriptors-$(readlink /proc/$$/fd/* | grep -c '\\.git')",
       ].join("; "),
     );
     expect(result.stdout.trim().split("\n")).toEqual([
@@ -111,6 +113,7 @@ describe("the workspace's repository and .parley/", () => {
       "parley-refused",
       "rest-of-git-writable",
       "workspace-writable",
+      "git-descriptors-0",
     ]);
     expect(result.stdout + result.stderr).not.toContain("db-password-17");
     expect(await readdir(path.join(root, ".git", "hooks"))).toEqual([]);
