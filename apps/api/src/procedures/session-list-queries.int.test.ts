@@ -24,7 +24,10 @@ const ASKING = 3;
 let testDatabase: TestDatabase;
 let database: ParleyDatabase;
 let server: ApiServer;
+/** Owns only idle sessions: nothing runs in the background while its pages are counted. */
 let client: ParleyClient;
+/** Owns sessions whose Turns wait for approval, and a closed one. */
+let asker: ParleyClient;
 let closeRuntime: () => Promise<void>;
 let workspace_root: string;
 let statements = 0;
@@ -59,6 +62,8 @@ beforeAll(async () => {
     checkHealth: async () => true,
   });
   client = createParleyClient({ url: server.url, token: await auth.issueToken(user.user_id) });
+  const askerUser = await auth.createUser({ name: "asker", role: "member" });
+  asker = createParleyClient({ url: server.url, token: await auth.issueToken(askerUser.user_id) });
   // Every statement of the store and the page's state goes through this pool: count its queries
   // and the connections taken for anything else (pg's own `query` takes one too: not counted twice).
   const query = database.pool.query.bind(database.pool) as (...args: unknown[]) => unknown;
@@ -66,7 +71,11 @@ beforeAll(async () => {
   let insideQuery = false;
   Object.assign(database.pool, {
     query: (...args: unknown[]) => {
-      statements++;
+      // Not this call's, on timers of their own: bus notices of earlier commits (sent after them,
+      // batched) and the runtime's sweep for queued commands (`session_commands`).
+      const [statement] = args;
+      const text = typeof statement === "string" ? statement : (statement as { text?: string }).text;
+      if (!/notify|session_commands/i.test(text ?? "")) statements++;
       insideQuery = true;
       try {
         return query(...args);
@@ -80,20 +89,12 @@ beforeAll(async () => {
     },
   });
 
-  for (let index = 0; index < SESSIONS - ASKING; index++)
-    await client.sessions.create({ title: `plain ${index}` });
-  // Sessions with a pending approval: their Turn waits for a person.
-  for (let index = 0; index < ASKING; index++) {
-    const session = await client.sessions.create({ title: `asking ${index}`, approval_mode: "ask" });
-    await session.prompt("run ls");
-    await waitFor(async () => (await session.info()).pending_interactions === 1);
-  }
-  const closed = await client.sessions.create({ title: "closed" });
-  await closed.close();
+  for (let index = 0; index < SESSIONS; index++) await client.sessions.create({ title: `plain ${index}` });
 });
 
 afterAll(async () => {
   await client?.close();
+  await asker?.close();
   await server?.close();
   await closeRuntime?.();
   await database?.close();
@@ -119,20 +120,30 @@ it("a page costs two statements whatever its size: the rows, then their state", 
   const small = await statementsOf(() => client.sessions.list({ limit: 5 }));
   const large = await statementsOf(() => client.sessions.list({ limit: 100 }));
   expect(small.result.items).toHaveLength(5);
-  expect(large.result.items).toHaveLength(SESSIONS + 1);
+  expect(large.result.items).toHaveLength(SESSIONS);
   expect(small.statements).toBe(2);
   expect(large.statements).toBe(2);
 });
 
+// After the counting: these sessions' Turns write in the background while they park.
 it("shows each session as its info() does: pending interactions and state", async () => {
-  const page = await client.sessions.list({ limit: 100 });
+  // Sessions with a pending approval: their Turn waits for a person.
+  for (let index = 0; index < ASKING; index++) {
+    const session = await asker.sessions.create({ title: `asking ${index}`, approval_mode: "ask" });
+    await session.prompt("run ls");
+    await waitFor(async () => (await session.info()).pending_interactions === 1);
+  }
+  const closed = await asker.sessions.create({ title: "closed" });
+  await closed.close();
+  const page = await asker.sessions.list({ limit: 100 });
   const asking = page.items.filter((item) => item.title.startsWith("asking"));
   expect(asking.map((item) => [item.pending_interactions, item.state])).toEqual(
     Array.from({ length: ASKING }, () => [1, "running"]),
   );
   expect(page.items.find((item) => item.title === "closed")?.state).toBe("closed");
-  for (const item of page.items) {
-    const session = client.session(item.session_id);
+  const plain = await client.sessions.list({ limit: 100 });
+  for (const item of [...page.items, ...plain.items.slice(0, 5)]) {
+    const session = (item.title.startsWith("plain") ? client : asker).session(item.session_id);
     expect(item).toEqual(await session.info());
   }
 });
