@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { constants } from "node:fs";
-import { access, mkdir, readFile, rmdir, writeFile } from "node:fs/promises";
+import { access, mkdir, readdir, readFile, rmdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 
 /**
@@ -23,6 +23,7 @@ export async function findPidsCgroupParent(): Promise<{ parent: string | null; r
     try {
       const probe = await createPidsCgroup(candidate, 1);
       await removePidsCgroup(probe);
+      await removeStaleCgroups(candidate);
       return { parent: candidate, reason: `pids cgroup under ${candidate}` };
     } catch {
       // Not writable here (no delegation, read-only cgroupfs): try the next one.
@@ -31,9 +32,34 @@ export async function findPidsCgroupParent(): Promise<{ parent: string | null; r
   return { parent: null, reason: "no writable pids cgroup" };
 }
 
+const CGROUP_PREFIX = "parley-shell-";
+
+/**
+ * Removes the command cgroups left by servers that died while a command ran (a killed server
+ * never removes its own): those named after a process that no longer exists. `rmdir` only removes
+ * an empty cgroup, so one still holding processes stays whatever its name says.
+ */
+async function removeStaleCgroups(parent: string): Promise<void> {
+  for (const entry of await readdir(parent)) {
+    if (!entry.startsWith(CGROUP_PREFIX)) continue;
+    const pid = Number(entry.slice(CGROUP_PREFIX.length).split("-")[0]);
+    if (!Number.isSafeInteger(pid) || pid <= 0 || isAlive(pid)) continue;
+    await rmdir(path.join(parent, entry)).catch(() => undefined);
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== "ESRCH";
+  }
+}
+
 /** Makes a child cgroup of `parent` that holds at most `max_processes` tasks; returns its directory. */
 export async function createPidsCgroup(parent: string, max_processes: number): Promise<string> {
-  const directory = path.join(parent, `parley-shell-${randomUUID()}`);
+  const directory = path.join(parent, `${CGROUP_PREFIX}${process.pid}-${randomUUID()}`);
   await mkdir(directory);
   try {
     await writeFile(path.join(directory, "pids.max"), String(max_processes));

@@ -1,4 +1,4 @@
-import { mkdir, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, rmdir, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { findPidsCgroupParent } from "./pids-cgroup.js";
@@ -70,8 +70,28 @@ describe("the pids limit", () => {
   });
 });
 
+describe("command cgroups left behind", () => {
+  it("are removed at startup when their server is gone, and kept while it lives", async () => {
+    if (pidsParent === null) return;
+    const dead = path.join(pidsParent, "parley-shell-2147483646-left-by-a-killed-server");
+    const live = path.join(pidsParent, `parley-shell-${process.pid}-still-running`);
+    await mkdir(dead);
+    await mkdir(live);
+    try {
+      expect((await findPidsCgroupParent()).parent).toBe(pidsParent);
+      const entries = await readdir(pidsParent);
+      expect(entries).toContain(path.basename(live));
+      expect(entries).not.toContain(path.basename(dead));
+    } finally {
+      await rmdir(live).catch(() => undefined);
+      await rmdir(dead).catch(() => undefined);
+    }
+  });
+});
+
+/** This process's command cgroups (other processes on the machine may run sandboxes too). */
 async function commandCgroups(parent: string): Promise<string[]> {
-  return (await readdir(parent)).filter((entry) => entry.startsWith("parley-shell-")).sort();
+  return (await readdir(parent)).filter((entry) => entry.startsWith(`parley-shell-${process.pid}-`)).sort();
 }
 
 describe("the private /tmp", () => {
