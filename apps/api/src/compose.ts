@@ -1,5 +1,7 @@
+import { PostgresMemberUsage, PostgresSessionListStates } from "@parley/db";
 import { type ComposeRuntimeOptions, composeRuntime } from "@parley/session-core";
 import type { Logger } from "pino";
+import { DEFAULT_MEMBER_QUOTAS, type MemberQuotaLimits, MemberQuotas } from "./limits/member-quotas.js";
 import type { ApiMetrics } from "./metrics/api-metrics.js";
 import type { ApiAdapters } from "./open-adapters.js";
 import type { ApiServices } from "./services.js";
@@ -19,7 +21,7 @@ export interface ComposedApi {
  * It owns `adapters` from here on: it closes them when it fails and in `close()`.
  */
 export async function composeApi(
-  options: { adapters: ApiAdapters; logger: Logger } & Pick<
+  options: { adapters: ApiAdapters; logger: Logger; member_quotas?: MemberQuotaLimits } & Pick<
     ComposeRuntimeOptions,
     "park_waiting_turns" | "recover_interval_ms"
   >,
@@ -58,6 +60,12 @@ export async function composeApi(
     models,
     agent_id: agent.agent_id,
     logger,
+    session_states: new PostgresSessionListStates(database.pool),
+    quotas: new MemberQuotas(
+      new PostgresMemberUsage(database.pool),
+      options.member_quotas ?? DEFAULT_MEMBER_QUOTAS,
+      workspaces,
+    ),
   };
   return {
     services,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { NOTICE_FAULT_MODES } from "./faults/notice-faults.js";
 import { type ApiLimits, DEFAULT_API_LIMITS } from "./limits/api-limits.js";
+import { DEFAULT_MEMBER_QUOTAS, type MemberQuotaLimits } from "./limits/member-quotas.js";
 
 const DEFAULT_PORT = 4000;
 
@@ -106,6 +107,18 @@ export const envSchema = z.object({
   PARLEY_RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(1).default(DEFAULT_API_LIMITS.rate_window_ms),
   /** How long a token lookup is cached (and so how long a revocation may take on another instance). */
   PARLEY_AUTH_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(DEFAULT_API_LIMITS.auth_cache_ms),
+  /** Members' quotas (`limits/member-quotas.ts`); beyond them `limit_exceeded`; 0 turns one off. */
+  PARLEY_MAX_SESSIONS_PER_MEMBER: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(DEFAULT_MEMBER_QUOTAS.sessions_per_member),
+  PARLEY_MAX_PROMPTS_PER_MINUTE: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(DEFAULT_MEMBER_QUOTAS.prompts_per_minute),
+  PARLEY_MAX_WORKSPACE_BYTES: z.coerce.number().int().min(0).default(DEFAULT_MEMBER_QUOTAS.workspace_bytes),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -129,6 +142,15 @@ export function limitsFromEnv(env: Env): ApiLimits {
     rate_requests: env.PARLEY_RATE_LIMIT_REQUESTS,
     rate_window_ms: env.PARLEY_RATE_LIMIT_WINDOW_MS,
     auth_cache_ms: env.PARLEY_AUTH_CACHE_MS,
+  };
+}
+
+/** The members' quotas the environment sets. */
+export function memberQuotasFromEnv(env: Env): MemberQuotaLimits {
+  return {
+    sessions_per_member: env.PARLEY_MAX_SESSIONS_PER_MEMBER,
+    prompts_per_minute: env.PARLEY_MAX_PROMPTS_PER_MINUTE,
+    workspace_bytes: env.PARLEY_MAX_WORKSPACE_BYTES,
   };
 }
 

@@ -1,6 +1,6 @@
 import { BusUnreachableError } from "@parley/db";
 import { composeApi } from "./compose.js";
-import { limitsFromEnv, parseEnv, runtimeSettingsFromEnv } from "./env.js";
+import { limitsFromEnv, memberQuotasFromEnv, parseEnv, runtimeSettingsFromEnv } from "./env.js";
 import { createLogger } from "./logger.js";
 import { startMetricsServer } from "./metrics/metrics-http.js";
 import { openApiAdapters } from "./open-adapters.js";
@@ -15,7 +15,12 @@ async function main(): Promise<void> {
   const env = parseEnv(process.env);
   const logger = createLogger(env.LOG_LEVEL);
   const adapters = await openApiAdapters(env, logger);
-  const api = await composeApi({ adapters, logger, ...runtimeSettingsFromEnv(env) });
+  const api = await composeApi({
+    adapters,
+    logger,
+    member_quotas: memberQuotasFromEnv(env),
+    ...runtimeSettingsFromEnv(env),
+  });
   const server = await startApiServer({
     services: api.services,
     port: env.PORT,

@@ -2,6 +2,7 @@ import type { EventBus, SessionRuntimeApi, SessionStore } from "@parley/session-
 import type { Logger } from "pino";
 import type { AuthStore } from "./auth/auth-store.js";
 import type { InboxReader } from "./inbox/inbox-reader.js";
+import type { MemberQuotas } from "./limits/member-quotas.js";
 import type { ModelListItem } from "./models/index.js";
 import type { WorkspaceCatalog } from "./workspace-catalog.js";
 
@@ -24,4 +25,16 @@ export interface ApiServices {
   /** The agent every new session runs (the server serves one default agent). */
   agent_id: string;
   logger: Logger;
+  /**
+   * Members' quotas (sessions, prompts per minute, workspace bytes) held in the database; absent
+   * (the in-memory test API): none are enforced.
+   */
+  quotas?: MemberQuotas;
+  /**
+   * The derived state (pending interactions, running) of a page of sessions in one query, for
+   * `session.list`; absent (the in-memory test API): each session's `info()`.
+   */
+  session_states?: {
+    statesOf(session_ids: string[]): Promise<Map<string, { pending_interactions: number; running: boolean }>>;
+  };
 }

@@ -3,10 +3,11 @@ import { mkdtemp, readdir, readFile, readlink, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { ParleySession } from "@parley/sdk";
-import type { AssistantMessage, ToolPart } from "@parley/session-core";
+import type { AssistantMessage } from "@parley/session-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "./testing/api-process.js";
 import { type E2eEnvironment, type E2eUser, startE2eEnvironment } from "./testing/e2e-environment.js";
+import { runShellThroughDemoModel, type ShellOutput } from "./testing/shell-output.js";
 
 /**
  * A member's escape attempts through the `shell` tool of a real API process
@@ -16,8 +17,6 @@ import { type E2eEnvironment, type E2eUser, startE2eEnvironment } from "./testin
  * that shows each check would catch the leak.
  */
 const SECRET = "parley-e2e-secret-4b1d7c";
-
-type ShellOutput = { exit_code: number | null; stdout: string; stderr: string; note?: string };
 
 interface Deployment {
   environment: E2eEnvironment;
@@ -36,29 +35,9 @@ async function startDeployment(sandbox: "on" | "off", env: Record<string, string
     environment,
     member,
     async run(command) {
-      const session = await client.sessions.create({ approval_mode: "always-allow" });
-      const { turn_id } = await session.prompt(`run ${command}`);
-      return { session, output: await shellOutputOf(session, turn_id) };
+      return runShellThroughDemoModel(client, command);
     },
   };
-}
-
-/** The shell tool part's output once it completed (polled: the Turn runs in the API process). */
-async function shellOutputOf(session: ParleySession, turn_id: string): Promise<ShellOutput> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const page = await session.messages({ limit: 100 });
-    const tool = page.items
-      .filter(
-        (message): message is AssistantMessage => message.type === "assistant" && message.turn_id === turn_id,
-      )
-      .flatMap((message) => message.parts)
-      .find((part): part is ToolPart => part.type === "tool" && part.tool_name === "shell");
-    if (tool?.state === "completed") return tool.output as ShellOutput;
-    if (tool?.state === "failed") throw new Error(`shell failed: ${tool.error}`);
-    if (Date.now() > deadline) throw new Error(`shell did not complete: ${JSON.stringify(page.items)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 const READ_ENVIRONMENTS = "cat /proc/$PPID/environ; echo; cat /proc/1/environ; echo; env";
@@ -88,7 +67,7 @@ afterAll(async () => {
 describe("shell escape attempts, sandboxed (the default)", () => {
   it("the server says at startup that shell is sandboxed", () => {
     expect(sandboxed.environment.api.output()).toMatch(
-      /"msg":"shell tool sandboxed with \/[^"]*bwrap \(network off\)"/,
+      /"msg":"shell tool sandboxed with \/[^"]*bwrap \(network off; pids limit: pids cgroup under \/[^"]+\)"/,
     );
   });
 
@@ -142,7 +121,12 @@ describe("shell escape attempts, sandboxed (the default)", () => {
   it("ps lists the sandbox only, not the API", async () => {
     const { output } = await sandboxed.run(LIST_PROCESSES);
     expect(output.stdout).not.toContain("main.ts");
-    expect(output.stdout).not.toContain("node");
+    // The programs (first words), not bwrap's arguments, which name /usr/share/nodejs.
+    const programs = output.stdout
+      .trim()
+      .split("\n")
+      .map((line) => line.trim().split(/\s+/)[0]);
+    expect(programs.filter((program) => program?.endsWith("node"))).toEqual([]);
     expect(output.stdout.trim().split("\n")).toHaveLength(3); // bwrap, sh, ps
   });
 });

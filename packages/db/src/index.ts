@@ -40,6 +40,7 @@ export {
 export { type PendingByType, PrismaOperatorStats, type TurnCounts } from "./operator-stats.js";
 export { defaultPoolSize } from "./pool-size.js";
 export { createPrismaClient, TRANSACTION_OPTIONS } from "./prisma-client.js";
+export { type MemberUsage, PostgresMemberUsage } from "./quotas/member-usage.js";
 export { type ResolvedDatabase, resolveDatabaseUrl } from "./resolve-database-url.js";
 export type { CommitObserver } from "./session-store/commit-observer.js";
 export {
@@ -48,3 +49,7 @@ export {
   PrismaInboxReader,
 } from "./session-store/prisma-inbox-reader.js";
 export { PrismaSessionStore } from "./session-store/prisma-session-store.js";
+export {
+  PostgresSessionListStates,
+  type SessionListState,
+} from "./session-store/session-list-states.js";

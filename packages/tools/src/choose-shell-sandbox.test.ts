@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { chooseShellSandbox } from "./choose-shell-sandbox.js";
+import { findPidsCgroupParent } from "./pids-cgroup.js";
 import { locateBubblewrap } from "./shell-sandbox.js";
 
 let directory: string;
@@ -19,19 +20,28 @@ describe("chooseShellSandbox", () => {
   it("sandboxes with the bwrap on PATH, network off unless asked", async () => {
     const bwrap = locateBubblewrap(process.env.PATH);
     if (bwrap === null) throw new Error("these tests need bubblewrap installed (.ci/run installs it)");
+    // Root (CI, these machines) has a writable pids cgroup; a user without one relies on RLIMIT_NPROC.
+    const { parent } = await findPidsCgroupParent();
+    if (parent === null && process.getuid?.() === 0) throw new Error("root here should have a pids cgroup");
+    const pidsLimit = parent === null ? "RLIMIT_NPROC" : `pids cgroup under ${parent}`;
     await expect(
       chooseShellSandbox({ PARLEY_SANDBOX: "on", PARLEY_SHELL_NETWORK: "off", PATH: process.env.PATH }),
     ).resolves.toEqual({
-      sandbox: { kind: "bubblewrap", bwrap_path: bwrap, network: false },
+      sandbox: { kind: "bubblewrap", bwrap_path: bwrap, network: false, pids_cgroup_parent: parent },
       level: "info",
-      message: `shell tool sandboxed with ${bwrap} (network off)`,
+      message: `shell tool sandboxed with ${bwrap} (network off; pids limit: ${pidsLimit})`,
     });
     const networked = await chooseShellSandbox({
       PARLEY_SANDBOX: "on",
       PARLEY_SHELL_NETWORK: "on",
       PATH: process.env.PATH,
     });
-    expect(networked.sandbox).toEqual({ kind: "bubblewrap", bwrap_path: bwrap, network: true });
+    expect(networked.sandbox).toEqual({
+      kind: "bubblewrap",
+      bwrap_path: bwrap,
+      network: true,
+      pids_cgroup_parent: parent,
+    });
   });
 
   it("offers no shell when bwrap is missing, and says why in one line", async () => {

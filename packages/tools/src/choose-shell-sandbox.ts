@@ -2,6 +2,8 @@ import { execFile } from "node:child_process";
 import { mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { findPidsCgroupParent } from "./pids-cgroup.js";
+import { DEFAULT_SHELL_LIMITS } from "./run-shell-command.js";
 import {
   bubblewrapArguments,
   locateBubblewrap,
@@ -63,10 +65,19 @@ export async function chooseShellSandbox(settings: ShellSandboxSettings): Promis
       message: `shell tool disabled: ${bwrap_path} cannot build the sandbox here (${failure}); ${HOW_TO_FIX}`,
     };
   }
+  const pids = await findPidsCgroupParent();
+  // Root is exempt from RLIMIT_NPROC: without a cgroup, nothing stops a fork bomb of a root server.
+  const unlimited = pids.parent === null && process.getuid?.() === 0;
+  const pidsLimit =
+    pids.parent !== null
+      ? `pids limit: ${pids.reason}`
+      : unlimited
+        ? `NO pids limit: ${pids.reason}, and RLIMIT_NPROC does not apply to root`
+        : "pids limit: RLIMIT_NPROC";
   return {
-    sandbox: { kind: "bubblewrap", bwrap_path, network },
-    level: "info",
-    message: `shell tool sandboxed with ${bwrap_path} (network ${network ? "on" : "off"})`,
+    sandbox: { kind: "bubblewrap", bwrap_path, network, pids_cgroup_parent: pids.parent },
+    level: unlimited ? "warn" : "info",
+    message: `shell tool sandboxed with ${bwrap_path} (network ${network ? "on" : "off"}; ${pidsLimit})`,
   };
 }
 
@@ -75,7 +86,12 @@ async function probeBubblewrap(bwrap_path: string, network: boolean): Promise<st
   const workspace = await realpath(await mkdtemp(path.join(tmpdir(), "parley-sandbox-probe-")));
   try {
     const args = [
-      ...bubblewrapArguments({ workspace_root: workspace, cwd: workspace, network }),
+      ...bubblewrapArguments({
+        workspace_root: workspace,
+        cwd: workspace,
+        network,
+        tmp_bytes: DEFAULT_SHELL_LIMITS.tmp_bytes,
+      }),
       "/bin/true",
     ];
     return await new Promise<string | null>((resolve) => {

@@ -1,5 +1,7 @@
-import { spawn } from "node:child_process";
+import { type ChildProcessByStdio, spawn } from "node:child_process";
+import type { Readable } from "node:stream";
 import { decodeOutputBytes, replacementNote } from "./output-text.js";
+import { createPidsCgroup, JOIN_CGROUP_SCRIPT, removePidsCgroup } from "./pids-cgroup.js";
 import {
   bubblewrapArguments,
   locateBubblewrap,
@@ -7,6 +9,7 @@ import {
   type ShellSandbox,
   sandboxEnvironment,
 } from "./shell-sandbox.js";
+import { openProtectedWorkspacePaths } from "./workspace-protected-paths.js";
 
 /** Per-process caps set with `ulimit` before the command starts (it cannot raise them again). */
 export interface ShellResourceLimits {
@@ -16,12 +19,21 @@ export interface ShellResourceLimits {
   memory_bytes: number;
   /** RLIMIT_FSIZE: largest file a process may write, in bytes. */
   file_bytes: number;
+  /**
+   * Processes (and threads) of the whole command: the `pids.max` of its cgroup when the sandbox has
+   * one, and RLIMIT_NPROC always (enforced by the kernel for a server that is not root).
+   */
+  processes: number;
+  /** Size of the sandbox's private `/tmp` (memory-backed). */
+  tmp_bytes: number;
 }
 
 export const DEFAULT_SHELL_LIMITS: ShellResourceLimits = {
   cpu_seconds: 120,
   memory_bytes: 4 * 1024 * 1024 * 1024,
   file_bytes: 1024 * 1024 * 1024,
+  processes: 256,
+  tmp_bytes: 512 * 1024 * 1024,
 };
 
 export interface ShellRunOptions {
@@ -56,11 +68,12 @@ export class ShellSandboxUnavailableError extends Error {
 }
 
 /**
- * Sets the caps, then runs the command: `$1`–`$3` are the limits, `$4` the command line. A limit
- * the server's own hard limit already keeps lower cannot be raised, and then stays lower.
+ * Sets the caps, then runs the command: `$1`–`$4` are the limits, `$5` the command line. A limit
+ * the server's own hard limit already keeps lower cannot be raised, and then stays lower. The
+ * process count is `ulimit -u` in bash and `-p` in dash.
  */
 const LIMITS_SCRIPT =
-  'ulimit -t "$1" 2>/dev/null; ulimit -v "$2" 2>/dev/null; ulimit -f "$3" 2>/dev/null; shift 3; exec /bin/sh -c "$1"';
+  'ulimit -t "$1" 2>/dev/null; ulimit -v "$2" 2>/dev/null; ulimit -f "$3" 2>/dev/null; ulimit -u "$4" 2>/dev/null || ulimit -p "$4" 2>/dev/null; shift 4; exec /bin/sh -c "$1"';
 
 /** Thrown when the tool call was aborted (Turn stopped, session closed); the process group is killed. */
 export class ShellAbortedError extends Error {
@@ -76,21 +89,34 @@ const PIPE_DRAIN_GRACE_MS = 500;
  * (in the sandbox, killing `bwrap` ends its PID namespace and so every process in it). Output
  * beyond the cap is dropped, not buffered, and is decoded so that any bytes can be stored.
  */
-export function runShellCommand(options: ShellRunOptions): Promise<ShellRunResult> {
-  if (options.abort_signal.aborted) return Promise.reject(new ShellAbortedError("Shell command aborted"));
-  let launch: { file: string; args: string[]; env: Record<string, string> };
+export async function runShellCommand(options: ShellRunOptions): Promise<ShellRunResult> {
+  if (options.abort_signal.aborted) throw new ShellAbortedError("Shell command aborted");
+  const launch = await launchOf(options);
   try {
-    launch = launchOf(options);
-  } catch (error) {
-    return Promise.reject(error);
+    return await runLaunched(launch, options);
+  } finally {
+    await launch.release();
   }
+}
+
+/** What `spawn` runs, the descriptors it passes on (fd 3, 4…), and what to undo after it ended. */
+interface Launch {
+  file: string;
+  args: string[];
+  env: Record<string, string>;
+  extra_fds: number[];
+  release(): Promise<void>;
+}
+
+function runLaunched(launch: Launch, options: ShellRunOptions): Promise<ShellRunResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(launch.file, launch.args, {
       cwd: options.cwd,
       env: launch.env,
       detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+      stdio: ["ignore", "pipe", "pipe", ...launch.extra_fds],
+      // The descriptors beyond stderr are passed on, not piped: stdout and stderr are the pipes.
+    }) as ChildProcessByStdio<null, Readable, Readable>;
     const stdout = new CappedBuffer(options.max_output_bytes);
     const stderr = new CappedBuffer(options.max_output_bytes);
     child.stdout.on("data", (chunk: Buffer) => stdout.append(chunk));
@@ -179,8 +205,12 @@ class CappedBuffer {
   }
 }
 
-/** The program, arguments and environment that run the command with its caps in its sandbox. */
-function launchOf(options: ShellRunOptions): { file: string; args: string[]; env: Record<string, string> } {
+/**
+ * The program, arguments and environment that run the command with its caps in its sandbox: the
+ * workspace's protected paths opened for bwrap, and the command's own pids cgroup when the sandbox
+ * has a parent for it (entered by a launcher shell before `exec bwrap`, so the first fork counts).
+ */
+async function launchOf(options: ShellRunOptions): Promise<Launch> {
   const limits = options.limits ?? DEFAULT_SHELL_LIMITS;
   const shellArgs = [
     "/bin/sh",
@@ -191,6 +221,7 @@ function launchOf(options: ShellRunOptions): { file: string; args: string[]; env
     String(Math.floor(limits.memory_bytes / 1024)),
     // dash counts file sizes in 512-byte blocks.
     String(Math.floor(limits.file_bytes / 512)),
+    String(limits.processes),
     options.command,
   ];
   const { sandbox } = options;
@@ -201,7 +232,7 @@ function launchOf(options: ShellRunOptions): { file: string; args: string[]; env
       HOME: options.workspace_root,
       LANG: SHELL_LANG,
     };
-    return { file, args, env };
+    return { file, args, env, extra_fds: [], release: async () => undefined };
   }
   const bwrap = sandbox.bwrap_path ?? locateBubblewrap(process.env.PATH);
   if (bwrap === null) {
@@ -209,11 +240,38 @@ function launchOf(options: ShellRunOptions): { file: string; args: string[]; env
       "The shell sandbox is unavailable: bubblewrap (bwrap) is not installed; the command did not run",
     );
   }
+  const protectedPaths = await openProtectedWorkspacePaths(options.workspace_root);
+  let cgroup: string | null = null;
+  try {
+    if (sandbox.pids_cgroup_parent) {
+      cgroup = await createPidsCgroup(sandbox.pids_cgroup_parent, limits.processes);
+    }
+  } catch (error) {
+    await protectedPaths.close();
+    throw error;
+  }
+  const extra_fds = protectedPaths.read_only.map(({ handle }) => handle.fd);
   const args = bubblewrapArguments({
     workspace_root: options.workspace_root,
     cwd: options.cwd,
     network: sandbox.network,
+    tmp_bytes: limits.tmp_bytes,
+    // spawn passes extra_fds[i] as descriptor 3 + i of the child.
+    read_only: protectedPaths.read_only.map(({ path }, index) => ({ fd: 3 + index, path })),
+    hidden: protectedPaths.hidden,
   });
+  const release = async () => {
+    await protectedPaths.close();
+    if (cgroup !== null) await removePidsCgroup(cgroup).catch(() => undefined);
+  };
   // bwrap gets the sandbox's environment too: its own /proc/1/environ is readable inside.
-  return { file: bwrap, args: [...args, ...shellArgs], env: sandboxEnvironment(options.workspace_root) };
+  const env = sandboxEnvironment(options.workspace_root);
+  if (cgroup === null) return { file: bwrap, args: [...args, ...shellArgs], env, extra_fds, release };
+  return {
+    file: "/bin/sh",
+    args: ["-c", JOIN_CGROUP_SCRIPT, cgroup, bwrap, ...args, ...shellArgs],
+    env,
+    extra_fds,
+    release,
+  };
 }

@@ -1,13 +1,17 @@
-import { ParleyError } from "@parley/session-core";
+import { ParleyError, type SessionInfo, type SessionRecord } from "@parley/session-core";
 import { LIMITS, sessionListInputSchema, sessionListOutputSchema } from "@parley/session-core/contract";
+import type { ApiServices } from "../services.js";
 import { authedProcedure } from "../trpc.js";
 
-/** The caller's own sessions, newest first; an admin may ask for everyone's with `scope: "all"`. */
+/**
+ * The caller's own sessions, newest first; an admin may ask for everyone's with `scope: "all"`.
+ * A page costs two queries whatever its size: the rows, then their derived state.
+ */
 export const sessionList = authedProcedure
   .input(sessionListInputSchema)
   .output(sessionListOutputSchema)
   .query(async ({ ctx, input }) => {
-    const { store, runtime } = ctx.services;
+    const { store } = ctx.services;
     const all = input?.scope === "all";
     if (all && ctx.user.role !== "admin") {
       throw new ParleyError("forbidden", "Only admins can list every user's sessions");
@@ -19,11 +23,24 @@ export const sessionList = authedProcedure
       cursor: input?.cursor ?? undefined,
       limit: input?.limit ?? LIMITS.session_page_default,
     });
-    const items = await Promise.all(
-      page.items.map(async (record) => {
-        const session = await runtime.openSession(record.session_id, record);
-        return session === null ? null : session.info();
-      }),
-    );
-    return { items: items.filter((item) => item !== null), next_cursor: page.next_cursor };
+    return { items: await infoOfPage(ctx.services, page.items), next_cursor: page.next_cursor };
   });
+
+async function infoOfPage(services: ApiServices, records: SessionRecord[]): Promise<SessionInfo[]> {
+  const { session_states, runtime } = services;
+  if (session_states === undefined) {
+    const items = await Promise.all(
+      records.map(async (record) => (await runtime.openSession(record.session_id, record))?.info() ?? null),
+    );
+    return items.filter((item) => item !== null);
+  }
+  const states = await session_states.statesOf(records.map((record) => record.session_id));
+  return records.map((record) => {
+    const state = states.get(record.session_id);
+    return {
+      ...record,
+      pending_interactions: state?.pending_interactions ?? 0,
+      state: record.closed_at !== null ? "closed" : state?.running ? "running" : "idle",
+    };
+  });
+}

@@ -8,6 +8,10 @@ export const sessionPrompt = authedProcedure
   .output(sessionPromptOutputSchema)
   .mutation(async ({ ctx, input }) => {
     const session = await openVisibleSession(ctx, input.session_id);
-    const turn = await session.prompt({ query: input.query, request_id: input.request_id });
-    return { turn_id: turn.id };
+    const send = async () => {
+      const turn = await session.prompt({ query: input.query, request_id: input.request_id });
+      return { turn_id: turn.id };
+    };
+    // Prompts per minute and workspace bytes are checked and the prompt persisted under the member's lock.
+    return ctx.services.quotas ? ctx.services.quotas.prompt(ctx.user, send) : send();
   });
