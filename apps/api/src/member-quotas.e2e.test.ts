@@ -81,6 +81,16 @@ describe("prompts per minute per member", () => {
     );
   });
 
+  it("a retry of a prompt at the edge (same request_id) is answered with its first Turn, not refused", async () => {
+    const client = (await environment.createMember("rhea")).client();
+    const session = await client.sessions.create();
+    await session.prompt("one");
+    await session.prompt("two");
+    const last = await session.prompt({ query: "three", request_id: "third-prompt" });
+    await expect(session.prompt("four")).rejects.toMatchObject({ code: "limit_exceeded" });
+    expect(await session.prompt({ query: "three", request_id: "third-prompt" })).toEqual(last);
+  });
+
   it("concurrent prompts cannot slip past it: exactly the limit are accepted", async () => {
     const client = (await environment.createMember("quinn")).client();
     const sessions = await Promise.all(Array.from({ length: SESSIONS }, () => client.sessions.create()));

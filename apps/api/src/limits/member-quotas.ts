@@ -28,7 +28,10 @@ export interface MemberUsagePort {
     guarded: (usage: {
       open_sessions: { session_id: string; workspace_id: string | null }[];
       prompts_since: number;
+      /** The guarded prompt repeats a committed one (same session and `request_id`). */
+      is_retry: boolean;
     }) => Promise<T>,
+    prompt_key?: { session_id: string; request_id: string },
   ): Promise<T>;
 }
 
@@ -63,21 +66,32 @@ export class MemberQuotas {
 
   /**
    * Sends a prompt with `prompt` unless the member sent `prompts_per_minute` in the last minute or
-   * their session workspaces hold more than `workspace_bytes`.
+   * their session workspaces hold more than `workspace_bytes`. A retry of a committed prompt (same
+   * session and `request_id`) is answered from its first call whatever the quotas say now.
    */
-  prompt<T>(user: QuotaUser, prompt: () => Promise<T>): Promise<T> {
+  prompt<T>(
+    user: QuotaUser,
+    prompt: () => Promise<T>,
+    prompt_key?: { session_id: string; request_id: string },
+  ): Promise<T> {
     if (user.role === "admin") return prompt();
-    return this.usage.withMemberLock(user.user_id, Date.now() - MINUTE_MS, async (usage) => {
-      const max = this.limits.prompts_per_minute;
-      if (max > 0 && usage.prompts_since >= max) {
-        throw new ParleyError(
-          "limit_exceeded",
-          `You sent ${usage.prompts_since} prompts in the last minute (the limit is ${max}); wait a little`,
-        );
-      }
-      await this.assertWorkspaceBytes(usage.open_sessions);
-      return prompt();
-    });
+    return this.usage.withMemberLock(
+      user.user_id,
+      Date.now() - MINUTE_MS,
+      async (usage) => {
+        if (usage.is_retry) return prompt();
+        const max = this.limits.prompts_per_minute;
+        if (max > 0 && usage.prompts_since >= max) {
+          throw new ParleyError(
+            "limit_exceeded",
+            `You sent ${usage.prompts_since} prompts in the last minute (the limit is ${max}); wait a little`,
+          );
+        }
+        await this.assertWorkspaceBytes(usage.open_sessions);
+        return prompt();
+      },
+      prompt_key,
+    );
   }
 
   private async assertWorkspaceBytes(

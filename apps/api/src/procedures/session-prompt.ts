@@ -13,5 +13,10 @@ export const sessionPrompt = authedProcedure
       return { turn_id: turn.id };
     };
     // Prompts per minute and workspace bytes are checked and the prompt persisted under the member's lock.
-    return ctx.services.quotas ? ctx.services.quotas.prompt(ctx.user, send) : send();
+    // A retry (same `request_id`) is answered from its first call, not counted again.
+    const prompt_key =
+      input.request_id === undefined
+        ? undefined
+        : { session_id: input.session_id, request_id: input.request_id };
+    return ctx.services.quotas ? ctx.services.quotas.prompt(ctx.user, send, prompt_key) : send();
   });

@@ -6,6 +6,17 @@ export interface MemberUsage {
   open_sessions: { session_id: string; workspace_id: string | null }[];
   /** Prompts the member sent since the given time: user messages, and prompts still queued. */
   prompts_since: number;
+  /**
+   * Whether the prompt being guarded repeats one already committed (same session and `request_id`):
+   * a retry is answered from its first call (DESIGN §10.1) and is not a new prompt to count.
+   */
+  is_retry: boolean;
+}
+
+/** The prompt a guarded call is about to send, when it carries a `request_id`. */
+export interface GuardedPromptKey {
+  session_id: string;
+  request_id: string;
 }
 
 /** How long a call waits for a member's quota lock before it fails (another call of theirs holds it). */
@@ -35,6 +46,7 @@ export class PostgresMemberUsage {
     user_id: string,
     prompts_since_ms: number,
     guarded: (usage: MemberUsage) => Promise<T>,
+    prompt_key?: GuardedPromptKey,
   ): Promise<T> {
     const deadline = Date.now() + LOCK_WAIT_MS;
     for (;;) {
@@ -48,7 +60,7 @@ export class PostgresMemberUsage {
         );
         locked = result.rows[0]?.locked === true;
         if (locked) {
-          const usage = await readUsage(client, user_id, prompts_since_ms);
+          const usage = await readUsage(client, user_id, prompts_since_ms, prompt_key);
           return await guarded(usage);
         }
       } finally {
@@ -61,7 +73,12 @@ export class PostgresMemberUsage {
   }
 }
 
-async function readUsage(client: pg.PoolClient, user_id: string, since_ms: number): Promise<MemberUsage> {
+async function readUsage(
+  client: pg.PoolClient,
+  user_id: string,
+  since_ms: number,
+  prompt_key: GuardedPromptKey | undefined,
+): Promise<MemberUsage> {
   const sessions = await client.query<{ session_id: string; workspace_id: string | null }>(
     "SELECT session_id, workspace_id FROM sessions WHERE owner_id = $1 AND closed_at IS NULL",
     [user_id],
@@ -74,5 +91,15 @@ async function readUsage(client: pg.PoolClient, user_id: string, since_ms: numbe
             AS prompts`,
     [user_id, since_ms],
   );
-  return { open_sessions: sessions.rows, prompts_since: Number(prompts.rows[0]?.prompts ?? 0) };
+  const retry = prompt_key
+    ? await client.query(
+        "SELECT 1 FROM session_commands WHERE session_id = $1 AND request_id = $2 AND kind = 'prompt'",
+        [prompt_key.session_id, prompt_key.request_id],
+      )
+    : undefined;
+  return {
+    open_sessions: sessions.rows,
+    prompts_since: Number(prompts.rows[0]?.prompts ?? 0),
+    is_retry: (retry?.rowCount ?? 0) > 0,
+  };
 }
