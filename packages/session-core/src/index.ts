@@ -31,6 +31,7 @@ export * from "./schema/parts.js";
 export * from "./schema/question.js";
 export * from "./schema/session.js";
 export * from "./schema/session-command.js";
+export * from "./schema/turn.js";
 export * from "./schema/storable-json.js";
 export * from "./store/commit-well-formedness.js";
 export * from "./store/page-cursor.js";

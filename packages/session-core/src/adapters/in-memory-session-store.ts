@@ -18,8 +18,10 @@ import type { SessionMessage } from "../schema/messages.js";
 import type { SessionMutation, UnsequencedMutation } from "../schema/mutation.js";
 import type { SessionRecord } from "../schema/session.js";
 import type { SessionCommand } from "../schema/session-command.js";
+import type { TurnRecord } from "../schema/turn.js";
 import { assertCommitWellFormed } from "../store/commit-well-formedness.js";
 import { decodePageCursor, encodePageCursor } from "../store/page-cursor.js";
+import { InMemoryTurns } from "./in-memory-turns.js";
 import {
   compareInteractionPositions,
   comparePendingInteractions,
@@ -35,7 +37,10 @@ import {
  * every later commit of the former holder is rejected as `fenced`.
  */
 export interface LeaseEpochSink {
-  setLeaseEpoch(session_id: string, epoch: number): Promise<void>;
+  /** A lease was granted at `epoch`; `holder` names the process that holds it now. */
+  setLeaseEpoch(session_id: string, epoch: number, holder?: string): Promise<void>;
+  /** `holder`'s lease on the session ended (released, lost, or its process died). */
+  leaseReleased?(session_id: string, holder: string): void;
 }
 
 /** A failure the next matching commits raise instead of writing (tests of storage write failures). */
@@ -81,6 +86,7 @@ export class InMemorySessionStore implements SessionStore, LeaseEpochSink {
   /** Fencing epochs by session; a session never leased has epoch 0. */
   readonly #epochs = new Map<string, number>();
   readonly #failures: FailureRule[] = [];
+  readonly #turns = new InMemoryTurns();
 
   async createSession(record: SessionRecord): Promise<void> {
     if (this.#sessions.has(record.session_id)) {
@@ -250,6 +256,9 @@ export class InMemorySessionStore implements SessionStore, LeaseEpochSink {
       turn_id = state.active_turn_id ?? input.new_turn_id ?? null;
       if (turn_id === null)
         throw new Error(`A prompt of an idle session needs new_turn_id: ${input.session_id}`);
+      if (state.active_turn_id === null) {
+        this.#turns.queue(input.session_id, turn_id, this.leaseEpoch(input.session_id));
+      }
       state.active_turn_id = turn_id;
     }
     const base = {
@@ -285,24 +294,43 @@ export class InMemorySessionStore implements SessionStore, LeaseEpochSink {
     return structuredClone(commands.filter((command) => command.status === "queued"));
   }
 
-  async listSessionsWithQueuedCommands(limit: number): Promise<string[]> {
-    const oldest: { session_id: string; created_at: number }[] = [];
+  async listSessionsWithQueuedCommands(query: { after?: string; limit: number }): Promise<string[]> {
+    const found: string[] = [];
     for (const [session_id, state] of this.#sessions) {
       if (state.record.closed_at !== null) continue;
-      // A `set` waits for the next prompt: it alone needs no driver.
-      const first = state.commands.find((command) => command.status === "queued" && command.kind !== "set");
-      if (first) oldest.push({ session_id, created_at: first.created_at });
+      if (query.after !== undefined && session_id <= query.after) continue;
+      const waiting = this.#turns.active(session_id)?.state === "waiting";
+      const needy = state.commands.some(
+        (command) =>
+          command.status === "queued" && (command.kind === "stop" || (command.kind === "prompt" && !waiting)),
+      );
+      if (needy) found.push(session_id);
     }
-    oldest.sort((left, right) => left.created_at - right.created_at);
-    return oldest.slice(0, limit).map((entry) => entry.session_id);
+    return found.sort().slice(0, query.limit);
+  }
+
+  async getActiveTurn(session_id: string): Promise<TurnRecord | null> {
+    return this.#turns.active(session_id);
+  }
+
+  async listTurnsNeedingDriver(limit: number): Promise<TurnRecord[]> {
+    return this.#turns.needingDriver(limit, (session_id) => {
+      const state = this.#sessions.get(session_id);
+      return state !== undefined && state.record.closed_at === null;
+    });
   }
 
   async getActiveTurnId(session_id: string): Promise<string | null> {
     return this.#sessions.get(session_id)?.active_turn_id ?? null;
   }
 
-  async setLeaseEpoch(session_id: string, epoch: number): Promise<void> {
+  async setLeaseEpoch(session_id: string, epoch: number, holder?: string): Promise<void> {
     this.#epochs.set(session_id, epoch);
+    if (holder !== undefined) this.#turns.leaseTaken(session_id, holder, epoch);
+  }
+
+  leaseReleased(session_id: string, holder: string): void {
+    this.#turns.leaseGone(session_id, holder);
   }
 
   /** The fencing epoch commits of this session must carry (0 until a lease was granted). */
@@ -458,6 +486,15 @@ export class InMemorySessionStore implements SessionStore, LeaseEpochSink {
         );
       }
       if (state.active_turn_id === ends.turn_id) state.active_turn_id = null;
+      this.#turns.finish(commit.session_id, ends.turn_id);
+    }
+    if (commit.turn && commit.turn.turn_id !== ends?.turn_id) {
+      this.#turns.progress(
+        commit.session_id,
+        commit.turn.turn_id,
+        commit.turn.state,
+        this.leaseEpoch(commit.session_id),
+      );
     }
     const append = (mutation: UnsequencedMutation): SessionEvent => {
       const event_id = state.events.length + 1;

@@ -3,6 +3,7 @@ import type { SessionMessage } from "../schema/messages.js";
 import type { SessionMutation, UnsequencedMutation } from "../schema/mutation.js";
 import type { SessionRecord } from "../schema/session.js";
 import type { CommandSettlement, NewSessionCommand, SessionCommand } from "../schema/session-command.js";
+import type { TurnProgress, TurnRecord } from "../schema/turn.js";
 
 /** A committed mutation, as the replay log (`session_events`) holds it. */
 export interface SessionEvent {
@@ -95,6 +96,13 @@ export interface SessionCommit {
    * the Turn as a steer instead); with it, those prompts are cancelled in the same transaction.
    */
   ends_turn?: { turn_id: string; cancel_queued_prompts: boolean };
+  /**
+   * The Turn row's new state (DESIGN §10.7), written in this transaction: `running` with the Turn's
+   * `start` and with any revision after which a tool or the model can go on; `waiting` with a
+   * revision after which every open tool waits for a person. A Turn with no row gets one; a
+   * `finished` Turn is never changed (`ends_turn` finishes it, in its own commit).
+   */
+  turn?: { turn_id: string; state: TurnProgress };
 }
 
 /** `enqueueCommand`'s input. */
@@ -105,7 +113,8 @@ export interface EnqueueCommandInput {
   created_at: number;
   /**
    * `prompt`: the id of the Turn the prompt starts when the session has no active Turn; otherwise
-   * the prompt joins the active Turn (a steer) and gets its id.
+   * the prompt joins the active Turn (a steer) and gets its id. A new Turn's row is created
+   * `queued` in the same transaction.
    */
   new_turn_id?: string;
   /** Committed in the same transaction (`set`: the configured value). */
@@ -213,10 +222,21 @@ export interface SessionStore {
   /** The session's queued commands, in the order they were committed. */
   listQueuedCommands(session_id: string): Promise<SessionCommand[]>;
   /**
-   * Sessions (not closed) with a queued `prompt` or `stop` — the commands that need a driver (a
-   * `set` waits for the next prompt) — oldest command first, at most `limit`.
+   * Sessions (not closed) whose queued commands need a driver now, ascending by `session_id`, after
+   * `after` (a keyset page: the caller reads every page, so no cap starves a session): a queued
+   * `stop`, or a queued `prompt` whose Turn is not `waiting` (a prompt behind a waiting Turn joins
+   * it when an answer resumes it; a `set` waits for the next prompt). Its cost grows with the rows
+   * returned.
    */
-  listSessionsWithQueuedCommands(limit: number): Promise<string[]>;
+  listSessionsWithQueuedCommands(query: { after?: string; limit: number }): Promise<string[]>;
   /** The Turn a prompt committed now would join (running or waiting), or null when idle. */
   getActiveTurnId(session_id: string): Promise<string | null>;
+  /** The session's unfinished Turn row (`queued`, `running` or `waiting`), or null (DESIGN §10.7). */
+  getActiveTurn(session_id: string): Promise<TurnRecord | null>;
+  /**
+   * Turns that need a driver now (DESIGN §10.7): `queued` or `running`, in an open session, whose
+   * session lease no live process holds; least recently updated first, at most `limit`. Waiting
+   * Turns are never returned. Its cost grows with the rows returned, not with the rows stored.
+   */
+  listTurnsNeedingDriver(limit: number): Promise<TurnRecord[]>;
 }

@@ -9,6 +9,7 @@ import { describeEventConformance } from "./conformance/event-cases.js";
 import { describeInteractionConformance } from "./conformance/interaction-cases.js";
 import { describeMessageConformance } from "./conformance/message-cases.js";
 import { describeSessionConformance } from "./conformance/session-cases.js";
+import { describeTurnConformance } from "./conformance/turn-cases.js";
 
 /** One store under test, fresh and empty for each test case. */
 export interface SessionStoreConformanceSubject {
@@ -71,5 +72,6 @@ export function runSessionStoreConformance(name: string, factory: SessionStoreCo
     describeMessageConformance(context);
     describeCursorConformance(context);
     describeCrossSessionConformance(context);
+    describeTurnConformance(context);
   });
 }
