@@ -21,7 +21,6 @@ import type { SessionCommand } from "../schema/session-command.js";
 import type { TurnRecord } from "../schema/turn.js";
 import { assertCommitWellFormed } from "../store/commit-well-formedness.js";
 import { decodePageCursor, encodePageCursor } from "../store/page-cursor.js";
-import { InMemoryTurns } from "./in-memory-turns.js";
 import {
   compareInteractionPositions,
   comparePendingInteractions,
@@ -30,6 +29,7 @@ import {
   type PendingInteractionPosition,
   sessionPosition,
 } from "../store/store-order.js";
+import { InMemoryTurns } from "./in-memory-turns.js";
 
 /**
  * Where a lease manager writes the fencing epoch it granted. The in-memory store implements it; a
@@ -299,10 +299,11 @@ export class InMemorySessionStore implements SessionStore, LeaseEpochSink {
     for (const [session_id, state] of this.#sessions) {
       if (state.record.closed_at !== null) continue;
       if (query.after !== undefined && session_id <= query.after) continue;
-      const waiting = this.#turns.active(session_id)?.state === "waiting";
+      const turn = this.#turns.active(session_id)?.state;
+      const drivable = turn === "queued" || turn === "running";
       const needy = state.commands.some(
         (command) =>
-          command.status === "queued" && (command.kind === "stop" || (command.kind === "prompt" && !waiting)),
+          command.status === "queued" && (command.kind === "stop" || (command.kind === "prompt" && drivable)),
       );
       if (needy) found.push(session_id);
     }
