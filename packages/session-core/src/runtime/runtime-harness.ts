@@ -33,8 +33,8 @@ export interface RuntimeHarnessOptions {
   ids?: IdSource;
   delta_flush_ms?: number;
   /**
-   * Parking of waiting Turns, docs/behaviour.md#durability (off by default here: most runtime
-   * tests observe a waiting Turn held by its process; the parking tests turn it on).
+   * Parking of waiting Turns, docs/behaviour.md#durability: on by default, as in production
+   * (DESIGN §10.7); `false` is the live-waiter variant, tested as such.
    */
   park_waiting_turns?: boolean;
 }
@@ -99,7 +99,7 @@ export class RuntimeHarness {
       clock: this.#options.clock,
       ids: this.#options.ids,
       delta_flush_ms: this.#options.delta_flush_ms ?? 5,
-      park_waiting_turns: this.#options.park_waiting_turns ?? false,
+      park_waiting_turns: this.#options.park_waiting_turns ?? true,
     });
     this.#processes.set(process_id, { composed, connections });
     return composed.runtime;
