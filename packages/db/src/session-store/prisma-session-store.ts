@@ -7,6 +7,7 @@ import type {
   InteractionPage,
   InteractionQuery,
   InteractionRecord,
+  ListQueuedSessionsQuery,
   MessagePage,
   SessionCommand,
   SessionCommit,
@@ -232,12 +233,14 @@ export class PrismaSessionStore implements SessionStore {
    * (`turns (state, updated_at)`, then each session's commands by key) and queued stops
    * (`session_commands (kind, status, …)`). A prompt behind a `waiting` Turn is not read.
    */
-  async listSessionsWithQueuedCommands(query: { after?: string; limit: number }): Promise<string[]> {
+  async listSessionsWithQueuedCommands(query: ListQueuedSessionsQuery): Promise<string[]> {
     const after = query.after ?? null;
+    // Queued rows are stamped with the enqueuing process's `Date.now()` (see `enqueueCommand`).
+    const queued_before = Date.now() - (query.queued_grace_ms ?? 0);
     const rows = await this.#read<{ session_id: string }>(Prisma.sql`
       SELECT needy.session_id FROM (
         SELECT t.session_id FROM turns t
-         WHERE t.state IN ('queued', 'running')
+         WHERE (t.state = 'running' OR (t.state = 'queued' AND t.updated_at <= ${queued_before}::bigint))
            AND EXISTS (SELECT 1 FROM session_commands c
                         WHERE c.session_id = t.session_id AND c.status = 'queued' AND c.kind = 'prompt')
         UNION
@@ -261,14 +264,16 @@ export class PrismaSessionStore implements SessionStore {
    * `turns (state, updated_at)` gives the queued and running Turns; a Turn whose session's advisory
    * lock is held (its holder lives) is left out, so the rows returned are the ones to drive.
    */
-  async listTurnsNeedingDriver(limit: number): Promise<TurnRecord[]> {
+  async listTurnsNeedingDriver(query: { limit: number; queued_grace_ms?: number }): Promise<TurnRecord[]> {
+    const queued_before = Date.now() - (query.queued_grace_ms ?? 0);
     const rows = await this.#read<TurnRow>(Prisma.sql`
       WITH held AS MATERIALIZED (${Prisma.raw(HELD_LEASE_KEYS_SQL)})
       SELECT ${TURN_SELECT} FROM turns JOIN sessions s ON s.session_id = turns.session_id
-       WHERE turns.state IN ('queued', 'running') AND s.closed_at IS NULL
+       WHERE (turns.state = 'running' OR (turns.state = 'queued' AND turns.updated_at <= ${queued_before}::bigint))
+         AND s.closed_at IS NULL
          AND hashtextextended(turns.session_id, 0) NOT IN (SELECT key FROM held)
        ORDER BY turns.updated_at, turns.session_id COLLATE "C", turns.turn_id COLLATE "C"
-       LIMIT ${limit}::int`);
+       LIMIT ${query.limit}::int`);
     return rows.map(toTurnRecord);
   }
 

@@ -7,6 +7,7 @@ import type {
   InteractionPage,
   InteractionQuery,
   InteractionRecord,
+  ListQueuedSessionsQuery,
   MessagePage,
   SessionCommit,
   SessionEvent,
@@ -294,13 +295,15 @@ export class InMemorySessionStore implements SessionStore, LeaseEpochSink {
     return structuredClone(commands.filter((command) => command.status === "queued"));
   }
 
-  async listSessionsWithQueuedCommands(query: { after?: string; limit: number }): Promise<string[]> {
+  async listSessionsWithQueuedCommands(query: ListQueuedSessionsQuery): Promise<string[]> {
     const found: string[] = [];
+    const queued_before = Date.now() - (query.queued_grace_ms ?? 0);
     for (const [session_id, state] of this.#sessions) {
       if (state.record.closed_at !== null) continue;
       if (query.after !== undefined && session_id <= query.after) continue;
-      const turn = this.#turns.active(session_id)?.state;
-      const drivable = turn === "queued" || turn === "running";
+      const turn = this.#turns.active(session_id);
+      const drivable =
+        turn?.state === "running" || (turn?.state === "queued" && turn.updated_at <= queued_before);
       const needy = state.commands.some(
         (command) =>
           command.status === "queued" && (command.kind === "stop" || (command.kind === "prompt" && drivable)),
@@ -314,8 +317,8 @@ export class InMemorySessionStore implements SessionStore, LeaseEpochSink {
     return this.#turns.active(session_id);
   }
 
-  async listTurnsNeedingDriver(limit: number): Promise<TurnRecord[]> {
-    return this.#turns.needingDriver(limit, (session_id) => {
+  async listTurnsNeedingDriver(query: { limit: number; queued_grace_ms?: number }): Promise<TurnRecord[]> {
+    return this.#turns.needingDriver(query, (session_id) => {
       const state = this.#sessions.get(session_id);
       return state !== undefined && state.record.closed_at === null;
     });

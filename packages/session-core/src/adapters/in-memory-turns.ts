@@ -57,16 +57,22 @@ export class InMemoryTurns {
     return null;
   }
 
-  needingDriver(limit: number, isOpen: (session_id: string) => boolean): TurnRecord[] {
+  needingDriver(
+    query: { limit: number; queued_grace_ms?: number },
+    isOpen: (session_id: string) => boolean,
+  ): TurnRecord[] {
+    const queued_before = Date.now() - (query.queued_grace_ms ?? 0);
     const found: TurnRecord[] = [];
     for (const [session_id, rows] of this.#rows) {
       if (this.#leaseHolders.has(session_id) || !isOpen(session_id)) continue;
       for (const row of rows.values()) {
-        if (row.state === "queued" || row.state === "running") found.push({ ...row });
+        if (row.state === "running" || (row.state === "queued" && row.updated_at <= queued_before)) {
+          found.push({ ...row });
+        }
       }
     }
     found.sort((left, right) => left.updated_at - right.updated_at);
-    return found.slice(0, limit);
+    return found.slice(0, query.limit);
   }
 
   #sessionRows(session_id: string): Map<string, TurnRecord> {

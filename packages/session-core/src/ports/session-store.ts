@@ -179,6 +179,14 @@ export interface InteractionPage {
   next_cursor: string | null;
 }
 
+/** `listSessionsWithQueuedCommands`'s page. */
+export interface ListQueuedSessionsQuery {
+  /** Only sessions whose id sorts after this one (by code unit). */
+  after?: string;
+  limit: number;
+  queued_grace_ms?: number;
+}
+
 /**
  * The persistence port. Every write is `commit`, one atomic revision. Implementations: the
  * in-memory store here and the Prisma store in `@parley/db`; both must pass
@@ -226,9 +234,11 @@ export interface SessionStore {
    * `after` (a keyset page: the caller reads every page, so no cap starves a session): a queued
    * `stop`, or a queued `prompt` whose Turn is not `waiting` (a prompt behind a waiting Turn joins
    * it when an answer resumes it; a `set` waits for the next prompt). Its cost grows with the rows
-   * returned.
+   * returned. `queued_grace_ms`: a prompt of a Turn still `queued` counts only once it has been
+   * queued that long, on the store's clock (the instance that committed it starts it at once; the
+   * others are its safety net, and taking the lease in between would fence that instance's Turn).
    */
-  listSessionsWithQueuedCommands(query: { after?: string; limit: number }): Promise<string[]>;
+  listSessionsWithQueuedCommands(query: ListQueuedSessionsQuery): Promise<string[]>;
   /** The Turn a prompt committed now would join (running or waiting), or null when idle. */
   getActiveTurnId(session_id: string): Promise<string | null>;
   /** The session's unfinished Turn row (`queued`, `running` or `waiting`), or null (DESIGN §10.7). */
@@ -236,7 +246,9 @@ export interface SessionStore {
   /**
    * Turns that need a driver now (DESIGN §10.7): `queued` or `running`, in an open session, whose
    * session lease no live process holds; least recently updated first, at most `limit`. Waiting
-   * Turns are never returned. Its cost grows with the rows returned, not with the rows stored.
+   * Turns are never returned. Its cost grows with the rows returned, not with the rows stored. A
+   * `queued` Turn counts only once it has been queued `queued_grace_ms` (see
+   * `listSessionsWithQueuedCommands`), measured on the store's clock.
    */
-  listTurnsNeedingDriver(limit: number): Promise<TurnRecord[]>;
+  listTurnsNeedingDriver(query: { limit: number; queued_grace_ms?: number }): Promise<TurnRecord[]>;
 }

@@ -37,6 +37,8 @@ export interface RuntimeHarnessOptions {
    * (DESIGN §10.7); `false` is the live-waiter variant, tested as such.
    */
   park_waiting_turns?: boolean;
+  /** How often each process sweeps queued commands (default: the runtime's; 0: only when called). */
+  command_sweep_ms?: number;
 }
 
 /** One line a runtime of the harness logged, with the simulated process that logged it. */
@@ -100,6 +102,9 @@ export class RuntimeHarness {
       ids: this.#options.ids,
       delta_flush_ms: this.#options.delta_flush_ms ?? 5,
       park_waiting_turns: this.#options.park_waiting_turns ?? true,
+      ...(this.#options.command_sweep_ms === undefined
+        ? {}
+        : { command_sweep_ms: this.#options.command_sweep_ms }),
     });
     this.#processes.set(process_id, { composed, connections });
     return composed.runtime;

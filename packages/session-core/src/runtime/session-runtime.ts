@@ -23,6 +23,12 @@ const DEFAULT_COMMAND_SWEEP_MS = 250;
 const SWEEP_PAGE = 500;
 /** Turns one recovery pass takes over at most; the next pass (1 s later) takes the rest. */
 const RECOVER_BATCH = 200;
+/**
+ * How long a Turn stays `queued` before another process drives it: the process that committed the
+ * prompt starts it at once, and another one taking the lease meanwhile would fence it. Within the
+ * 2 s a queued command has to reach its Turn (recovery runs every second).
+ */
+const QUEUED_GRACE_MS = 500;
 /** A session created without a title is untitled (`""`) until its first prompt or a rename names it. */
 const DEFAULT_TITLE = "";
 
@@ -95,6 +101,7 @@ export class SessionRuntime implements SessionRuntimeApi {
         const page = await this.#context.store.listSessionsWithQueuedCommands({
           ...(after === undefined ? {} : { after }),
           limit: SWEEP_PAGE,
+          queued_grace_ms: QUEUED_GRACE_MS,
         });
         for (const session_id of page) {
           if (this.#shutDown) return;
@@ -167,7 +174,10 @@ export class SessionRuntime implements SessionRuntimeApi {
     this.#assertRunning();
     // Only the Turns that need a driver now (DESIGN §10.7): `queued` or `running` with no live
     // lease holder, read through an index. Waiting Turns are rows nobody reads until answered.
-    const turns = await this.#context.store.listTurnsNeedingDriver(RECOVER_BATCH);
+    const turns = await this.#context.store.listTurnsNeedingDriver({
+      limit: RECOVER_BATCH,
+      queued_grace_ms: QUEUED_GRACE_MS,
+    });
     const resumed_session_ids: string[] = [];
     for (const turn of turns) {
       const { session_id } = turn;

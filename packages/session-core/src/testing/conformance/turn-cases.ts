@@ -59,7 +59,7 @@ export function describeTurnConformance(context: ConformanceContext): void {
       // A late write of a finished Turn never brings it back.
       await progress(context, "session:a", "turn:a", "running");
       expect(await context.store.getActiveTurn("session:a")).toBeNull();
-      expect(await context.store.listTurnsNeedingDriver(10)).toEqual([]);
+      expect(await context.store.listTurnsNeedingDriver({ limit: 10 })).toEqual([]);
       // The next prompt starts the next Turn, queued.
       await enqueuePrompt(context, "session:a", "turn:b");
       expect(await context.store.getActiveTurn("session:a")).toMatchObject({
@@ -87,12 +87,34 @@ export function describeTurnConformance(context: ConformanceContext): void {
       await progress(context, "session:c", "turn:c", "waiting");
       await context.store.commit({ session_id: "session:d", session_patch: { closed_at: T0 + 1 } });
       await progress(context, "session:b", "turn:b", "running");
-      const all = await context.store.listTurnsNeedingDriver(10);
+      const all = await context.store.listTurnsNeedingDriver({ limit: 10 });
       expect(all.map((turn) => [turn.session_id, turn.state])).toEqual([
         ["session:a", "queued"],
         ["session:b", "running"],
       ]);
-      expect((await context.store.listTurnsNeedingDriver(1)).map((turn) => turn.turn_id)).toEqual(["turn:a"]);
+      expect((await context.store.listTurnsNeedingDriver({ limit: 1 })).map((turn) => turn.turn_id)).toEqual([
+        "turn:a",
+      ]);
+    });
+
+    it("a Turn queued less than queued_grace_ms ago needs no driver yet; a running one does", async () => {
+      await createSession(context, "session:a");
+      await createSession(context, "session:b");
+      await enqueuePrompt(context, "session:a", "turn:a");
+      await enqueuePrompt(context, "session:b", "turn:b");
+      await progress(context, "session:b", "turn:b", "running");
+      await enqueuePrompt(context, "session:b", "turn:ignored");
+      const grace = { queued_grace_ms: 60_000 };
+      expect(
+        (await context.store.listTurnsNeedingDriver({ limit: 10, ...grace })).map((turn) => turn.turn_id),
+      ).toEqual(["turn:b"]);
+      expect(await context.store.listSessionsWithQueuedCommands({ limit: 10, ...grace })).toEqual([
+        "session:b",
+      ]);
+      expect(await context.store.listSessionsWithQueuedCommands({ limit: 10 })).toEqual([
+        "session:a",
+        "session:b",
+      ]);
     });
 
     it("a prompt behind a waiting Turn needs no driver until the Turn runs again; a stop always does", async () => {
