@@ -1,5 +1,7 @@
--- The Turn row (DESIGN §10.7). Expand-only: a new table and an index; nothing the previous code
--- reads changes.
+-- The Turn row (DESIGN §10.7), and every key of session data includes `session_id` (ready for
+-- Citus; `turn_rows`'s schema test checks it). Expand-only: a new table and new indexes; the admin
+-- feed's key becomes (session_id, event_id) with its own index on `event_id`, which is all the
+-- previous code reads it by (event ids stay unique: they come from the same sequence).
 
 -- CreateTable
 CREATE TABLE "turns" (
@@ -35,3 +37,10 @@ SELECT s."session_id", s."active_turn_id",
        NULL, s."lease_epoch", s."updated_at"
   FROM "sessions" s
  WHERE s."active_turn_id" IS NOT NULL AND s."closed_at" IS NULL;
+
+-- CreateIndex (before the key changes, so that reads by `event_id` always have an index)
+CREATE INDEX "interaction_events_event_id_idx" ON "interaction_events"("event_id");
+
+-- AlterTable
+ALTER TABLE "interaction_events" DROP CONSTRAINT "interaction_events_pkey",
+ADD CONSTRAINT "interaction_events_pkey" PRIMARY KEY ("session_id", "event_id");
