@@ -29,8 +29,11 @@ describe("status and info read the Turn row on every instance", () => {
   });
 
   beforeAll(async () => {
-    stub = await startChatCompletionsStub((_request, index) =>
-      index === 0 ? { hold: held, text_chunks: ["hello"] } : { text_chunks: ["again"] },
+    // A request whose prompt asks for it is held in flight (a Turn's first model request).
+    stub = await startChatCompletionsStub((request) =>
+      JSON.stringify(request.body.messages.at(-1)?.content ?? "").includes("[hold]")
+        ? { hold: held, text_chunks: ["hello"] }
+        : { text_chunks: ["again"] },
     );
     const env = { PARLEY_MODEL: "openai-compatible:stub-model", OPENAI_BASE_URL: stub.base_url };
     environment = await startE2eEnvironment({ env });
@@ -50,13 +53,14 @@ describe("status and info read the Turn row on every instance", () => {
   it("during the Turn's first model request, both instances say running with its active_turn_id", async () => {
     const onA = environment.clientFor(alice, environment.api.url);
     const session = await onA.sessions.create({ title: "first request in flight" });
-    const { turn_id } = await session.prompt("hi");
+    const { turn_id } = await session.prompt("hi [hold]");
     // The first model request reached the model: nothing of its output is committed.
     const deadline = Date.now() + 30_000;
     while (stub.requests.length === 0 && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     expect(stub.requests).toHaveLength(1);
+    const sent = stub.requests.length;
     const onB = clientB.session(session.id);
     expect((await onB.messages()).items.map((message) => message.type)).toEqual(["user"]);
     expect(await onB.status()).toMatchObject({ state: "running", active_turn_id: turn_id });
@@ -68,5 +72,37 @@ describe("status and info read the Turn row on every instance", () => {
     expect(finished).toMatchObject({ status: "completed" });
     expect(await onB.status()).toMatchObject({ state: "idle" });
     expect((await onB.status()).active_turn_id).toBeUndefined();
+    expect(stub.requests.length).toBe(sent);
+  });
+
+  it("a holder killed (-9) during the first model request: the other instance claims its Turn within 2 s", async () => {
+    const holder = await startApiProcess({
+      database_url: environment.database.url,
+      env: { PARLEY_MODEL: "openai-compatible:stub-model", OPENAI_BASE_URL: stub.base_url },
+    });
+    const onHolder = createParleyClient({ url: holder.url, token: alice.token });
+    const session = await onHolder.sessions.create({ title: "holder killed" });
+    const before = stub.requests.length;
+    const { turn_id } = await session.prompt("hi [hold] again");
+    const deadline = Date.now() + 30_000;
+    while (stub.requests.length === before && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(stub.requests).toHaveLength(before + 1);
+    const onB = clientB.session(session.id);
+    expect(await onB.status()).toMatchObject({ state: "running", active_turn_id: turn_id });
+    await onHolder.close();
+    await holder.stop("SIGKILL");
+    const killed_at = Date.now();
+    // Within 2 s (asserted as 2 s) another instance's recovery claims the Turn: with no model output
+    // committed, nothing of it can resume, so it ends interrupted and the session is idle again.
+    for (;;) {
+      const status = await onB.status();
+      if (status.state === "idle") break;
+      expect(Date.now() - killed_at).toBeLessThan(2_000);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const finished = await onB.waitForTurn(turn_id);
+    expect(finished).toMatchObject({ status: "failed" });
   });
 });
