@@ -318,12 +318,13 @@ export class SessionHost implements TurnHost {
     const { store, ids, clock } = this.context;
     const now = clock.now();
     const auto_title = titleFromPrompt(query);
+    const new_turn_id = ids.turn(this.session_id, now);
     const { command, created, auto_titled } = await store.enqueueCommand({
       session_id: this.session_id,
       command_id: ids.command(),
       command: { kind: "prompt", input: { query }, ...(request_id === undefined ? {} : { request_id }) },
       created_at: now,
-      new_turn_id: ids.turn(this.session_id, now),
+      new_turn_id,
       ...(auto_title === "" ? {} : { auto_title }),
     });
     if (command.kind !== "prompt" || command.turn_id === null) {
@@ -336,8 +337,13 @@ export class SessionHost implements TurnHost {
       );
     }
     if (auto_titled) await this.#publishTitle(auto_title, now);
+    // A prompt that joined the active Turn wakes nobody here: the Turn's holder reads it at its next
+    // checkpoint, a waiting Turn takes it when its answer resumes it, and a Turn whose holder is
+    // gone is claimed by recovery (DESIGN §10.7). Taking the lease for it would only raise the epoch.
+    const started = command.turn_id === new_turn_id;
+    if (!started && !this.ownsTurn) return this.turnHandle(command.turn_id);
     // An idle host starts for this prompt: it knows there is work without reading the queue.
-    this.#promptQueuedHere = this.#state.kind === "idle";
+    this.#promptQueuedHere = started && this.#state.kind === "idle";
     this.kick();
     return this.turnHandle(command.turn_id);
   }

@@ -79,11 +79,11 @@ describe("the Turn row", () => {
     expect(await harness.store.getActiveTurn(session.id)).toMatchObject({ state: "waiting" });
     const b = harness.runtime("B");
     const remote = await b.openSession(session.id);
+    const epoch = harness.store.leaseEpoch(session.id);
     const queued = await remote?.prompt({ query: "and then this" });
     expect(queued?.id).toBe(turn.id);
     await untilHostless(harness, "B");
-    // Sweeps on both processes: nobody takes the lease (the epoch stays where the Turn left it).
-    const epoch = harness.store.leaseEpoch(session.id);
+    // The prompt and sweeps on both processes: nobody takes the lease (the epoch stays put).
     await harness.runtime("A").sweepCommands();
     await b.sweepCommands();
     expect(await b.recover()).toEqual({ resumed_session_ids: [] });
