@@ -61,9 +61,32 @@ describe("session calls on the instance that does not run the Turn", () => {
     return { onA, onB, feed, turn_id, interaction_id: latestInteractionIdOf(waiting) };
   }
 
-  it("prompt: queued while the Turn waits, returns its turn_id at once, and joins the Turn as a steer", async () => {
+  /** The session's lease epoch and its Turn row's state, read from the database. */
+  async function turnRowOf(session_id: string) {
+    const db = new pg.Client({ connectionString: environment.database.url });
+    await db.connect();
+    try {
+      const { rows } = await db.query<{ lease_epoch: number; state: string | null }>(
+        `SELECT s.lease_epoch, t.state FROM sessions s
+           LEFT JOIN turns t ON t.session_id = s.session_id AND t.state <> 'finished'
+          WHERE s.session_id = $1`,
+        [session_id],
+      );
+      return rows[0];
+    } finally {
+      await db.end();
+    }
+  }
+
+  it("prompt: queued while the Turn waits, wakes nothing, and joins the Turn as a steer after the answer, once", async () => {
     const { onA, onB, feed, turn_id, interaction_id } = await waitingTurn("prompt via B");
+    const parked = await turnRowOf(onA.id);
+    expect(parked?.state).toBe("waiting");
     expect(await onB.prompt("list files")).toEqual({ turn_id });
+    // Several command sweeps (250 ms) and a recovery pass (1 s) of both instances go by: nobody takes
+    // the lease of a Turn waiting for a person (DESIGN §10.7: the epoch would rise with each take).
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(await turnRowOf(onA.id)).toEqual({ lease_epoch: parked?.lease_epoch, state: "waiting" });
     expect(await onA.respond({ interaction_id, response: APPROVE })).toMatchObject({ status: "resolved" });
     expect(await feed.waitFor(isTurnFinish)).toMatchObject({ turn_id, status: "completed" });
     const users = (await onA.messages()).items.filter((message) => message.type === "user");
@@ -71,6 +94,12 @@ describe("session calls on the instance that does not run the Turn", () => {
       "prompt",
       "steer",
     ]);
+    const turns = feed.mutations.filter((mutation) => mutation.variant === "turn");
+    expect(turns.map((mutation) => mutation.variant === "turn" && mutation.type)).toEqual([
+      "start",
+      "finish",
+    ]);
+    expect((await turnRowOf(onA.id))?.state).toBeNull();
   });
 
   it("respond: the answer taken by B resumes the Turn A runs", async () => {

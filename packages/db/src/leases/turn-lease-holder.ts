@@ -40,3 +40,15 @@ export async function turnLeaseHolder(
   if (name === undefined) return null;
   return name.startsWith(APPLICATION_NAME_PREFIX) ? name.slice(APPLICATION_NAME_PREFIX.length) : name;
 }
+
+/**
+ * The advisory lock keys held in this database now (one row per granted bigint advisory lock), as
+ * SQL to join against `hashtextextended(session_id, 0)`: what tells a Turn whose holder lives from
+ * one whose holder is gone, without a write or a heartbeat row. Its cost grows with the locks held
+ * (Turns running now), not with the Turns stored.
+ */
+export const HELD_LEASE_KEYS_SQL = `
+  SELECT (lock.classid::bigint << 32) | lock.objid::bigint AS key
+    FROM pg_locks AS lock
+   WHERE lock.locktype = 'advisory' AND lock.granted AND lock.objsubid = 1
+     AND lock.database = (SELECT oid FROM pg_database WHERE datname = current_database())`;

@@ -230,7 +230,8 @@ export function rejectionError(error: unknown, commit: SessionCommit): unknown {
  *   version; an INSERT meets the unique keys);
  * - `logged` appends the replay-log rows with the ids up to it (gap-free per session: counter and
  *   rows share the session lock and the statement's atomicity);
- * - `indexed` upserts the interaction rows, `feed_gate`/`fed` append the admin feed;
+ * - `indexed` upserts the interaction rows, `turned` the Turn row's state (DESIGN §10.7; a finished
+ *   Turn stays finished), `feed_gate`/`fed` append the admin feed;
  * - the final SELECT raises when a check failed, which aborts the whole statement.
  * Every data-modifying CTE runs exactly once; the later ones read the earlier ones' RETURNING only.
  */
@@ -266,6 +267,16 @@ function revisionStatement(
   const interactions = interactionsWrite(commit, accepted);
   const indexed = interactions ? Prisma.sql`, indexed AS (${interactions})` : Prisma.empty;
   const feed = feedWrite(events, accepted, now);
+  const turned = commit.turn
+    ? Prisma.sql`, turned AS (
+      INSERT INTO turns (session_id, turn_id, state, holder, epoch, updated_at)
+      SELECT ${session_id}, ${commit.turn.turn_id}, ${commit.turn.state}, NULL, updated.lease_epoch, ${now}::bigint
+        FROM updated WHERE ${accepted}
+      ON CONFLICT (session_id, turn_id) DO UPDATE
+        SET state = EXCLUDED.state, epoch = GREATEST(turns.epoch, EXCLUDED.epoch), updated_at = EXCLUDED.updated_at
+      WHERE turns.state <> 'finished'
+    )`
+    : Prisma.empty;
   const feedIds = feed
     ? Prisma.sql`(SELECT array_agg(event_id ORDER BY event_id) FROM fed)`
     : Prisma.sql`NULL::bigint[]`;
@@ -274,8 +285,8 @@ function revisionStatement(
       UPDATE sessions SET ${Prisma.join(assignments, ", ")}
        WHERE session_id = ${session_id} AND closed_at IS NULL
          AND (${epoch ?? null}::int IS NULL OR lease_epoch = ${epoch ?? null}::int)
-      RETURNING last_event_id
-    )${written}${logged}${indexed}${feed ?? Prisma.empty}
+      RETURNING last_event_id, lease_epoch
+    )${written}${logged}${indexed}${turned}${feed ?? Prisma.empty}
     SELECT (SELECT last_event_id FROM updated) AS last_event_id, ${feedIds} AS feed_ids
      WHERE ${rejection(commit, messageWritten)}`;
 }

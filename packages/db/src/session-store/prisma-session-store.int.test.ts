@@ -24,7 +24,7 @@ runSessionStoreConformance("PrismaSessionStore on PostgreSQL", async () => {
   }
   const { pool, prisma } = shared;
   await pool.query(
-    "TRUNCATE sessions, session_commands, messages, interactions, session_events, interaction_events RESTART IDENTITY",
+    "TRUNCATE sessions, session_commands, turns, messages, interactions, session_events, interaction_events RESTART IDENTITY",
   );
   return {
     store: new PrismaSessionStore(prisma, pool),

@@ -7,6 +7,7 @@ import type {
   InteractionPage,
   InteractionQuery,
   InteractionRecord,
+  ListQueuedSessionsQuery,
   MessagePage,
   PromptCommand,
   SessionCommand,
@@ -17,6 +18,7 @@ import type {
   SessionQuery,
   SessionRecord,
   SessionStore,
+  TurnRecord,
   WithdrawPromptResult,
 } from "@parley/session-core";
 import {
@@ -29,6 +31,7 @@ import {
 } from "@parley/session-core";
 import { Prisma, type PrismaClient } from "@prisma/client";
 import type pg from "pg";
+import { HELD_LEASE_KEYS_SQL } from "../leases/turn-lease-holder.js";
 import type { CommitObserver } from "./commit-observer.js";
 import { commitRevision } from "./commit-revision.js";
 import { INTERACTION_PAGE_ORDER, interactionPageSql } from "./interaction-page.js";
@@ -54,6 +57,7 @@ import {
   SESSION_COLUMNS,
   SESSION_EVENT_COLUMNS,
 } from "./tables.js";
+import { TURN_SELECT, type TurnRow, toTurnRecord } from "./turn-rows.js";
 
 /**
  * `SessionStore` on PostgreSQL: commits through Prisma, each one statement, one round trip (see
@@ -227,11 +231,27 @@ export class PrismaSessionStore implements SessionStore {
     return rows.map(toSessionCommand);
   }
 
-  async listSessionsWithQueuedCommands(limit: number): Promise<string[]> {
+  /**
+   * Two index ranges, never a scan of what waits: queued prompts of `queued`/`running` Turns
+   * (`turns (state, updated_at)`, then each session's commands by key) and queued stops
+   * (`session_commands (kind, status, …)`). A prompt behind a `waiting` Turn is not read.
+   */
+  async listSessionsWithQueuedCommands(query: ListQueuedSessionsQuery): Promise<string[]> {
+    const after = query.after ?? null;
+    // Queued rows are stamped with the enqueuing process's `Date.now()` (see `enqueueCommand`).
+    const queued_before = Date.now() - (query.queued_grace_ms ?? 0);
     const rows = await this.#read<{ session_id: string }>(Prisma.sql`
-      SELECT c.session_id FROM session_commands c JOIN sessions s USING (session_id)
-       WHERE c.status = 'queued' AND c.kind <> 'set' AND s.closed_at IS NULL
-       GROUP BY c.session_id ORDER BY min(c.position) LIMIT ${limit}::int`);
+      SELECT needy.session_id FROM (
+        SELECT t.session_id FROM turns t
+         WHERE (t.state = 'running' OR (t.state = 'queued' AND t.updated_at <= ${queued_before}::bigint))
+           AND EXISTS (SELECT 1 FROM session_commands c
+                        WHERE c.session_id = t.session_id AND c.status = 'queued' AND c.kind = 'prompt')
+        UNION
+        SELECT c.session_id FROM session_commands c WHERE c.kind = 'stop' AND c.status = 'queued'
+      ) AS needy JOIN sessions s USING (session_id)
+       WHERE s.closed_at IS NULL
+         AND (${after}::text IS NULL OR needy.session_id COLLATE "C" > ${after}::text COLLATE "C")
+       ORDER BY needy.session_id COLLATE "C" LIMIT ${query.limit}::int`);
     return rows.map((row) => row.session_id);
   }
 
@@ -245,6 +265,31 @@ export class PrismaSessionStore implements SessionStore {
     settled_at: number;
   }): Promise<WithdrawPromptResult["status"] | "not_found"> {
     return withdrawPrompt(this.#prisma, input);
+  }
+
+  async getActiveTurn(session_id: string): Promise<TurnRecord | null> {
+    const rows = await this.#read<TurnRow>(Prisma.sql`
+      SELECT ${TURN_SELECT} FROM turns
+       WHERE session_id = ${session_id} AND state <> 'finished'
+       ORDER BY updated_at DESC LIMIT 1`);
+    return rows[0] ? toTurnRecord(rows[0]) : null;
+  }
+
+  /**
+   * `turns (state, updated_at)` gives the queued and running Turns; a Turn whose session's advisory
+   * lock is held (its holder lives) is left out, so the rows returned are the ones to drive.
+   */
+  async listTurnsNeedingDriver(query: { limit: number; queued_grace_ms?: number }): Promise<TurnRecord[]> {
+    const queued_before = Date.now() - (query.queued_grace_ms ?? 0);
+    const rows = await this.#read<TurnRow>(Prisma.sql`
+      WITH held AS MATERIALIZED (${Prisma.raw(HELD_LEASE_KEYS_SQL)})
+      SELECT ${TURN_SELECT} FROM turns JOIN sessions s ON s.session_id = turns.session_id
+       WHERE (turns.state = 'running' OR (turns.state = 'queued' AND turns.updated_at <= ${queued_before}::bigint))
+         AND s.closed_at IS NULL
+         AND hashtextextended(turns.session_id, 0) NOT IN (SELECT key FROM held)
+       ORDER BY turns.updated_at, turns.session_id COLLATE "C", turns.turn_id COLLATE "C"
+       LIMIT ${query.limit}::int`);
+    return rows.map(toTurnRecord);
   }
 
   async getActiveTurnId(session_id: string): Promise<string | null> {

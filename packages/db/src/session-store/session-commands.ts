@@ -105,7 +105,7 @@ export async function enqueueCommand(
   try {
     rows = await prisma.$queryRaw`
       WITH locked AS (
-        SELECT closed_at, active_turn_id, title FROM sessions WHERE session_id = ${session_id} FOR UPDATE
+        SELECT closed_at, active_turn_id, title, lease_epoch FROM sessions WHERE session_id = ${session_id} FOR UPDATE
       ), earlier AS (
         SELECT ${COMMAND_COLUMNS} FROM session_commands
          WHERE ${request_id}::text IS NOT NULL AND session_id = ${session_id} AND request_id = ${request_id}::text
@@ -117,7 +117,7 @@ export async function enqueueCommand(
         SELECT ${values} FROM plan
         ON CONFLICT (session_id, request_id) DO NOTHING
         RETURNING ${COMMAND_COLUMNS}
-      )
+      )${prompt ? queuedTurn(session_id) : Prisma.empty}
       SELECT 'inserted' AS outcome, (SELECT auto_titled FROM plan) AS auto_titled, inserted.* FROM inserted
       UNION ALL
       SELECT 'earlier', FALSE, earlier.* FROM earlier
@@ -146,6 +146,20 @@ export async function enqueueCommand(
   const earlier = outcome("earlier");
   if (earlier) return { command: toSessionCommand(earlier), created: false, auto_titled: false };
   throw new ParleyError("session_not_found", `Session not found: ${session_id}`);
+}
+
+/**
+ * The Turn row of the Turn a prompt of an idle session starts (DESIGN §10.7): `queued`, committed
+ * with the prompt. A prompt joining the active Turn writes no row.
+ */
+function queuedTurn(session_id: string): Prisma.Sql {
+  return Prisma.sql`, queued_turn AS (
+        INSERT INTO turns (session_id, turn_id, state, holder, epoch, updated_at)
+        SELECT ${session_id}, plan.turn_id, 'queued', NULL, locked.lease_epoch, ${Date.now()}::bigint
+          FROM plan, locked
+         WHERE locked.active_turn_id IS NULL AND EXISTS (SELECT 1 FROM inserted)
+        ON CONFLICT (session_id, turn_id) DO NOTHING
+      )`;
 }
 
 /**
@@ -192,4 +206,8 @@ export async function settleCommandsInCommit(
   await tx.$executeRaw`
     UPDATE sessions SET active_turn_id = NULL
      WHERE session_id = ${commit.session_id} AND active_turn_id = ${ends.turn_id}`;
+  // The Turn row says so in the same transaction (DESIGN §10.7).
+  await tx.$executeRaw`
+    UPDATE turns SET state = 'finished', updated_at = ${Date.now()}::bigint
+     WHERE session_id = ${commit.session_id} AND turn_id = ${ends.turn_id} AND state <> 'finished'`;
 }

@@ -44,7 +44,10 @@ export class MultiProcessFixture {
     return path.join(this.directory, "notes.txt");
   }
 
-  async startWorker(name: string, options: { recover_every_ms?: number } = {}): Promise<RuntimeWorker> {
+  async startWorker(
+    name: string,
+    options: { recover_every_ms?: number; park_waiting_turns?: boolean } = {},
+  ): Promise<RuntimeWorker> {
     const worker = await RuntimeWorker.start({
       name,
       database_url: this.database.url,

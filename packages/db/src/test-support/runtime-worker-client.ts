@@ -3,6 +3,9 @@ import { fileURLToPath } from "node:url";
 import type { SessionMutation, TurnResult } from "@parley/session-core";
 import type { RespondOutcome, WorkerCommand, WorkerMessage } from "./runtime-worker-protocol.js";
 
+/** The API's default recovery interval (`PARLEY_RECOVER_INTERVAL_MS`), in ms. */
+const DEFAULT_RECOVER_EVERY_MS = 1_000;
+
 const WORKER_SCRIPT = fileURLToPath(new URL("./runtime-worker.ts", import.meta.url));
 
 type CommandInput = WorkerCommand extends infer C ? (C extends WorkerCommand ? Omit<C, "id"> : never) : never;
@@ -47,8 +50,13 @@ export class RuntimeWorker {
     name: string;
     database_url: string;
     effects_file: string;
-    /** Run `runtime.recover()` this often, as the API does (ms; 0 = never). */
+    /**
+     * Run `runtime.recover()` this often (ms; 0 = never). Default: 1000, the API's default
+     * (`PARLEY_RECOVER_INTERVAL_MS`): the tests run the production configuration (DESIGN §10.7).
+     */
     recover_every_ms?: number;
+    /** Park waiting Turns, as the API does by default; `false` is the live-waiter variant. */
+    park_waiting_turns?: boolean;
     /** `PARLEY_BUS` of the worker (unset: NOTIFY). */
     bus_url?: string | undefined;
   }): Promise<RuntimeWorker> {
@@ -59,7 +67,8 @@ export class RuntimeWorker {
         PARLEY_WORKER_NAME: options.name,
         PARLEY_WORKER_DATABASE_URL: options.database_url,
         PARLEY_WORKER_EFFECTS_FILE: options.effects_file,
-        PARLEY_WORKER_RECOVER_MS: String(options.recover_every_ms ?? 0),
+        PARLEY_WORKER_RECOVER_MS: String(options.recover_every_ms ?? DEFAULT_RECOVER_EVERY_MS),
+        PARLEY_WORKER_PARKING: options.park_waiting_turns === false ? "off" : "on",
         ...(options.bus_url ? { PARLEY_WORKER_BUS_URL: options.bus_url } : {}),
       },
       stdio: ["ignore", "inherit", "inherit", "ipc"],

@@ -74,10 +74,9 @@ async function main(): Promise<void> {
   const { runtime, close } = composeRuntime({
     adapters: database,
     agent: { agent_id: NOTES_AGENT_ID, model, tools: { write_note: writeNote } },
-    // These workers test the takeover of a Turn a process holds while it waits
-    // (docs/behaviour.md#durability), so they keep waiting Turns held; the API parks them (apps/api
-    // e2e tests).
-    park_waiting_turns: false,
+    // Production parks waiting Turns (DESIGN §10.7); PARLEY_WORKER_PARKING=off is the live-waiter
+    // variant, tested as such.
+    park_waiting_turns: process.env.PARLEY_WORKER_PARKING !== "off",
   });
 
   const sessions = new Map<string, Session>();
@@ -90,8 +89,8 @@ async function main(): Promise<void> {
     return session;
   };
 
-  // No startup pass (unlike the API's `start()`): a worker recovers only on a `recover` command and,
-  // with PARLEY_WORKER_RECOVER_MS, on that timer.
+  // No startup pass (unlike the API's `start()`): a worker recovers on a `recover` command and on
+  // PARLEY_WORKER_RECOVER_MS's timer (the client defaults it to the API's interval).
   const recoverEvery = Number(process.env.PARLEY_WORKER_RECOVER_MS ?? 0);
   if (recoverEvery > 0) {
     setInterval(() => {

@@ -7,6 +7,7 @@ import type {
   InteractionPage,
   InteractionQuery,
   InteractionRecord,
+  ListQueuedSessionsQuery,
   MessagePage,
   SessionCommit,
   SessionEvent,
@@ -19,6 +20,7 @@ import type { SessionMutation, UnsequencedMutation } from "../schema/mutation.js
 import type { WithdrawPromptResult } from "../schema/queued-prompt.js";
 import type { SessionRecord } from "../schema/session.js";
 import type { PromptCommand, SessionCommand } from "../schema/session-command.js";
+import type { TurnRecord } from "../schema/turn.js";
 import { assertCommitWellFormed } from "../store/commit-well-formedness.js";
 import { decodePageCursor, encodePageCursor } from "../store/page-cursor.js";
 import {
@@ -29,6 +31,7 @@ import {
   type PendingInteractionPosition,
   sessionPosition,
 } from "../store/store-order.js";
+import { InMemoryTurns } from "./in-memory-turns.js";
 import { queuedPromptsOf, withdrawPromptIn } from "./queued-prompts.js";
 
 /**
@@ -37,7 +40,10 @@ import { queuedPromptsOf, withdrawPromptIn } from "./queued-prompts.js";
  * every later commit of the former holder is rejected as `fenced`.
  */
 export interface LeaseEpochSink {
-  setLeaseEpoch(session_id: string, epoch: number): Promise<void>;
+  /** A lease was granted at `epoch`; `holder` names the process that holds it now. */
+  setLeaseEpoch(session_id: string, epoch: number, holder?: string): Promise<void>;
+  /** `holder`'s lease on the session ended (released, lost, or its process died). */
+  leaseReleased?(session_id: string, holder: string): void;
 }
 
 /** A failure the next matching commits raise instead of writing (tests of storage write failures). */
@@ -83,6 +89,7 @@ export class InMemorySessionStore implements SessionStore, LeaseEpochSink {
   /** Fencing epochs by session; a session never leased has epoch 0. */
   readonly #epochs = new Map<string, number>();
   readonly #failures: FailureRule[] = [];
+  readonly #turns = new InMemoryTurns();
 
   async createSession(record: SessionRecord): Promise<void> {
     if (this.#sessions.has(record.session_id)) {
@@ -252,6 +259,9 @@ export class InMemorySessionStore implements SessionStore, LeaseEpochSink {
       turn_id = state.active_turn_id ?? input.new_turn_id ?? null;
       if (turn_id === null)
         throw new Error(`A prompt of an idle session needs new_turn_id: ${input.session_id}`);
+      if (state.active_turn_id === null) {
+        this.#turns.queue(input.session_id, turn_id, this.leaseEpoch(input.session_id));
+      }
       state.active_turn_id = turn_id;
     }
     const base = {
@@ -287,16 +297,33 @@ export class InMemorySessionStore implements SessionStore, LeaseEpochSink {
     return structuredClone(commands.filter((command) => command.status === "queued"));
   }
 
-  async listSessionsWithQueuedCommands(limit: number): Promise<string[]> {
-    const oldest: { session_id: string; created_at: number }[] = [];
+  async listSessionsWithQueuedCommands(query: ListQueuedSessionsQuery): Promise<string[]> {
+    const found: string[] = [];
+    const queued_before = Date.now() - (query.queued_grace_ms ?? 0);
     for (const [session_id, state] of this.#sessions) {
       if (state.record.closed_at !== null) continue;
-      // A `set` waits for the next prompt: it alone needs no driver.
-      const first = state.commands.find((command) => command.status === "queued" && command.kind !== "set");
-      if (first) oldest.push({ session_id, created_at: first.created_at });
+      if (query.after !== undefined && session_id <= query.after) continue;
+      const turn = this.#turns.active(session_id);
+      const drivable =
+        turn?.state === "running" || (turn?.state === "queued" && turn.updated_at <= queued_before);
+      const needy = state.commands.some(
+        (command) =>
+          command.status === "queued" && (command.kind === "stop" || (command.kind === "prompt" && drivable)),
+      );
+      if (needy) found.push(session_id);
     }
-    oldest.sort((left, right) => left.created_at - right.created_at);
-    return oldest.slice(0, limit).map((entry) => entry.session_id);
+    return found.sort().slice(0, query.limit);
+  }
+
+  async getActiveTurn(session_id: string): Promise<TurnRecord | null> {
+    return this.#turns.active(session_id);
+  }
+
+  async listTurnsNeedingDriver(query: { limit: number; queued_grace_ms?: number }): Promise<TurnRecord[]> {
+    return this.#turns.needingDriver(query, (session_id) => {
+      const state = this.#sessions.get(session_id);
+      return state !== undefined && state.record.closed_at === null;
+    });
   }
 
   async listQueuedPrompts(session_id: string): Promise<PromptCommand[]> {
@@ -318,8 +345,13 @@ export class InMemorySessionStore implements SessionStore, LeaseEpochSink {
     return this.#sessions.get(session_id)?.active_turn_id ?? null;
   }
 
-  async setLeaseEpoch(session_id: string, epoch: number): Promise<void> {
+  async setLeaseEpoch(session_id: string, epoch: number, holder?: string): Promise<void> {
     this.#epochs.set(session_id, epoch);
+    if (holder !== undefined) this.#turns.leaseTaken(session_id, holder, epoch);
+  }
+
+  leaseReleased(session_id: string, holder: string): void {
+    this.#turns.leaseGone(session_id, holder);
   }
 
   /** The fencing epoch commits of this session must carry (0 until a lease was granted). */
@@ -475,6 +507,15 @@ export class InMemorySessionStore implements SessionStore, LeaseEpochSink {
         );
       }
       if (state.active_turn_id === ends.turn_id) state.active_turn_id = null;
+      this.#turns.finish(commit.session_id, ends.turn_id);
+    }
+    if (commit.turn && commit.turn.turn_id !== ends?.turn_id) {
+      this.#turns.progress(
+        commit.session_id,
+        commit.turn.turn_id,
+        commit.turn.state,
+        this.leaseEpoch(commit.session_id),
+      );
     }
     const append = (mutation: UnsequencedMutation): SessionEvent => {
       const event_id = state.events.length + 1;

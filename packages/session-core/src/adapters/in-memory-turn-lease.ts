@@ -80,7 +80,7 @@ export class InMemoryLeaseRegistry {
     this.#held.set(session_id, held);
     this.#epochs.set(session_id, epoch);
     try {
-      await this.#sink?.setLeaseEpoch(session_id, epoch);
+      await this.#sink?.setLeaseEpoch(session_id, epoch, process_id);
     } catch (error) {
       if (this.#held.get(session_id) === held) this.#held.delete(session_id);
       throw error;
@@ -94,13 +94,16 @@ export class InMemoryLeaseRegistry {
       epoch,
       lost: held.controller.signal,
       release: async () => {
-        if (this.#held.get(session_id) === held) this.#held.delete(session_id);
+        if (this.#held.get(session_id) !== held) return;
+        this.#held.delete(session_id);
+        this.#sink?.leaseReleased?.(session_id, process_id);
       },
     };
   }
 
   #drop(session_id: string, held: HeldLease, reason: string): void {
     this.#held.delete(session_id);
+    this.#sink?.leaseReleased?.(session_id, held.process_id);
     held.controller.abort(new Error(reason));
   }
 }

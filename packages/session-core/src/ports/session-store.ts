@@ -9,6 +9,7 @@ import type {
   PromptCommand,
   SessionCommand,
 } from "../schema/session-command.js";
+import type { TurnProgress, TurnRecord } from "../schema/turn.js";
 
 /** A committed mutation, as the replay log (`session_events`) holds it. */
 export interface SessionEvent {
@@ -101,6 +102,13 @@ export interface SessionCommit {
    * the Turn as a steer instead); with it, those prompts are cancelled in the same transaction.
    */
   ends_turn?: { turn_id: string; cancel_queued_prompts: boolean };
+  /**
+   * The Turn row's new state (DESIGN §10.7), written in this transaction: `running` with the Turn's
+   * `start` and with any revision after which a tool or the model can go on; `waiting` with a
+   * revision after which every open tool waits for a person. A Turn with no row gets one; a
+   * `finished` Turn is never changed (`ends_turn` finishes it, in its own commit).
+   */
+  turn?: { turn_id: string; state: TurnProgress };
 }
 
 /** `enqueueCommand`'s input. */
@@ -111,7 +119,8 @@ export interface EnqueueCommandInput {
   created_at: number;
   /**
    * `prompt`: the id of the Turn the prompt starts when the session has no active Turn; otherwise
-   * the prompt joins the active Turn (a steer) and gets its id.
+   * the prompt joins the active Turn (a steer) and gets its id. A new Turn's row is created
+   * `queued` in the same transaction.
    */
   new_turn_id?: string;
   /** Committed in the same transaction (`set`: the configured value). */
@@ -176,6 +185,14 @@ export interface InteractionPage {
   next_cursor: string | null;
 }
 
+/** `listSessionsWithQueuedCommands`'s page. */
+export interface ListQueuedSessionsQuery {
+  /** Only sessions whose id sorts after this one (by code unit). */
+  after?: string;
+  limit: number;
+  queued_grace_ms?: number;
+}
+
 /**
  * The persistence port. Every write is `commit`, one atomic revision. Implementations: the
  * in-memory store here and the Prisma store in `@parley/db`; both must pass
@@ -219,10 +236,15 @@ export interface SessionStore {
   /** The session's queued commands, in the order they were committed. */
   listQueuedCommands(session_id: string): Promise<SessionCommand[]>;
   /**
-   * Sessions (not closed) with a queued `prompt` or `stop` — the commands that need a driver (a
-   * `set` waits for the next prompt) — oldest command first, at most `limit`.
+   * Sessions (not closed) whose queued commands need a driver now, ascending by `session_id`, after
+   * `after` (a keyset page: the caller reads every page, so no cap starves a session): a queued
+   * `stop`, or a queued `prompt` whose Turn is not `waiting` (a prompt behind a waiting Turn joins
+   * it when an answer resumes it; a `set` waits for the next prompt). Its cost grows with the rows
+   * returned. `queued_grace_ms`: a prompt of a Turn still `queued` counts only once it has been
+   * queued that long, on the store's clock (the instance that committed it starts it at once; the
+   * others are its safety net, and taking the lease in between would fence that instance's Turn).
    */
-  listSessionsWithQueuedCommands(limit: number): Promise<string[]>;
+  listSessionsWithQueuedCommands(query: ListQueuedSessionsQuery): Promise<string[]>;
   /**
    * The queued prompts that joined a Turn (each has an earlier prompt of the same Turn: the one that
    * started it, which is never listed), in the order they were committed.
@@ -241,4 +263,14 @@ export interface SessionStore {
   }): Promise<WithdrawPromptResult["status"] | "not_found">;
   /** The Turn a prompt committed now would join (running or waiting), or null when idle. */
   getActiveTurnId(session_id: string): Promise<string | null>;
+  /** The session's unfinished Turn row (`queued`, `running` or `waiting`), or null (DESIGN §10.7). */
+  getActiveTurn(session_id: string): Promise<TurnRecord | null>;
+  /**
+   * Turns that need a driver now (DESIGN §10.7): `queued` or `running`, in an open session, whose
+   * session lease no live process holds; least recently updated first, at most `limit`. Waiting
+   * Turns are never returned. Its cost grows with the rows returned, not with the rows stored. A
+   * `queued` Turn counts only once it has been queued `queued_grace_ms` (see
+   * `listSessionsWithQueuedCommands`), measured on the store's clock.
+   */
+  listTurnsNeedingDriver(query: { limit: number; queued_grace_ms?: number }): Promise<TurnRecord[]>;
 }

@@ -76,7 +76,7 @@ describe("RuntimeHarness", () => {
     await harness.shutdown();
   });
 
-  it("lets a second process take over a waiting Turn after the first one is killed", async () => {
+  it("lets a second process resume a waiting Turn with its answer after the first one is killed", async () => {
     const effects: string[] = [];
     const { harness, model } = scriptedHarness(effects, [
       [{ tool_call: { id: "call_1", name: "delete_file", input: { path: "a.txt" } } }],
@@ -93,8 +93,9 @@ describe("RuntimeHarness", () => {
     await expect(session.status()).rejects.toThrow("Process A was killed");
 
     const b = harness.runtime("B");
-    expect(await b.recover()).toEqual({ resumed_session_ids: [session.id] });
-    expect(harness.leases.holderOf(session.id)).toEqual({ process_id: "B", epoch: 2 });
+    // A waiting Turn is rows (DESIGN §10.7): nobody takes it over until its answer.
+    expect(await b.recover()).toEqual({ resumed_session_ids: [] });
+    expect(harness.leases.holderOf(session.id)).toBeNull();
     const on_b = await b.openSession(session.id);
     if (!on_b) throw new Error("session exists");
     const finished = new MutationRecorder(on_b);

@@ -33,10 +33,12 @@ export interface RuntimeHarnessOptions {
   ids?: IdSource;
   delta_flush_ms?: number;
   /**
-   * Parking of waiting Turns, docs/behaviour.md#durability (off by default here: most runtime
-   * tests observe a waiting Turn held by its process; the parking tests turn it on).
+   * Parking of waiting Turns, docs/behaviour.md#durability: on by default, as in production
+   * (DESIGN §10.7); `false` is the live-waiter variant, tested as such.
    */
   park_waiting_turns?: boolean;
+  /** How often each process sweeps queued commands (default: the runtime's; 0: only when called). */
+  command_sweep_ms?: number;
 }
 
 /** One line a runtime of the harness logged, with the simulated process that logged it. */
@@ -99,7 +101,10 @@ export class RuntimeHarness {
       clock: this.#options.clock,
       ids: this.#options.ids,
       delta_flush_ms: this.#options.delta_flush_ms ?? 5,
-      park_waiting_turns: this.#options.park_waiting_turns ?? false,
+      park_waiting_turns: this.#options.park_waiting_turns ?? true,
+      ...(this.#options.command_sweep_ms === undefined
+        ? {}
+        : { command_sweep_ms: this.#options.command_sweep_ms }),
     });
     this.#processes.set(process_id, { composed, connections });
     return composed.runtime;

@@ -12,7 +12,6 @@ import type {
   SessionRuntimeApi,
   SessionRuntimeOptions,
 } from "./session-runtime-options.js";
-import { planResume } from "./turn/resume-plan.js";
 
 const DEFAULT_DELTA_FLUSH_MS = 50;
 /**
@@ -20,7 +19,16 @@ const DEFAULT_DELTA_FLUSH_MS = 50;
  * docs/behaviour.md#durability).
  */
 const DEFAULT_COMMAND_SWEEP_MS = 250;
-const SWEEP_BATCH = 1_000;
+/** Sessions read per page of a sweep; every page is read (no cap starves newer sessions). */
+const SWEEP_PAGE = 500;
+/** Turns one recovery pass takes over at most; the next pass (1 s later) takes the rest. */
+const RECOVER_BATCH = 200;
+/**
+ * How long a Turn stays `queued` before another process drives it: the process that committed the
+ * prompt starts it at once, and another one taking the lease meanwhile would fence it. Within the
+ * 2 s a queued command has to reach its Turn (recovery runs every second).
+ */
+const QUEUED_GRACE_MS = 500;
 /** A session created without a title is untitled (`""`) until its first prompt or a rename names it. */
 const DEFAULT_TITLE = "";
 
@@ -88,24 +96,38 @@ export class SessionRuntime implements SessionRuntimeApi {
     this.#sweeping = true;
     try {
       await this.#settleAnsweredWaiters();
-      const session_ids = await this.#context.store.listSessionsWithQueuedCommands(SWEEP_BATCH);
-      for (const session_id of session_ids) {
-        if (this.#shutDown) return;
-        const held = this.#hosts.peek(session_id);
-        if (held?.ownsTurn) {
-          held.kick();
-          continue;
+      let after: string | undefined;
+      for (;;) {
+        const page = await this.#context.store.listSessionsWithQueuedCommands({
+          ...(after === undefined ? {} : { after }),
+          limit: SWEEP_PAGE,
+          queued_grace_ms: QUEUED_GRACE_MS,
+        });
+        for (const session_id of page) {
+          if (this.#shutDown) return;
+          await this.#driveQueued(session_id);
         }
-        try {
-          await this.#hosts.use(session_id, async (host) => host.kick());
-        } catch (error) {
-          this.#context.logger?.warn({ session_id, err: error }, "driving queued commands failed");
-        }
+        after = page.at(-1);
+        if (page.length < SWEEP_PAGE || after === undefined) break;
       }
     } catch (error) {
       this.#context.logger?.warn({ err: error }, "sweeping queued commands failed");
     } finally {
       this.#sweeping = false;
+    }
+  }
+
+  /** A session with queued commands that need a driver: its Turn here, or this process takes it. */
+  async #driveQueued(session_id: string): Promise<void> {
+    const held = this.#hosts.peek(session_id);
+    if (held?.ownsTurn) {
+      held.kick();
+      return;
+    }
+    try {
+      await this.#hosts.use(session_id, async (host) => host.kick());
+    } catch (error) {
+      this.#context.logger?.warn({ session_id, err: error }, "driving queued commands failed");
     }
   }
 
@@ -150,20 +172,24 @@ export class SessionRuntime implements SessionRuntimeApi {
 
   async recover(): Promise<{ resumed_session_ids: string[] }> {
     this.#assertRunning();
-    const open = await this.#context.store.listOpenAssistantMessages();
+    // Only the Turns that need a driver now (DESIGN §10.7): `queued` or `running` with no live
+    // lease holder, read through an index. Waiting Turns are rows nobody reads until answered.
+    const turns = await this.#context.store.listTurnsNeedingDriver({
+      limit: RECOVER_BATCH,
+      queued_grace_ms: QUEUED_GRACE_MS,
+    });
     const resumed_session_ids: string[] = [];
-    // A parked Turn needs nobody until an answer arrives: it is left as rows.
-    const needy = open.filter(
-      (message) =>
-        message.type !== "assistant" ||
-        !this.#context.park_waiting_turns ||
-        planResume(message).kind !== "parked",
-    );
-    for (const session_id of new Set(needy.map((message) => message.session_id))) {
+    for (const turn of turns) {
+      const { session_id } = turn;
       try {
         const record = await this.#context.store.getSession(session_id);
         // A closed session is never resumed (docs/behaviour.md#close).
         if (!record || record.closed_at !== null) continue;
+        if (turn.state === "queued") {
+          // Its prompt is committed and nobody started it: the queue's driver starts it.
+          await this.#driveQueued(session_id);
+          continue;
+        }
         const resumed = await this.#hosts.use(
           session_id,
           async (host) => !host.ownsTurn && (await host.takeOver()),

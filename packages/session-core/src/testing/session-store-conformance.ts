@@ -10,6 +10,7 @@ import { describeInteractionConformance } from "./conformance/interaction-cases.
 import { describeMessageConformance } from "./conformance/message-cases.js";
 import { describeQueuedPromptConformance } from "./conformance/queued-prompt-cases.js";
 import { describeSessionConformance } from "./conformance/session-cases.js";
+import { describeTurnConformance } from "./conformance/turn-cases.js";
 
 /** One store under test, fresh and empty for each test case. */
 export interface SessionStoreConformanceSubject {
@@ -73,5 +74,6 @@ export function runSessionStoreConformance(name: string, factory: SessionStoreCo
     describeMessageConformance(context);
     describeCursorConformance(context);
     describeCrossSessionConformance(context);
+    describeTurnConformance(context);
   });
 }

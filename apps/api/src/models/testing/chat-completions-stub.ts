@@ -20,6 +20,8 @@ export interface StubReply {
   tool_calls?: StubToolCall[];
   http_error?: { status: number; message: string };
   stall?: boolean;
+  /** Nothing is answered (not even the headers) until this settles: a request held in flight. */
+  hold?: Promise<void>;
 }
 
 /** A request the stub received: the parsed chat-completions body. */
@@ -98,6 +100,7 @@ export async function startChatCompletionsStub(
     response.on("close", () => {
       if (!response.writableEnded) disconnection(index).resolve();
     });
+    if (reply.hold !== undefined) await reply.hold;
     response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
     const events = replyEvents(reply, index);
     if (reply.stall === true) {

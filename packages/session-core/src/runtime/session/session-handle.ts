@@ -290,11 +290,12 @@ export class SessionHandle implements Session {
     return records.map((record) => record.interaction.request);
   }
 
+  /**
+   * The session's unfinished Turn, read from its Turn row (DESIGN §10.7) on every instance: queued,
+   * running (its first model request in flight included) or waiting for a person.
+   */
   async #runningTurnId(): Promise<string | undefined> {
-    const turn = this.#hosts.peek(this.id)?.activeTurn;
-    if (turn) return turn.isFinished ? undefined : turn.turn_id;
-    const open = await this.#context.store.listOpenAssistantMessages(this.id);
-    return open[open.length - 1]?.turn_id;
+    return (await this.#context.store.getActiveTurn(this.id))?.turn_id;
   }
 
   async #locateTool(tool_call_id: string): Promise<string | undefined> {

@@ -338,10 +338,15 @@ export class SessionHost implements TurnHost {
       );
     }
     if (auto_titled) await this.#publishTitle(auto_title, now);
+    const started = command.turn_id === new_turn_id;
     // It joined a running or waiting Turn: every client lists it as queued until that Turn takes it.
-    if (created && command.turn_id !== new_turn_id) await this.#publishQueueChange(now);
+    if (created && !started) await this.#publishQueueChange(now);
+    // A prompt that joined the active Turn wakes nobody here: the Turn's holder reads it at its next
+    // checkpoint, a waiting Turn takes it when its answer resumes it, and a Turn whose holder is
+    // gone is claimed by recovery (DESIGN §10.7). Taking the lease for it would only raise the epoch.
+    if (!started && !this.ownsTurn) return this.turnHandle(command.turn_id);
     // An idle host starts for this prompt: it knows there is work without reading the queue.
-    this.#promptQueuedHere = this.#state.kind === "idle";
+    this.#promptQueuedHere = started && this.#state.kind === "idle";
     this.kick();
     return this.turnHandle(command.turn_id);
   }
@@ -462,7 +467,7 @@ export class SessionHost implements TurnHost {
         if (stop?.kind === "stop") this.#startStopOfOrphan(lease, orphan, stop.input.reason);
         // Its queued prompts join it once an answer resumes it.
         else if (this.parkWaitingTurns && planResume(orphan).kind === "parked") {
-          await this.#perform(this.#send({ kind: "parked_found" }), lease);
+          await this.#parkFound(lease, orphan);
         } else this.#startResumed(lease, orphan, new Set());
         return;
       }
@@ -544,6 +549,35 @@ export class SessionHost implements TurnHost {
     this.#run(turn, () => turn.runResumed(message, resolved_here));
   }
 
+  /**
+   * A parked Turn found under the lease is left as rows. Its Turn row says `waiting` from then on
+   * (a row that said otherwise, e.g. one written before the row existed, would be read by every
+   * recovery pass), then the lease is given back.
+   */
+  async #parkFound(lease: TurnLease, message: AssistantMessage): Promise<boolean> {
+    const active = await this.context.store.getActiveTurn(this.session_id);
+    if (message.turn_id && active?.turn_id === message.turn_id && active.state !== "waiting") {
+      await this.writer.commitSessionChange({
+        epoch: lease.epoch,
+        turn: { turn_id: message.turn_id, state: "waiting" },
+      });
+    }
+    return this.#perform(this.#send({ kind: "parked_found" }), lease);
+  }
+
+  /**
+   * A Turn whose row says `running` but that has no open message: its holder died after the
+   * Turn's `start` and before its first model output was committed (DESIGN §10.7). Nothing of it
+   * can be resumed; it ends failed as interrupted, so that its row stops asking for a driver.
+   */
+  async #startInterruptedStart(lease: TurnLease): Promise<boolean> {
+    const active = await this.context.store.getActiveTurn(this.session_id);
+    if (active?.state !== "running") return false;
+    const turn = new TurnRunner(this, lease, active.turn_id);
+    this.#run(turn, () => turn.runInterrupted());
+    return true;
+  }
+
   #startStopOfOrphan(lease: TurnLease, message: AssistantMessage, reason: CancelReason): TurnRunner {
     const turn = new TurnRunner(this, lease, message.turn_id ?? "");
     this.#run(turn, () => turn.runStopOfOrphan(message, reason));
@@ -585,6 +619,7 @@ export class SessionHost implements TurnHost {
       const { commands, record, open } = await this.#readUnderLease();
       const message = open[open.length - 1];
       if (message?.type !== "assistant") {
+        if (!options.stop_reason && (await this.#startInterruptedStart(lease))) return true;
         await this.#perform(this.#send({ kind: "nothing_to_drive" }), lease);
         return false;
       }
@@ -595,7 +630,7 @@ export class SessionHost implements TurnHost {
         return true;
       }
       if (this.parkWaitingTurns && planResume(message, options.resolved_here).kind === "parked") {
-        return this.#perform(this.#send({ kind: "parked_found" }), lease);
+        return this.#parkFound(lease, message);
       }
       this.#startResumed(lease, message, options.resolved_here ?? new Set());
       return true;

@@ -14,6 +14,7 @@ import type { UnsequencedMutation } from "../../schema/mutation.js";
 import type { RuntimeIds } from "../ids.js";
 import type { RuntimeLogger } from "../session-runtime-options.js";
 import type { AssistantTransition, AssistantTransitionFn, MutationSpec } from "../transitions/transition.js";
+import { turnProgressOf } from "../turn/turn-progress.js";
 
 /** The Turn's lease was taken over: it must stop writing and give the session up silently. */
 export class TurnFencedError extends Error {
@@ -216,7 +217,10 @@ export class SessionWriter {
 
   /** A commit without a message: a `turn`/`session` mutation and/or a session patch. */
   commitSessionChange(
-    change: Pick<SessionCommit, "epoch" | "mutation" | "session_patch" | "settle_commands" | "ends_turn">,
+    change: Pick<
+      SessionCommit,
+      "epoch" | "mutation" | "session_patch" | "settle_commands" | "ends_turn" | "turn"
+    >,
     onCommitted: () => void = () => undefined,
   ): Promise<CommitResult> {
     return this.serial(async () => {
@@ -246,7 +250,8 @@ export class SessionWriter {
   }
 
   async #commitAndPublish(commit: SessionCommit, applyLocally: () => void): Promise<CommitResult> {
-    const result = await this.#deps.store.commit(commit);
+    const turn = turnProgressOf(commit);
+    const result = await this.#deps.store.commit(turn ? { ...commit, turn } : commit);
     applyLocally();
     const session_events = [result.preceding_event, result.event].filter(
       (event): event is SessionEvent => event !== undefined,

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { SESSION_APPROVAL_RESPONSE_SCHEMA } from "../../schema/approval.js";
 import { createScriptedModel } from "../../testing/scripted-model.js";
 import { RuntimeHarness } from "../runtime-harness.js";
@@ -17,17 +17,29 @@ const deny = (interaction_id: string, reason?: string) => ({
   },
 });
 
+/** Production parks a waiting Turn (DESIGN §10.7); the live-waiter path is the tested variant. */
+const PARKING_MODES = [
+  { mode: "parking on (production)", park_waiting_turns: true },
+  { mode: "parking off (live-waiter variant)", park_waiting_turns: false },
+] as const;
+
+let park_waiting_turns = true;
+
 function approvalScenario() {
   const { tool, effects, decisions } = createApprovalTool("custom_approval");
   const model = createScriptedModel([
     [{ tool_call: { id: "call_1", name: "custom_approval", input: { path: "a.txt" } } }],
     [{ text: "step two" }],
   ]);
-  const harness = new RuntimeHarness({ model, tools: { custom_approval: tool } });
+  const harness = new RuntimeHarness({ model, tools: { custom_approval: tool }, park_waiting_turns });
   return { harness, model, effects, decisions };
 }
 
-describe("tool approvals", () => {
+describe.each(PARKING_MODES)("tool approvals, $mode", (variant) => {
+  beforeEach(() => {
+    park_waiting_turns = variant.park_waiting_turns;
+  });
+
   it("G25: an approved tool runs its side effect once and the Turn continues with the next Step", async () => {
     const { harness, model, effects, decisions } = approvalScenario();
     const session = await harness.createSession();

@@ -43,6 +43,8 @@ async function commitResponseUnseen(harness: RuntimeHarness, session_id: string,
   if (part?.type !== "tool" || !interaction) throw new Error("no answered interaction");
   await harness.store.commit({
     session_id,
+    // The writer commits the Turn row's state with every revision (an answer makes it `running`).
+    ...(message.turn_id === undefined ? {} : { turn: { turn_id: message.turn_id, state: "running" } }),
     message: {
       snapshot: { ...answered.message, revision: message.revision + 1, updated_at: now },
       expected_revision: message.revision,
@@ -79,7 +81,9 @@ describe("durable resume", () => {
     await harness.kill("A");
     expect(await turn.finished).toMatchObject({ success: false });
     const b = harness.runtime("B");
-    expect(await b.recover()).toEqual({ resumed_session_ids: [session.id] });
+    // The Turn waits for a person: its row needs no driver until the answer (DESIGN §10.7).
+    expect(await harness.store.getActiveTurn(session.id)).toMatchObject({ state: "waiting" });
+    expect(await b.recover()).toEqual({ resumed_session_ids: [] });
     const resumed = await b.openSession(session.id);
     expect((await resumed?.interactions())?.map((request) => request.interaction_id)).toEqual(
       interaction_ids,
@@ -321,7 +325,8 @@ describe("durable resume", () => {
     harness.leases.loseLease(session.id);
     await untilHostless(harness, "A");
     const b = harness.runtime("B");
-    expect(await b.recover()).toEqual({ resumed_session_ids: [session.id] });
+    // A waiting Turn needs no driver: B takes the lease only with the answer.
+    expect(await b.recover()).toEqual({ resumed_session_ids: [] });
     const resumed = await b.openSession(session.id);
     const finished = turnFinish(harness, turn.id);
     await resumed?.respond(approve(interaction_ids[0] ?? ""));

@@ -283,6 +283,11 @@ export class TurnRunner {
     });
   }
 
+  /** A started Turn whose owner died before any of its model output was committed ends interrupted. */
+  runInterrupted(): void {
+    void this.#guard(() => this.#interrupt());
+  }
+
   /**
    * The owner of `message` is gone and the session is being stopped or closed: cancel its pending
    * Interactions and close it `stopped`, without running anything.

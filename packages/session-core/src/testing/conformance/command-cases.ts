@@ -169,15 +169,24 @@ export function describeCommandConformance(context: ConformanceContext): void {
       expect(queued?.kind === "set" ? queued.input.input : undefined).toEqual({ model_id: "model:b" });
     });
 
-    it("lists the open sessions with a queued prompt or stop, oldest first", async () => {
+    it("lists the open sessions with a queued prompt or stop, by session id, page after page", async () => {
       await createSession(context, "session:a");
       await createSession(context, "session:b");
       await createSession(context, "session:c");
       await enqueue(context, "session:b", prompt("b"));
       await enqueue(context, "session:a", { kind: "stop", input: { reason: "turn_stopped" } });
       await enqueue(context, "session:c", set);
-      expect(await context.store.listSessionsWithQueuedCommands(10)).toEqual(["session:b", "session:a"]);
-      expect(await context.store.listSessionsWithQueuedCommands(1)).toEqual(["session:b"]);
+      expect(await context.store.listSessionsWithQueuedCommands({ limit: 10 })).toEqual([
+        "session:a",
+        "session:b",
+      ]);
+      expect(await context.store.listSessionsWithQueuedCommands({ limit: 1 })).toEqual(["session:a"]);
+      expect(await context.store.listSessionsWithQueuedCommands({ after: "session:a", limit: 1 })).toEqual([
+        "session:b",
+      ]);
+      expect(await context.store.listSessionsWithQueuedCommands({ after: "session:b", limit: 1 })).toEqual(
+        [],
+      );
     });
 
     it("a closed session refuses commands and every later write", async () => {
@@ -189,7 +198,7 @@ export function describeCommandConformance(context: ConformanceContext): void {
       await expect(
         context.store.commit({ session_id: "session:a", session_patch: { title: "late" } }),
       ).rejects.toSatisfy((error) => error instanceof ParleyError && error.code === "session_closed");
-      expect(await context.store.listSessionsWithQueuedCommands(10)).toEqual([]);
+      expect(await context.store.listSessionsWithQueuedCommands({ limit: 10 })).toEqual([]);
     });
 
     it("a prompt's auto_title names an untitled session, only while it is untitled", async () => {

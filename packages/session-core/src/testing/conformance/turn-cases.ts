@@ -1,0 +1,143 @@
+import { describe, expect, it } from "vitest";
+import type { NewSessionCommand } from "../../schema/session-command.js";
+import { T0 } from "../fixtures.js";
+import { type ConformanceContext, createSession, expectConflict } from "./context.js";
+
+const prompt = (query: string): NewSessionCommand => ({ kind: "prompt", input: { query } });
+
+let counter = 0;
+
+function enqueuePrompt(context: ConformanceContext, session_id: string, turn_id: string) {
+  counter += 1;
+  return context.store.enqueueCommand({
+    session_id,
+    command_id: `command:turn-${counter}`,
+    command: prompt(`query ${counter}`),
+    created_at: T0 + counter,
+    new_turn_id: turn_id,
+  });
+}
+
+function progress(
+  context: ConformanceContext,
+  session_id: string,
+  turn_id: string,
+  state: "running" | "waiting",
+  epoch?: number,
+) {
+  return context.store.commit({
+    session_id,
+    ...(epoch === undefined ? {} : { epoch }),
+    turn: { turn_id, state },
+  });
+}
+
+/** The Turn row (DESIGN §10.7): written with the commits that move a Turn, read through an index. */
+export function describeTurnConformance(context: ConformanceContext): void {
+  describe("turn rows", () => {
+    it("a prompt's new Turn is queued; commits move it running, waiting, running; its finish ends it", async () => {
+      await createSession(context, "session:a");
+      expect(await context.store.getActiveTurn("session:a")).toBeNull();
+      await enqueuePrompt(context, "session:a", "turn:a");
+      expect(await context.store.getActiveTurn("session:a")).toMatchObject({
+        session_id: "session:a",
+        turn_id: "turn:a",
+        state: "queued",
+        holder: null,
+      });
+      await progress(context, "session:a", "turn:a", "running");
+      expect((await context.store.getActiveTurn("session:a"))?.state).toBe("running");
+      await progress(context, "session:a", "turn:a", "waiting");
+      expect((await context.store.getActiveTurn("session:a"))?.state).toBe("waiting");
+      await progress(context, "session:a", "turn:a", "running");
+      expect((await context.store.getActiveTurn("session:a"))?.state).toBe("running");
+      await context.store.commit({
+        session_id: "session:a",
+        ends_turn: { turn_id: "turn:a", cancel_queued_prompts: true },
+      });
+      expect(await context.store.getActiveTurn("session:a")).toBeNull();
+      // A late write of a finished Turn never brings it back.
+      await progress(context, "session:a", "turn:a", "running");
+      expect(await context.store.getActiveTurn("session:a")).toBeNull();
+      expect(await context.store.listTurnsNeedingDriver({ limit: 10 })).toEqual([]);
+      // The next prompt starts the next Turn, queued.
+      await enqueuePrompt(context, "session:a", "turn:b");
+      expect(await context.store.getActiveTurn("session:a")).toMatchObject({
+        turn_id: "turn:b",
+        state: "queued",
+      });
+    });
+
+    it("a fenced commit leaves the Turn row as it was", async () => {
+      await createSession(context, "session:a");
+      await enqueuePrompt(context, "session:a", "turn:a");
+      await context.setLeaseEpoch("session:a", 3);
+      await expectConflict(progress(context, "session:a", "turn:a", "running", 2), "fenced");
+      expect((await context.store.getActiveTurn("session:a"))?.state).toBe("queued");
+      await progress(context, "session:a", "turn:a", "running", 3);
+      expect(await context.store.getActiveTurn("session:a")).toMatchObject({ state: "running", epoch: 3 });
+    });
+
+    it("lists queued and running Turns of open sessions, least recently updated first, never waiting ones", async () => {
+      for (const name of ["a", "b", "c", "d"]) await createSession(context, `session:${name}`);
+      await enqueuePrompt(context, "session:a", "turn:a");
+      await enqueuePrompt(context, "session:b", "turn:b");
+      await enqueuePrompt(context, "session:c", "turn:c");
+      await enqueuePrompt(context, "session:d", "turn:d");
+      await progress(context, "session:c", "turn:c", "waiting");
+      await context.store.commit({ session_id: "session:d", session_patch: { closed_at: T0 + 1 } });
+      await progress(context, "session:b", "turn:b", "running");
+      const all = await context.store.listTurnsNeedingDriver({ limit: 10 });
+      expect(all.map((turn) => [turn.session_id, turn.state])).toEqual([
+        ["session:a", "queued"],
+        ["session:b", "running"],
+      ]);
+      expect((await context.store.listTurnsNeedingDriver({ limit: 1 })).map((turn) => turn.turn_id)).toEqual([
+        "turn:a",
+      ]);
+    });
+
+    it("a Turn queued less than queued_grace_ms ago needs no driver yet; a running one does", async () => {
+      await createSession(context, "session:a");
+      await createSession(context, "session:b");
+      await enqueuePrompt(context, "session:a", "turn:a");
+      await enqueuePrompt(context, "session:b", "turn:b");
+      await progress(context, "session:b", "turn:b", "running");
+      await enqueuePrompt(context, "session:b", "turn:ignored");
+      const grace = { queued_grace_ms: 60_000 };
+      expect(
+        (await context.store.listTurnsNeedingDriver({ limit: 10, ...grace })).map((turn) => turn.turn_id),
+      ).toEqual(["turn:b"]);
+      expect(await context.store.listSessionsWithQueuedCommands({ limit: 10, ...grace })).toEqual([
+        "session:b",
+      ]);
+      expect(await context.store.listSessionsWithQueuedCommands({ limit: 10 })).toEqual([
+        "session:a",
+        "session:b",
+      ]);
+    });
+
+    it("a prompt behind a waiting Turn needs no driver until the Turn runs again; a stop always does", async () => {
+      await createSession(context, "session:a");
+      await createSession(context, "session:b");
+      await enqueuePrompt(context, "session:a", "turn:a");
+      await progress(context, "session:a", "turn:a", "waiting");
+      await enqueuePrompt(context, "session:a", "turn:ignored");
+      expect(await context.store.listSessionsWithQueuedCommands({ limit: 10 })).toEqual([]);
+      await context.store.enqueueCommand({
+        session_id: "session:b",
+        command_id: "command:stop-b",
+        command: { kind: "stop", input: { reason: "turn_stopped" } },
+        created_at: T0,
+      });
+      await enqueuePrompt(context, "session:b", "turn:b");
+      await progress(context, "session:b", "turn:b", "waiting");
+      expect(await context.store.listSessionsWithQueuedCommands({ limit: 10 })).toEqual(["session:b"]);
+      await progress(context, "session:a", "turn:a", "running");
+      expect(await context.store.listSessionsWithQueuedCommands({ limit: 10 })).toEqual([
+        "session:a",
+        "session:b",
+      ]);
+    });
+  });
+}
