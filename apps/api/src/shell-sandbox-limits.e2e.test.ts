@@ -1,7 +1,10 @@
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { freePort } from "@parley/db";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { type E2eEnvironment, type E2eUser, startE2eEnvironment } from "./testing/e2e-environment.js";
 import { runShellThroughDemoModel, type ShellOutput } from "./testing/shell-output.js";
 
@@ -13,6 +16,8 @@ import { runShellThroughDemoModel, type ShellOutput } from "./testing/shell-outp
  */
 let environment: E2eEnvironment;
 let member: E2eUser;
+/** The web app's folder (`apps/web`), whose built `server.mjs` `npm start` runs. */
+const WEB_ROOT = path.resolve(import.meta.dirname, "../../web");
 let repository: string;
 
 beforeAll(async () => {
@@ -126,5 +131,68 @@ it("with PARLEY_SHELL_NETWORK=on, curl of everything the API serves gets no toke
     for (const token of [environment.admin.token, member.token]) expect(response).not.toContain(token);
     // Nor any other token (`parley_<43 base64url chars>`, packages/db's auth store).
     expect(response).not.toMatch(/parley_[A-Za-z0-9_-]{43}/);
+  }
+});
+
+it("with PARLEY_SHELL_NETWORK=on, curl of every page of the web app gets neither the token nor the sign-in code", async () => {
+  // The web app as `npm start` runs it: holding the local admin token and a one-time sign-in code.
+  const web_port = await freePort();
+  const sign_in_code = randomBytes(24).toString("base64url");
+  const web = spawn(process.execPath, [path.join(WEB_ROOT, "server.mjs")], {
+    cwd: WEB_ROOT,
+    env: {
+      PATH: process.env.PATH ?? "",
+      NODE_ENV: "production",
+      NEXT_TELEMETRY_DISABLED: "1",
+      HOST: "127.0.0.1",
+      WEB_PORT: String(web_port),
+      PARLEY_API_URL: environment.api.url,
+      PARLEY_LOCAL_TOKEN: environment.admin.token,
+      PARLEY_SIGN_IN_CODE: sign_in_code,
+    },
+    stdio: "ignore",
+  });
+  try {
+    const origin = `http://127.0.0.1:${web_port}`;
+    await vi.waitFor(
+      async () => {
+        expect((await fetch(`${origin}/sign-in`)).status).toBe(200);
+      },
+      { timeout: 60_000, interval: 250 },
+    );
+    const pages = ["/", "/sign-in", "/admin", "/no-such-page", "/local-sign-in", "/local-sign-in?code=guess"];
+    // The scripts and stylesheets the pages load are served to the shell too.
+    const assets = new Set<string>();
+    for (const page of pages) {
+      const html = await (await fetch(`${origin}${page}`)).text();
+      for (const match of html.matchAll(/(?:src|href)="(\/_next\/[^"]+)"/g))
+        if (match[1]) assets.add(match[1]);
+    }
+    const hosts = [`127.0.0.1:${web_port}`, `localhost:${web_port}`];
+    const requests = [
+      ...hosts.flatMap((host) => pages.map((route) => ({ host, route, method: "GET" }))),
+      ...[...assets].map((route) => ({ host: `127.0.0.1:${web_port}`, route, method: "GET" })),
+      // The cookie exchange, without the cookie the one-time link sets.
+      { host: `127.0.0.1:${web_port}`, route: "/local-session/token", method: "POST" },
+    ];
+    const commands = requests.map(
+      ({ host, route, method }, index) =>
+        `curl -s -i -X ${method} -H 'Host: ${host}' -H 'x-parley-local-session: 1' -o web-${index}.txt '${origin}${route}'; head -n 1 web-${index}.txt`,
+    );
+    const { session, output } = await runIn(commands.join("; "));
+    expect(output.stdout.match(/^HTTP\/1\.1 \d{3}/gm), output.stdout).toHaveLength(requests.length);
+    const workspace = path.join(environment.api.workspace_root, session.id);
+    for (const index of requests.keys()) {
+      const response = await readFile(path.join(workspace, `web-${index}.txt`), "utf8");
+      expect(response).toMatch(/^HTTP\/1\.1 \d{3}/);
+      expect(response).not.toContain(environment.admin.token);
+      expect(response).not.toContain(sign_in_code);
+      expect(response).not.toMatch(/parley_[A-Za-z0-9_-]{43}/);
+    }
+    // And the link still works afterwards: nothing the shell did spent it.
+    const signIn = await fetch(`${origin}/local-sign-in?code=${sign_in_code}`, { redirect: "manual" });
+    expect(signIn.headers.get("set-cookie")).toMatch(/HttpOnly/i);
+  } finally {
+    web.kill("SIGTERM");
   }
 });
