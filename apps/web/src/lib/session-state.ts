@@ -1,5 +1,4 @@
 import type {
-  ApprovalMode,
   AssistantMessage,
   AssistantPart,
   Interaction,
