@@ -114,12 +114,16 @@ describe("session calls on the instance that does not run the Turn", () => {
     expect((await onA.status()).security).toEqual({
       approval_mode: "always-allow",
       effective_approval_mode: "ask",
+      tool_allowances: [],
+      effective_tool_allowances: [],
     });
     await onA.respond({ interaction_id, response: APPROVE });
     expect(await feed.waitFor(isTurnFinish)).toMatchObject({ turn_id, status: "completed" });
     expect((await onA.status()).security).toEqual({
       approval_mode: "always-allow",
       effective_approval_mode: "always-allow",
+      tool_allowances: [],
+      effective_tool_allowances: [],
     });
     const actions = (await onA.messages()).items.filter((message) => message.type === "action");
     expect(actions).toMatchObject([
@@ -179,6 +183,8 @@ describe("session calls on the instance that does not run the Turn", () => {
     expect((await session.status()).security).toEqual({
       approval_mode: "ask",
       effective_approval_mode: "ask",
+      tool_allowances: [],
+      effective_tool_allowances: [],
     });
     await onB.stop();
   });

@@ -34,6 +34,7 @@ export * from "./schema/queued-prompt.js";
 export * from "./schema/session.js";
 export * from "./schema/session-command.js";
 export * from "./schema/storable-json.js";
+export * from "./schema/tool-allowance.js";
 export * from "./schema/turn.js";
 export * from "./store/commit-well-formedness.js";
 export * from "./store/page-cursor.js";

@@ -64,7 +64,12 @@ describe("models per session (PARLEY_MODELS=demo:alt)", () => {
       state: "idle",
       model_id: "demo",
       effective_model_id: "demo",
-      security: { approval_mode: "ask", effective_approval_mode: "ask" },
+      security: {
+        approval_mode: "ask",
+        effective_approval_mode: "ask",
+        tool_allowances: [],
+        effective_tool_allowances: [],
+      },
     });
     expect(await session.messages()).toMatchObject({ items: [] });
   });
@@ -95,7 +100,12 @@ describe("models per session (PARLEY_MODELS=demo:alt)", () => {
       active_turn_id: turn_id,
       model_id: "demo:alt",
       effective_model_id: "demo",
-      security: { approval_mode: "ask", effective_approval_mode: "ask" },
+      security: {
+        approval_mode: "ask",
+        effective_approval_mode: "ask",
+        tool_allowances: [],
+        effective_tool_allowances: [],
+      },
     });
     expect(await session.info()).toMatchObject({ model_id: "demo:alt", effective_model_id: "demo" });
     expect(await feed.waitFor(isConfig)).toMatchObject({

@@ -139,6 +139,11 @@ export function ApprovalBody({
   nameOf,
 }: InteractionBodyProps & { nameOf: (user_id: string) => string }) {
   const payload = readApprovalPayload(interaction.request.payload);
+  // A command is allowed for the session only by a prefix the approver sees and may edit.
+  const isCommand = payload?.operation === "exec";
+  const [commandPrefix, setCommandPrefix] = useState(() =>
+    (payload?.command ?? "").trim().split(/\s+/).slice(0, 2).join(" "),
+  );
   const { submit, busy, sent, error, locked } = useRespond(interaction, onRespond);
   const { online } = useConnection();
   const [denying, setDenying] = useState(false);
@@ -255,6 +260,18 @@ export function ApprovalBody({
             <Check size={16} aria-hidden />
             <span>Approve</span>
           </button>
+          {interaction.request.source.tool_name && isCommand ? (
+            <label className="small">
+              Allow commands starting with{" "}
+              <input
+                type="text"
+                data-field="command-prefix"
+                value={commandPrefix}
+                disabled={disabled}
+                onChange={(event) => setCommandPrefix(event.target.value)}
+              />
+            </label>
+          ) : null}
           {interaction.request.source.tool_name ? (
             <button
               type="button"
@@ -262,7 +279,14 @@ export function ApprovalBody({
               disabled={disabled}
               data-action="approve-session"
               title={`Later ${interaction.request.source.tool_name} calls in this session run without asking`}
-              onClick={() => void submit(buildApprovalResponse("approved", { allow_tool_for_session: true }))}
+              onClick={() =>
+                void submit(
+                  buildApprovalResponse("approved", {
+                    allow_tool_for_session: true,
+                    ...(isCommand ? { command_prefix: commandPrefix } : {}),
+                  }),
+                )
+              }
             >
               <CheckCheck size={16} aria-hidden />
               <span>Allow {interaction.request.source.tool_name} for this session</span>

@@ -26,6 +26,13 @@ describe("interaction view helpers", () => {
       outcome: "resolved",
       payload: { decision: "approved" },
     });
+    expect(
+      buildApprovalResponse("approved", { allow_tool_for_session: true, command_prefix: "npm test" }),
+    ).toEqual({
+      type: "approval",
+      outcome: "resolved",
+      payload: { decision: "approved", scope: "session", allow: { command_prefix: "npm test" } },
+    });
     expect(buildApprovalResponse("denied")).toEqual({
       type: "approval",
       outcome: "denied",

@@ -77,7 +77,13 @@ export function formatBytes(bytes: number): string {
 /** Approval answers always agree: `approved` ⇔ outcome `resolved`, `denied` ⇔ outcome `denied`. */
 export function buildApprovalResponse(
   decision: "approved" | "denied",
-  options: { reason?: string; allow_tool_for_session?: boolean; edited_input?: JsonValue } = {},
+  options: {
+    reason?: string;
+    allow_tool_for_session?: boolean;
+    /** For a command approval: the prefix later commands must start with to run unasked. */
+    command_prefix?: string;
+    edited_input?: JsonValue;
+  } = {},
 ): InteractionResponse {
   const reason = options.reason?.trim();
   return {
@@ -87,6 +93,9 @@ export function buildApprovalResponse(
       decision,
       ...(decision === "denied" && reason ? { reason } : {}),
       ...(decision === "approved" && options.allow_tool_for_session ? { scope: "session" } : {}),
+      ...(decision === "approved" && options.allow_tool_for_session && options.command_prefix !== undefined
+        ? { allow: { command_prefix: options.command_prefix } }
+        : {}),
       ...(decision === "approved" && options.edited_input !== undefined
         ? { edited_input: options.edited_input }
         : {}),

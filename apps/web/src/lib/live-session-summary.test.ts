@@ -23,6 +23,8 @@ function info(overrides: Partial<SessionInfo> = {}): SessionInfo {
     closed_at: null,
     approval_mode: "ask",
     effective_approval_mode: "ask",
+    tool_allowances: [],
+    effective_tool_allowances: [],
     model_id: null,
     effective_model_id: null,
     pending_interactions: 0,
@@ -36,7 +38,12 @@ const idleStatus: SessionStatus = {
   state: "idle",
   model_id: null,
   effective_model_id: null,
-  security: { approval_mode: "ask", effective_approval_mode: "ask" },
+  security: {
+    approval_mode: "ask",
+    effective_approval_mode: "ask",
+    tool_allowances: [],
+    effective_tool_allowances: [],
+  },
 };
 
 function approval(status: Interaction["status"]): Interaction {

@@ -34,6 +34,8 @@ function info(overrides: Partial<SessionInfo> = {}): SessionInfo {
     closed_at: null,
     approval_mode: "ask",
     effective_approval_mode: "ask",
+    tool_allowances: [],
+    effective_tool_allowances: [],
     model_id: null,
     effective_model_id: null,
     pending_interactions: 0,
@@ -48,7 +50,12 @@ function status(overrides: Partial<SessionStatus> = {}): SessionStatus {
     state: "idle",
     model_id: null,
     effective_model_id: null,
-    security: { approval_mode: "ask", effective_approval_mode: "ask" },
+    security: {
+      approval_mode: "ask",
+      effective_approval_mode: "ask",
+      tool_allowances: [],
+      effective_tool_allowances: [],
+    },
     ...overrides,
   };
 }
@@ -341,7 +348,12 @@ describe("sessionViewReducer", () => {
       state,
       mutation({ event_id: 1, variant: "session", type: "config", approval_mode: "always-allow" }),
     );
-    expect(state.security).toEqual({ approval_mode: "always-allow", effective_approval_mode: "ask" });
+    expect(state.security).toEqual({
+      approval_mode: "always-allow",
+      effective_approval_mode: "ask",
+      tool_allowances: [],
+      effective_tool_allowances: [],
+    });
     expect(isModeChangePending(state)).toBe(true);
     state = reduce(
       state,
@@ -349,6 +361,22 @@ describe("sessionViewReducer", () => {
     );
     expect(isModeChangePending(state)).toBe(false);
     expect(state.info?.effective_approval_mode).toBe("always-allow");
+  });
+
+  it("follows the configured and effective tool allowances of config mutations", () => {
+    const shell = { tool_name: "shell", command_prefix: "npm test" };
+    let state = reduce(
+      loaded([]),
+      mutation({ event_id: 1, variant: "session", type: "config", tool_allowances: [shell] }),
+    );
+    expect(state.security?.tool_allowances).toEqual([shell]);
+    expect(state.security?.effective_tool_allowances).toEqual([]);
+    state = reduce(
+      state,
+      mutation({ event_id: 2, variant: "session", type: "config", effective_tool_allowances: [shell] }),
+    );
+    expect(state.security?.effective_tool_allowances).toEqual([shell]);
+    expect(state.info?.effective_tool_allowances).toEqual([shell]);
   });
 
   it("ignores mutations of another session and keeps a load error visible", () => {

@@ -1,5 +1,4 @@
 import type {
-  ApprovalMode,
   AssistantMessage,
   AssistantPart,
   Interaction,
@@ -30,7 +29,8 @@ export interface SessionViewState {
   readonly info?: SessionInfo;
   readonly messages: ReadonlyMap<string, SessionMessage>;
   readonly turn: TurnView;
-  readonly security?: { approval_mode: ApprovalMode; effective_approval_mode: ApprovalMode };
+  /** Configured vs effective approval mode and tool allowances, as `status().security` has them. */
+  readonly security?: SessionStatus["security"];
   /** Configured vs effective model, like `security` (null: the server's own model). */
   readonly model?: SessionModelState;
   readonly last_event_id: number;
@@ -199,6 +199,9 @@ function applyMutation(state: SessionViewState, mutation: SessionMutation): Sess
             approval_mode: mutation.approval_mode ?? state.security.approval_mode,
             effective_approval_mode:
               mutation.effective_approval_mode ?? state.security.effective_approval_mode,
+            tool_allowances: mutation.tool_allowances ?? state.security.tool_allowances,
+            effective_tool_allowances:
+              mutation.effective_tool_allowances ?? state.security.effective_tool_allowances,
           }
         : state.security;
       const model = state.model
@@ -233,6 +236,10 @@ function applySessionInfo(info: SessionInfo, mutation: Extract<SessionMutation, 
     ...(mutation.approval_mode ? { approval_mode: mutation.approval_mode } : {}),
     ...(mutation.effective_approval_mode
       ? { effective_approval_mode: mutation.effective_approval_mode }
+      : {}),
+    ...(mutation.tool_allowances ? { tool_allowances: mutation.tool_allowances } : {}),
+    ...(mutation.effective_tool_allowances
+      ? { effective_tool_allowances: mutation.effective_tool_allowances }
       : {}),
     ...(mutation.model_id ? { model_id: mutation.model_id } : {}),
     ...(mutation.effective_model_id ? { effective_model_id: mutation.effective_model_id } : {}),

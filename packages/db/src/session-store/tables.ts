@@ -36,6 +36,8 @@ export const SESSION_COLUMNS = {
   closed_at: nullableBigintColumn,
   approval_mode: textColumn,
   effective_approval_mode: textColumn,
+  tool_allowances: jsonbColumn,
+  effective_tool_allowances: jsonbColumn,
   model_id: nullableTextColumn,
   effective_model_id: nullableTextColumn,
 } as const satisfies ModelColumns<Session> & { readonly [Field in keyof SessionRecord]: unknown };

@@ -72,6 +72,8 @@ export interface SessionCommit {
       | "title"
       | "approval_mode"
       | "effective_approval_mode"
+      | "tool_allowances"
+      | "effective_tool_allowances"
       | "model_id"
       | "effective_model_id"
       | "closed_at"

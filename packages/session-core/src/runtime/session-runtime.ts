@@ -153,6 +153,8 @@ export class SessionRuntime implements SessionRuntimeApi {
       closed_at: null,
       approval_mode,
       effective_approval_mode: approval_mode,
+      tool_allowances: [],
+      effective_tool_allowances: [],
       model_id,
       effective_model_id: model_id,
     };

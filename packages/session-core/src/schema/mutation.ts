@@ -2,6 +2,7 @@ import { z } from "zod";
 import { approvalModeSchema } from "./approval-mode.js";
 import { sessionMessageSchema } from "./messages.js";
 import { assistantPartSchema } from "./parts.js";
+import { toolAllowancesSchema } from "./tool-allowance.js";
 
 const mutationBase = {
   /** Per session, strictly increasing and gap-free; assigned when the change is committed. */
@@ -64,6 +65,8 @@ export const sessionInfoMutationSchema = z.object({
   title: z.string().optional(),
   approval_mode: approvalModeSchema.optional(),
   effective_approval_mode: approvalModeSchema.optional(),
+  tool_allowances: toolAllowancesSchema.optional(),
+  effective_tool_allowances: toolAllowancesSchema.optional(),
   model_id: z.string().optional(),
   effective_model_id: z.string().optional(),
   closed_at: z.number().optional(),

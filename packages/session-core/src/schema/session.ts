@@ -1,10 +1,12 @@
 import { z } from "zod";
 import { approvalModeSchema } from "./approval-mode.js";
+import { toolAllowancesSchema } from "./tool-allowance.js";
 
 /**
- * The persisted session row. `approval_mode` and `model_id` are the configured values, the
- * `effective_*` ones what the running Turn uses (they follow at the next Step checkpoint). A null
- * `model_id` means the agent's own model (an agent that offers no choice of models).
+ * The persisted session row. `approval_mode`, `tool_allowances` and `model_id` are the configured
+ * values, the `effective_*` ones what the running Turn uses (they follow at the next Step
+ * checkpoint). A null `model_id` means the agent's own model (an agent that offers no choice of
+ * models).
  */
 export const sessionRecordSchema = z.object({
   session_id: z.string(),
@@ -17,6 +19,9 @@ export const sessionRecordSchema = z.object({
   closed_at: z.number().nullable(),
   approval_mode: approvalModeSchema,
   effective_approval_mode: approvalModeSchema,
+  /** "Allow <tool> for this session" (docs/behaviour.md#allow-for-this-session). */
+  tool_allowances: toolAllowancesSchema,
+  effective_tool_allowances: toolAllowancesSchema,
   model_id: z.string().nullable(),
   effective_model_id: z.string().nullable(),
 });
@@ -30,7 +35,12 @@ export const sessionStatusSchema = z.object({
   active_turn_id: z.string().optional(),
   model_id: z.string().nullable(),
   effective_model_id: z.string().nullable(),
-  security: z.object({ approval_mode: approvalModeSchema, effective_approval_mode: approvalModeSchema }),
+  security: z.object({
+    approval_mode: approvalModeSchema,
+    effective_approval_mode: approvalModeSchema,
+    tool_allowances: toolAllowancesSchema,
+    effective_tool_allowances: toolAllowancesSchema,
+  }),
 });
 export type SessionStatus = z.infer<typeof sessionStatusSchema>;
 
@@ -43,7 +53,13 @@ export type SessionInfo = z.infer<typeof sessionInfoSchema>;
 export const sessionSetInputSchema = z.strictObject({
   /** One of the agent's models (`model.list`); unknown ids are `invalid_input`. */
   model_id: z.string().min(1).max(200).optional(),
-  security: z.strictObject({ approval_mode: approvalModeSchema }).optional(),
+  /** `tool_allowances` is the whole new list: leaving one out revokes it. */
+  security: z
+    .strictObject({
+      approval_mode: approvalModeSchema.optional(),
+      tool_allowances: toolAllowancesSchema.optional(),
+    })
+    .optional(),
 });
 export type SessionSetInput = z.infer<typeof sessionSetInputSchema>;
 

@@ -22,6 +22,8 @@ export function buildSessionRecord(
     closed_at: null,
     approval_mode: "ask",
     effective_approval_mode: "ask",
+    tool_allowances: [],
+    effective_tool_allowances: [],
     model_id: null,
     effective_model_id: null,
     ...overrides,

@@ -10,11 +10,11 @@ import type { AgentDefinition } from "../session/session-facade.js";
  * committed, so a refused edit leaves the Interaction pending.
  */
 
-function invalid(message: string): ParleyError {
+export function invalid(message: string): ParleyError {
   return new ParleyError("interaction_invalid_response", message);
 }
 
-function isRecord(value: JsonValue | undefined): value is { [key: string]: JsonValue } {
+export function isRecord(value: JsonValue | undefined): value is { [key: string]: JsonValue } {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 

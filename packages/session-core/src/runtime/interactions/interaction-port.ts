@@ -15,9 +15,9 @@ import type {
 } from "../../schema/interaction.js";
 import type { JsonValue } from "../../schema/json.js";
 import type { AssistantMessage } from "../../schema/messages.js";
+import { allowanceCovers, type ToolAllowance } from "../../schema/tool-allowance.js";
 import type { ApprovalPort, InteractionHandle, InteractionPort } from "../../tools/define-agent-tool.js";
 import type { RuntimeIds } from "../ids.js";
-import { isToolAllowedForSession } from "../session/session-tool-allowance.js";
 import type { SessionWriter } from "../session/session-writer.js";
 import {
   type AutoApproval,
@@ -44,6 +44,8 @@ export interface InteractionPortDeps {
   locateTool(tool_call_id: string): Promise<string | undefined>;
   /** The approval mode the current Step captured (G57). */
   approvalMode(): ApprovalMode;
+  /** The tools allowed for the session, as the current Step captured them (G57). */
+  toolAllowances(): ToolAllowance[];
   epoch?: number;
   /**
    * Durable resume: the k-th request of one `execute` for a tool call attaches to that tool's
@@ -218,7 +220,7 @@ export class RuntimeInteractionPort implements InteractionPort {
         this.#deps.approvalMode() === "always-allow"
           ? "always-allow"
           : input.tool_name !== undefined &&
-              (await isToolAllowedForSession(this.#deps.store, this.#deps.session_id, input.tool_name))
+              allowanceCovers(this.#deps.toolAllowances(), input.tool_name, commandAskedAbout(input.payload))
             ? "session-tool"
             : null;
       if (how !== null) {
@@ -277,6 +279,11 @@ export class RuntimeInteractionPort implements InteractionPort {
       (await this.#existingAt(message_id, tool_call_id, this.#ordinals.get(tool_call_id) ?? 0)) !== undefined
     );
   }
+}
+
+/** The command an `exec` approval asks about (`shell`): an allowance must match it by prefix. */
+function commandAskedAbout(payload: ApprovalRequestInput["payload"]): string | undefined {
+  return payload.operation === "exec" ? (payload.command ?? "") : undefined;
 }
 
 function withInput(decision: ApprovalDecision, input: JsonValue | undefined): ApprovalDecision {

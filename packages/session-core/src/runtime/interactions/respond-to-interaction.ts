@@ -7,6 +7,7 @@ import type { Actor } from "../session/session-facade.js";
 import type { SessionHost } from "../session/session-host.js";
 import type { SessionHosts } from "../session/session-hosts.js";
 import { respondToInteraction } from "../transitions/interaction-transitions.js";
+import { allowanceOfAnswer, grantAllowance } from "./approval-allowance.js";
 import { assertEditFitsTool } from "./approval-edit.js";
 import { assertRespondable } from "./respond-validation.js";
 
@@ -72,7 +73,17 @@ export async function respondToSessionInteraction(
   }
   assertRespondable(record.interaction, input.response);
   assertEditFitsTool(record.interaction, input.response, hosts.context.agents.get(session.agent_id));
-  return hosts.use(session_id, (host) => commitResponse(host, input, record, actor), session);
+  const allowance = allowanceOfAnswer(record.interaction, input.response);
+  return hosts.use(
+    session_id,
+    async (host) => {
+      // The allowance is configured before the answer commits: the tool woken by the answer may
+      // reach the next Step checkpoint at once, and that checkpoint must already apply it.
+      if (allowance) await grantAllowance(host, allowance);
+      return commitResponse(host, input, record, actor);
+    },
+    session,
+  );
 }
 
 async function commitResponse(

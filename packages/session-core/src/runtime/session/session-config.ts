@@ -1,14 +1,23 @@
+import type { SessionCommit } from "../../ports/session-store.js";
 import type { ApprovalMode } from "../../schema/approval-mode.js";
 import type { SessionRecord, SessionSetInput } from "../../schema/session.js";
+import {
+  canonicalAllowances,
+  describeAllowance,
+  sameAllowances,
+  type ToolAllowance,
+} from "../../schema/tool-allowance.js";
 
 /**
- * The settings `set()` changes: the approval mode and the model. Each has a configured value,
+ * The settings `set()` changes: the approval mode, the tools allowed for the session and the model. Each has a configured value,
  * written before `set()` returns, and an effective one, which the running Turn uses and which takes
  * the configured value at the next Step checkpoint (when the `set` command is applied). Both follow
  * this one mechanism; a new setting joins here and in `sessionSetInputSchema`.
  */
 export interface SessionConfig {
   approval_mode: ApprovalMode;
+  /** In one order, without duplicates (`canonicalAllowances`). */
+  tool_allowances: ToolAllowance[];
   /** Null: the agent's own model (see `AgentDefinition.models`). */
   model_id: string | null;
 }
@@ -17,25 +26,37 @@ export interface SessionConfig {
 export interface SessionConfigChange {
   model_id?: string;
   approval_mode?: ApprovalMode;
+  /** The whole new list. */
+  tool_allowances?: ToolAllowance[];
 }
 
-type ConfigPatch = Partial<
-  Pick<SessionRecord, "approval_mode" | "effective_approval_mode" | "model_id" | "effective_model_id">
->;
+/** The configured and effective columns of the session row (its patch without title and times). */
+type ConfigPatch = Omit<NonNullable<SessionCommit["session_patch"]>, "title" | "closed_at" | "updated_at">;
 
 export function configuredConfig(record: SessionRecord): SessionConfig {
-  return { approval_mode: record.approval_mode, model_id: record.model_id };
+  return {
+    approval_mode: record.approval_mode,
+    tool_allowances: canonicalAllowances(record.tool_allowances),
+    model_id: record.model_id,
+  };
 }
 
 export function effectiveConfig(record: SessionRecord): SessionConfig {
-  return { approval_mode: record.effective_approval_mode, model_id: record.effective_model_id };
+  return {
+    approval_mode: record.effective_approval_mode,
+    tool_allowances: canonicalAllowances(record.effective_tool_allowances),
+    model_id: record.effective_model_id,
+  };
 }
 
 /** The change a `set` input asks for (as stored in its command). */
 export function changeOfSetInput(input: SessionSetInput): SessionConfigChange {
   return {
     ...(input.model_id === undefined ? {} : { model_id: input.model_id }),
-    ...(input.security === undefined ? {} : { approval_mode: input.security.approval_mode }),
+    ...(input.security?.approval_mode === undefined ? {} : { approval_mode: input.security.approval_mode }),
+    ...(input.security?.tool_allowances === undefined
+      ? {}
+      : { tool_allowances: canonicalAllowances(input.security.tool_allowances) }),
   };
 }
 
@@ -43,7 +64,14 @@ export function changeOfSetInput(input: SessionSetInput): SessionConfigChange {
 export function setInputOfChange(change: SessionConfigChange): SessionSetInput {
   return {
     ...(change.model_id === undefined ? {} : { model_id: change.model_id }),
-    ...(change.approval_mode === undefined ? {} : { security: { approval_mode: change.approval_mode } }),
+    ...(change.approval_mode === undefined && change.tool_allowances === undefined
+      ? {}
+      : {
+          security: {
+            ...(change.approval_mode === undefined ? {} : { approval_mode: change.approval_mode }),
+            ...(change.tool_allowances === undefined ? {} : { tool_allowances: change.tool_allowances }),
+          },
+        }),
   };
 }
 
@@ -56,6 +84,10 @@ export function differenceFrom(current: SessionConfig, change: SessionConfigChan
     ...(change.approval_mode === undefined || change.approval_mode === current.approval_mode
       ? {}
       : { approval_mode: change.approval_mode }),
+    ...(change.tool_allowances === undefined ||
+    sameAllowances(change.tool_allowances, current.tool_allowances)
+      ? {}
+      : { tool_allowances: canonicalAllowances(change.tool_allowances) }),
   };
 }
 
@@ -67,17 +99,23 @@ export function pendingChange(record: SessionRecord): SessionConfigChange {
   const configured = configuredConfig(record);
   return differenceFrom(effectiveConfig(record), {
     approval_mode: configured.approval_mode,
+    tool_allowances: configured.tool_allowances,
     ...(configured.model_id === null ? {} : { model_id: configured.model_id }),
   });
 }
 
 export function isEmptyChange(change: SessionConfigChange): boolean {
-  return change.model_id === undefined && change.approval_mode === undefined;
+  return (
+    change.model_id === undefined &&
+    change.approval_mode === undefined &&
+    change.tool_allowances === undefined
+  );
 }
 
 export function applyChange(config: SessionConfig, change: SessionConfigChange): SessionConfig {
   return {
     approval_mode: change.approval_mode ?? config.approval_mode,
+    tool_allowances: change.tool_allowances ?? config.tool_allowances,
     model_id: change.model_id ?? config.model_id,
   };
 }
@@ -87,6 +125,7 @@ export function configuredPatch(change: SessionConfigChange): ConfigPatch {
   return {
     ...(change.model_id === undefined ? {} : { model_id: change.model_id }),
     ...(change.approval_mode === undefined ? {} : { approval_mode: change.approval_mode }),
+    ...(change.tool_allowances === undefined ? {} : { tool_allowances: change.tool_allowances }),
   };
 }
 
@@ -95,17 +134,24 @@ export function effectivePatch(change: SessionConfigChange): ConfigPatch {
   return {
     ...(change.model_id === undefined ? {} : { effective_model_id: change.model_id }),
     ...(change.approval_mode === undefined ? {} : { effective_approval_mode: change.approval_mode }),
+    ...(change.tool_allowances === undefined ? {} : { effective_tool_allowances: change.tool_allowances }),
   };
 }
 
 /**
  * The description of the Action that records a change: every changed setting, model first, joined
- * by `; ` (e.g. `model: Demo (alt); security.approval_mode: ask`).
+ * by `; ` (e.g. `model: Demo (alt); security.approval_mode: ask`,
+ * `security.tool_allowances: shell "npm test", write_file` or `security.tool_allowances: none`).
  */
 export function describeChange(change: SessionConfigChange, labelOf: (model_id: string) => string): string {
   return [
     ...(change.model_id === undefined ? [] : [`model: ${labelOf(change.model_id)}`]),
     ...(change.approval_mode === undefined ? [] : [`security.approval_mode: ${change.approval_mode}`]),
+    ...(change.tool_allowances === undefined
+      ? []
+      : [
+          `security.tool_allowances: ${change.tool_allowances.length === 0 ? "none" : change.tool_allowances.map(describeAllowance).join(", ")}`,
+        ]),
   ].join("; ");
 }
 
@@ -114,6 +160,8 @@ export function configMutationFields(configured: SessionConfig, effective: Sessi
   return {
     approval_mode: configured.approval_mode,
     effective_approval_mode: effective.approval_mode,
+    tool_allowances: configured.tool_allowances,
+    effective_tool_allowances: effective.tool_allowances,
     ...(configured.model_id === null ? {} : { model_id: configured.model_id }),
     ...(effective.model_id === null ? {} : { effective_model_id: effective.model_id }),
   };

@@ -76,6 +76,7 @@ export class SessionHandle implements Session {
       owner: host,
       locateTool: (tool_call_id) => this.#locateTool(tool_call_id),
       approvalMode: () => host.effectiveMode(),
+      toolAllowances: () => host.effectiveAllowances(),
       countsOrdinals: false,
     });
   }
@@ -205,12 +206,15 @@ export class SessionHandle implements Session {
       security: {
         approval_mode: record.approval_mode,
         effective_approval_mode: record.effective_approval_mode,
+        tool_allowances: record.tool_allowances,
+        effective_tool_allowances: record.effective_tool_allowances,
       },
     };
   }
 
   /**
-   * `model_id` and/or `security.approval_mode`, configured now and effective at
+   * `model_id`, `security.approval_mode` and/or `security.tool_allowances` (the whole list: leaving
+   * one out revokes it), configured now and effective at
    * the next Step checkpoint; only the settings that differ from the configured ones are changed, and
    * when none does nothing happens (`queued: false`).
    */
@@ -224,13 +228,18 @@ export class SessionHandle implements Session {
         (issue) => issue.path.join(".") === "security.approval_mode",
       );
       const modelIssue = parsed.error.issues.some((issue) => issue.path.join(".") === "model_id");
+      const allowanceIssue = parsed.error.issues.find(
+        (issue) => issue.path[0] === "security" && issue.path[1] === "tool_allowances",
+      );
       throw new ParleyError(
         "invalid_input",
         modeIssue
           ? "security.approval_mode must be ask or always-allow"
           : modelIssue
             ? "session.set model_id must be a non-empty string"
-            : "session.set accepts only model_id and security.approval_mode",
+            : allowanceIssue
+              ? `${allowanceIssue.path.join(".")}: ${allowanceIssue.message}`
+              : "session.set accepts only model_id, security.approval_mode and security.tool_allowances",
       );
     }
     const requested = changeOfSetInput(parsed.data);

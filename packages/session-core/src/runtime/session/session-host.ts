@@ -8,6 +8,7 @@ import type { UnsequencedMutation } from "../../schema/mutation.js";
 import type { WithdrawPromptResult } from "../../schema/queued-prompt.js";
 import type { SessionRecord, StopResult } from "../../schema/session.js";
 import type { PromptCommand, SessionCommand, SetCommand } from "../../schema/session-command.js";
+import type { ToolAllowance } from "../../schema/tool-allowance.js";
 import type { WorkspaceRef } from "../../tools/define-agent-tool.js";
 import type { RuntimeContext } from "../runtime-context.js";
 import { planResume } from "../turn/resume-plan.js";
@@ -281,6 +282,10 @@ export class SessionHost implements TurnHost {
 
   effectiveMode(): ApprovalMode {
     return this.#effective.approval_mode;
+  }
+
+  effectiveAllowances(): ToolAllowance[] {
+    return this.#effective.tool_allowances;
   }
 
   /**

@@ -21,12 +21,19 @@ describe("approval modes, status and set", () => {
       active_turn_id: first.id,
       model_id: null,
       effective_model_id: null,
-      security: { approval_mode: "always-allow", effective_approval_mode: "ask" },
+      security: {
+        approval_mode: "always-allow",
+        effective_approval_mode: "ask",
+        tool_allowances: [],
+        effective_tool_allowances: [],
+      },
     });
     const reopened = await harness.runtime().openSession(session.id);
     expect((await reopened?.status())?.security).toEqual({
       approval_mode: "always-allow",
       effective_approval_mode: "ask",
+      tool_allowances: [],
+      effective_tool_allowances: [],
     });
     model.release("first");
     await first.finished;
@@ -35,7 +42,12 @@ describe("approval modes, status and set", () => {
       state: "idle",
       model_id: null,
       effective_model_id: null,
-      security: { approval_mode: "always-allow", effective_approval_mode: "ask" },
+      security: {
+        approval_mode: "always-allow",
+        effective_approval_mode: "ask",
+        tool_allowances: [],
+        effective_tool_allowances: [],
+      },
     });
     const second = await session.prompt({ query: "second" });
     await second.finished;
@@ -75,6 +87,8 @@ describe("approval modes, status and set", () => {
     expect(config.at(-1)).toMatchObject({
       approval_mode: "always-allow",
       effective_approval_mode: "always-allow",
+      tool_allowances: [],
+      effective_tool_allowances: [],
     });
   });
 
@@ -160,6 +174,8 @@ describe("approval modes, status and set", () => {
     expect((await session.status()).security).toEqual({
       approval_mode: "ask",
       effective_approval_mode: "ask",
+      tool_allowances: [],
+      effective_tool_allowances: [],
     });
     expect(harness.events).toEqual([]);
   });
@@ -188,6 +204,8 @@ describe("approval modes, status and set", () => {
     expect((await session.status()).security).toEqual({
       approval_mode: "ask",
       effective_approval_mode: "ask",
+      tool_allowances: [],
+      effective_tool_allowances: [],
     });
     expect(
       (await actions(harness, session.id)).map((action) => action.type === "action" && action.description),
@@ -205,6 +223,8 @@ describe("approval modes, status and set", () => {
     expect((await restored?.status())?.security).toEqual({
       approval_mode: "always-allow",
       effective_approval_mode: "always-allow",
+      tool_allowances: [],
+      effective_tool_allowances: [],
     });
     const before = harness.events.length;
     expect(await restored?.set(ALWAYS)).toEqual({ queued: false });
@@ -231,6 +251,8 @@ describe("approval modes, status and set", () => {
     expect((await restored?.status())?.security).toEqual({
       approval_mode: "always-allow",
       effective_approval_mode: "always-allow",
+      tool_allowances: [],
+      effective_tool_allowances: [],
     });
     expect(await actions(harness, session.id)).toMatchObject([
       { description: "security.approval_mode: always-allow" },
@@ -249,6 +271,8 @@ describe("approval modes, status and set", () => {
     expect((await remote?.status())?.security).toEqual({
       approval_mode: "always-allow",
       effective_approval_mode: "ask",
+      tool_allowances: [],
+      effective_tool_allowances: [],
     });
     expect(harness.events.length).toBe(before);
     model.release("s1");

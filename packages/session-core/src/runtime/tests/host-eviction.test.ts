@@ -105,6 +105,8 @@ describe("session hosts are evicted once they hold nothing live", () => {
     expect((await reopened?.status())?.security).toEqual({
       approval_mode: "always-allow",
       effective_approval_mode: "ask",
+      tool_allowances: [],
+      effective_tool_allowances: [],
     });
     const turn = await reopened?.prompt({ query: "delete" });
     expect(await turn?.finished).toMatchObject({ success: true, text: "done 0" });
@@ -144,6 +146,8 @@ describe("session hosts are evicted once they hold nothing live", () => {
     expect((await session.status()).security).toEqual({
       approval_mode: "always-allow",
       effective_approval_mode: "always-allow",
+      tool_allowances: [],
+      effective_tool_allowances: [],
     });
     await drained();
     expect(runtime.stats()).toEqual({ hosts: 0 });

@@ -271,12 +271,16 @@ describe("stop and close", () => {
     expect((await session.status()).security).toEqual({
       approval_mode: "always-allow",
       effective_approval_mode: "ask",
+      tool_allowances: [],
+      effective_tool_allowances: [],
     });
     const next = await session.prompt({ query: "third" });
     await next.finished;
     expect((await session.status()).security).toEqual({
       approval_mode: "always-allow",
       effective_approval_mode: "always-allow",
+      tool_allowances: [],
+      effective_tool_allowances: [],
     });
     const actions = (await harness.messages(session.id)).filter((message) => message.type === "action");
     expect(actions).toMatchObject([

@@ -39,6 +39,32 @@ export function createApprovalTool(name = "delete_file") {
   return { tool, effects, decisions };
 }
 
+const commandToolInputSchema = z.strictObject({ command: z.string().min(1) });
+
+/** A tool that asks about a command like `shell` does (`operation: "exec"`) and records what ran. */
+export function createCommandTool(name = "shell") {
+  const effects: string[] = [];
+  const decisions: ApprovalDecision[] = [];
+  const tool = define_agent_tool({
+    description: "Run a shell command.",
+    input_schema: commandToolInputSchema,
+    async execute(input, context): Promise<JsonValue> {
+      const decision = await context.interactions.approval.request({
+        turn_id: context.turn_id,
+        tool_call_id: context.tool_call_id,
+        tool_name: name,
+        payload: { operation: "exec", command: input.command, validated_input: { command: input.command } },
+      });
+      decisions.push(decision);
+      if (!decision.approved) return { success: false, error: "denied" };
+      const approved = commandToolInputSchema.parse(decision.input ?? input);
+      effects.push(approved.command);
+      return { ran: approved.command };
+    },
+  });
+  return { tool, effects, decisions };
+}
+
 /** A tool whose `execute` waits until the test lets it finish. */
 export function createBlockingTool() {
   let started!: () => void;

@@ -1,6 +1,7 @@
 import type { ApprovalMode } from "../../schema/approval-mode.js";
 import type { AssistantMessage } from "../../schema/messages.js";
 import { storableText, toStorableJson } from "../../schema/storable-json.js";
+import type { ToolAllowance } from "../../schema/tool-allowance.js";
 import type { ToolCallContext } from "../../tools/define-agent-tool.js";
 import { RuntimeInteractionPort } from "../interactions/interaction-port.js";
 import { TurnFencedError } from "../session/session-writer.js";
@@ -21,6 +22,8 @@ export interface ToolCallRun {
   abort_signal: AbortSignal;
   /** The approval mode the Step captured (G57). */
   approvalMode(): ApprovalMode;
+  /** The tools allowed for the session, as the Step captured them (G57). */
+  toolAllowances(): ToolAllowance[];
   /** True once the Turn was stopped or abandoned: results are dropped, nothing is written. */
   hasEnded(): boolean;
   update(message_id: string, transition: AssistantTransitionFn): Promise<AssistantMessage | undefined>;
@@ -57,6 +60,7 @@ export async function runToolCall(run: ToolCallRun): Promise<void> {
       owner: run.owner,
       locateTool: async (id) => (id === tool_call_id || hasTool(id) ? message_id : undefined),
       approvalMode: run.approvalMode,
+      toolAllowances: run.toolAllowances,
       epoch: run.epoch,
       countsOrdinals: true,
       markRunning: async (id, how) => {

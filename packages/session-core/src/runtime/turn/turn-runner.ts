@@ -6,6 +6,7 @@ import type { CancelReason } from "../../schema/interaction.js";
 import type { AssistantMessage } from "../../schema/messages.js";
 import type { StopResult, TurnResult } from "../../schema/session.js";
 import type { PromptCommand, SetCommand } from "../../schema/session-command.js";
+import type { ToolAllowance } from "../../schema/tool-allowance.js";
 import { loadAllMessages } from "../runtime-context.js";
 import type { TurnHandle } from "../session/session-facade.js";
 import { TurnFencedError } from "../session/session-writer.js";
@@ -45,6 +46,7 @@ export const TURN_PARKED = "Turn waits for a person; it resumes where the answer
 /** What a Turn needs from its session's host in this process. */
 export interface TurnHost extends ToolCallHost {
   effectiveMode(): ApprovalMode;
+  effectiveAllowances(): ToolAllowance[];
   /** The model of the next Step, by the session's effective `model_id` (read after the checkpoint). */
   stepModel(): LanguageModelV3;
   /**
@@ -97,6 +99,7 @@ export class TurnRunner {
   #opening: Promise<string> | undefined;
   #segmentIndex = 0;
   #stepMode: ApprovalMode;
+  #stepAllowances: ToolAllowance[];
   #lastText = "";
   /** The current Step's stream consumer, whose buffered text a stop still persists. */
   #consumer: StepStreamConsumer | undefined;
@@ -112,6 +115,7 @@ export class TurnRunner {
     this.#lease = lease;
     this.turn_id = turn_id;
     this.#stepMode = host.effectiveMode();
+    this.#stepAllowances = host.effectiveAllowances();
     this.#records = new TurnRecords({
       writer: host.writer,
       ids: host.context.ids,
@@ -324,6 +328,7 @@ export class TurnRunner {
       await this.#checkpoint();
       this.#throwIfEnded();
       this.#stepMode = this.#host.effectiveMode();
+      this.#stepAllowances = this.#host.effectiveAllowances();
       const tool_calls = await this.#runStep();
       this.#throwIfEnded();
       if (tool_calls > 0 && step < MAX_STEPS) continue;
@@ -523,6 +528,7 @@ export class TurnRunner {
               tool_call_id,
               abort_signal: this.#abort.signal,
               approvalMode: () => this.#stepMode,
+              toolAllowances: () => this.#stepAllowances,
               hasEnded: () => this.#hasEnded(),
               update: (id, transition) => this.#update(id, transition),
             }),
