@@ -29,7 +29,11 @@ afterEach(async () => {
   await rm(base, { recursive: true, force: true });
 });
 
-/** Process A asks for approval of `query`'s tool call, then dies; process B takes the Turn over. */
+/**
+ * Process A asks for approval of `query`'s tool call, then dies; the answer on process B resumes the
+ * Turn. A waiting Turn is rows only (DESIGN §10.7): B's recovery finds nothing to drive, and the
+ * instance that commits the answer resumes it.
+ */
 async function askThenDie(
   query: string,
 ): Promise<{ survivor: Session; turn: TurnHandle; interaction_id: string }> {
@@ -38,7 +42,7 @@ async function askThenDie(
   const { interaction_id } = await nextPendingInteraction(session, turn);
   harness.sever("A");
   const b = harness.runtime("B");
-  expect(await b.recover()).toEqual({ resumed_session_ids: [session.id] });
+  expect(await b.recover()).toEqual({ resumed_session_ids: [] });
   const survivor = await b.openSession(session.id);
   if (survivor === null) throw new Error("the session is gone");
   return { survivor, turn, interaction_id };

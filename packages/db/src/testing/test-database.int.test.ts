@@ -44,6 +44,7 @@ describe("createTestDatabase", () => {
       "session_commands",
       "session_events",
       "sessions",
+      "turns",
       "users",
     ]);
 
