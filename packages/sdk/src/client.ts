@@ -1,9 +1,10 @@
-import { createTRPCUntypedClient, createWSClient, httpBatchLink, splitLink, wsLink } from "@trpc/client";
+import { createTRPCUntypedClient, createWSClient, splitLink, wsLink } from "@trpc/client";
 import type { AnyRouter } from "@trpc/server";
 import { contractClient } from "./contract-client.js";
 import { withParleyErrors } from "./parley-error.js";
 import { createSessionHandle, type ParleySession } from "./session-handle.js";
 import { startTrackedSubscription } from "./subscription.js";
+import { tickBatchLink } from "./tick-batch-link.js";
 import type {
   AdminInteractionEvent,
   AdminInteractionsPage,
@@ -69,7 +70,7 @@ function trimTrailingSlash(url: string): string {
 
 /**
  * The typed Parley client for browsers and Node ≥ 20, with no extra option: queries and mutations
- * go over HTTP (batched), subscriptions over one WebSocket that connects on first use, reconnects
+ * go over HTTP (the calls of one tick in one request, sent at its end), subscriptions over one WebSocket that connects on first use, reconnects
  * by itself and closes when idle.
  */
 export function createParleyClient(options: ParleyClientOptions): ParleyClient {
@@ -94,7 +95,7 @@ export function createParleyClient(options: ParleyClientOptions): ParleyClient {
       splitLink({
         condition: (operation) => operation.type === "subscription",
         true: wsLink<AnyRouter>({ client: wsClient }),
-        false: httpBatchLink<AnyRouter>({
+        false: tickBatchLink({
           url: httpUrl,
           // The server refuses batches over PARLEY_MAX_BATCH_SIZE (default 50).
           maxItems: 20,
