@@ -2,23 +2,10 @@ import { lstat, stat, unlink } from "node:fs/promises";
 import path from "node:path";
 import { define_agent_tool } from "@parley/session-core";
 import { z } from "zod";
-import { describeApprovalTarget } from "./approval-target.js";
+import { approveFileChange } from "./approve-file-change.js";
 import { openConfinedDirectory, pathInDirectory } from "./confined-open.js";
-import {
-  approvedInput,
-  DENIED_RESULT,
-  explanationInputSchema,
-  requestToolApproval,
-  withoutExplanation,
-} from "./request-tool-approval.js";
-import {
-  type ConfinedPath,
-  confinePath,
-  errorCode,
-  realWorkspaceRoot,
-  requireWorkspace,
-  WorkspacePathError,
-} from "./workspace-path.js";
+import { DENIED_RESULT, explanationInputSchema } from "./request-tool-approval.js";
+import { type ConfinedPath, confinePath, errorCode, WorkspacePathError } from "./workspace-path.js";
 
 export const deleteFileInputSchema = z.strictObject({
   path: z.string().min(1).describe("File path relative to the workspace root"),
@@ -35,21 +22,16 @@ export const deleteFileTool = define_agent_tool({
   description: DELETE_FILE_DESCRIPTION,
   input_schema: deleteFileInputSchema,
   async execute(input, context): Promise<DeleteFileResult> {
-    const root = await realWorkspaceRoot(requireWorkspace(context));
-    const before = await assertMayDelete(root, input.path);
-    const { validated, model_explanation } = withoutExplanation(input);
-    const decision = await requestToolApproval(context, validated, DELETE_FILE_DESCRIPTION, {
-      model_explanation,
-      target: await describeApprovalTarget(root, before, { withContent: false }),
+    const approved = await approveFileChange(context, {
+      input,
+      schema: deleteFileInputSchema,
+      description: DELETE_FILE_DESCRIPTION,
+      check: assertMayDelete,
+      with_content: false,
     });
-    if (!decision.approved) return DENIED_RESULT;
-    // A Turn stopped or taken over while the approval was pending must not act any more.
-    context.abort_signal.throwIfAborted();
-    const { path: approvedPath } = approvedInput(deleteFileInputSchema, decision, input);
-    // Resolved again: the workspace may have changed while the approval was pending (and the
-    // approver may have edited the path, which is confined like the model's).
-    const target = await assertDeletable(root, approvedPath);
-    await unlinkConfined(root, target);
+    if (!approved) return DENIED_RESULT;
+    const target = await assertDeletable(approved.root, approved.input.path);
+    await unlinkConfined(approved.root, target);
     return { success: true, deleted: target.relative };
   },
 });

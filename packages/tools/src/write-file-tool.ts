@@ -1,16 +1,10 @@
 import { stat } from "node:fs/promises";
 import { define_agent_tool } from "@parley/session-core";
 import { z } from "zod";
-import { describeApprovalTarget } from "./approval-target.js";
+import { approveFileChange } from "./approve-file-change.js";
 import { openConfinedFile } from "./confined-open.js";
-import {
-  approvedInput,
-  DENIED_RESULT,
-  explanationInputSchema,
-  requestToolApproval,
-  withoutExplanation,
-} from "./request-tool-approval.js";
-import { confinePath, realWorkspaceRoot, requireWorkspace, WorkspacePathError } from "./workspace-path.js";
+import { DENIED_RESULT, explanationInputSchema } from "./request-tool-approval.js";
+import { confinePath, WorkspacePathError } from "./workspace-path.js";
 
 /** Largest content accepted, in characters (the schema rejects more before any approval). */
 export const WRITE_FILE_MAX_CHARS = 1024 * 1024;
@@ -33,20 +27,19 @@ export const writeFileTool = define_agent_tool({
   description: WRITE_FILE_DESCRIPTION,
   input_schema: writeFileInputSchema,
   async execute(input, context): Promise<WriteFileResult> {
-    const root = await realWorkspaceRoot(requireWorkspace(context));
-    const before = await assertWritable(root, input.path);
-    const { validated, model_explanation } = withoutExplanation(input);
-    const decision = await requestToolApproval(context, validated, WRITE_FILE_DESCRIPTION, {
-      model_explanation,
-      target: await describeApprovalTarget(root, before, { withContent: true }),
+    const approved = await approveFileChange(context, {
+      input,
+      schema: writeFileInputSchema,
+      description: WRITE_FILE_DESCRIPTION,
+      check: assertWritable,
+      with_content: true,
     });
-    if (!decision.approved) return DENIED_RESULT;
-    // A Turn stopped or taken over while the approval was pending must not act any more.
-    context.abort_signal.throwIfAborted();
-    const { path, content } = approvedInput(writeFileInputSchema, decision, input);
-    // Resolved again: the workspace may have changed while the approval was pending (and the
-    // approver may have edited the path, which is confined like the model's).
-    const target = await assertWritable(root, path);
+    if (!approved) return DENIED_RESULT;
+    const {
+      root,
+      target,
+      input: { content },
+    } = approved;
     // One descriptor, opened through directories held open from the root (missing ones made there)
     // and without following anything swapped in after the check; truncated only once it is known
     // to be a regular file.
