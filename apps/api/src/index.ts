@@ -1,4 +1,3 @@
-export type { AuthStore, AuthUser, UserRole } from "./auth/auth-store.js";
 export { PARLEY_TO_TRPC_CODE } from "./errors.js";
 export { type AppRouter, appRouter } from "./router.js";
 export { type ApiServer, type StartApiServerOptions, startApiServer } from "./server.js";

@@ -1,13 +1,13 @@
 import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { Socket } from "node:net";
+import type { AuthenticatedToken } from "@parley/session-core";
 import { ParleyError } from "@parley/session-core";
 import type { TRPCError } from "@trpc/server";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
 import { applyWSSHandler } from "@trpc/server/adapters/ws";
 import { type WebSocket, WebSocketServer } from "ws";
 import { ApiAccess } from "./auth/api-access.js";
-import type { AuthenticatedToken } from "./auth/auth-store.js";
 import { readBearerToken } from "./auth/bearer-token.js";
 import type { OpenConnection } from "./auth/open-connections.js";
 import { isInternalError, toTRPCError } from "./errors.js";

@@ -1,7 +1,5 @@
-import type { EventBus, SessionRuntimeApi, SessionStore } from "@parley/session-core";
+import type { AuthStore, EventBus, InboxReader, SessionRuntimeApi, SessionStore } from "@parley/session-core";
 import type { Logger } from "pino";
-import type { AuthStore } from "./auth/auth-store.js";
-import type { InboxReader } from "./inbox/inbox-reader.js";
 import type { MemberQuotas } from "./limits/member-quotas.js";
 import type { ModelListItem } from "./models/index.js";
 import type { WorkspaceCatalog } from "./workspace-catalog.js";

@@ -1,7 +1,7 @@
+import type { AuthUser } from "@parley/session-core";
 import { ParleyError } from "@parley/session-core";
 import { initTRPC } from "@trpc/server";
 import type { ApiAccess } from "./auth/api-access.js";
-import type { AuthUser } from "./auth/auth-store.js";
 import { formatError, toTRPCError } from "./errors.js";
 import type { ApiServices } from "./services.js";
 

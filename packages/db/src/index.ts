@@ -1,11 +1,4 @@
-export {
-  type AuthenticatedToken,
-  type AuthUser,
-  hashToken,
-  PrismaAuthStore,
-  TOKEN_PREFIX,
-  type UserRole,
-} from "./auth/prisma-auth-store.js";
+export { hashToken, PrismaAuthStore, TOKEN_PREFIX } from "./auth/prisma-auth-store.js";
 export { type CreateDatabaseOptions, createDatabase, type ParleyDatabase } from "./create-database.js";
 export { quoteIdentifier, withDatabaseName } from "./database-url.js";
 export {
@@ -43,11 +36,7 @@ export { createPrismaClient, TRANSACTION_OPTIONS } from "./prisma-client.js";
 export { type MemberUsage, PostgresMemberUsage } from "./quotas/member-usage.js";
 export { type ResolvedDatabase, resolveDatabaseUrl } from "./resolve-database-url.js";
 export type { CommitObserver } from "./session-store/commit-observer.js";
-export {
-  type InboxEntry,
-  type InboxEntryPage,
-  PrismaInboxReader,
-} from "./session-store/prisma-inbox-reader.js";
+export { PrismaInboxReader } from "./session-store/prisma-inbox-reader.js";
 export { PrismaSessionStore } from "./session-store/prisma-session-store.js";
 export {
   PostgresSessionListStates,

@@ -3,8 +3,10 @@ export * from "./adapters/in-memory-session-store.js";
 export * from "./adapters/in-memory-turn-lease.js";
 export * from "./adapters/listener-registry.js";
 export * from "./errors.js";
+export * from "./ports/auth-store.js";
 export * from "./ports/clock.js";
 export * from "./ports/event-bus.js";
+export * from "./ports/inbox-reader.js";
 export * from "./ports/session-store.js";
 export * from "./ports/turn-lease.js";
 export {
@@ -36,6 +38,7 @@ export * from "./schema/session-command.js";
 export * from "./schema/storable-json.js";
 export * from "./schema/tool-allowance.js";
 export * from "./schema/turn.js";
+export * from "./schema/user-role.js";
 export * from "./store/commit-well-formedness.js";
 export * from "./store/page-cursor.js";
 export * from "./store/store-order.js";

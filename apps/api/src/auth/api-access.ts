@@ -1,8 +1,8 @@
+import type { AuthStore } from "@parley/session-core";
 import { ParleyError } from "@parley/session-core";
 import type { Logger } from "pino";
 import type { ApiLimits } from "../limits/api-limits.js";
 import { RateLimiter } from "../limits/rate-limiter.js";
-import type { AuthStore } from "./auth-store.js";
 import { OpenConnections } from "./open-connections.js";
 import { TokenAuthenticator } from "./token-authenticator.js";
 

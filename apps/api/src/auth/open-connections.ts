@@ -1,6 +1,6 @@
+import type { AuthStore } from "@parley/session-core";
 import { ParleyError } from "@parley/session-core";
 import type { Logger } from "pino";
-import type { AuthStore } from "./auth-store.js";
 
 /** A long-lived connection (a WebSocket or an SSE stream) and the token it signed in with. */
 export interface OpenConnection {

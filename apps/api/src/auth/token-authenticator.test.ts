@@ -1,5 +1,5 @@
+import type { AuthenticatedToken } from "@parley/session-core";
 import { describe, expect, it } from "vitest";
-import type { AuthenticatedToken } from "./auth-store.js";
 import { TokenAuthenticator } from "./token-authenticator.js";
 
 const ada: AuthenticatedToken = {

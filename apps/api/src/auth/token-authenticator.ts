@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { AuthenticatedToken, AuthStore } from "./auth-store.js";
+import type { AuthenticatedToken, AuthStore } from "@parley/session-core";
 
 interface CacheEntry {
   /** The lookup in flight, so concurrent requests with one token make one query. */

@@ -1,22 +1,4 @@
-import type { InteractionQuery, InteractionRecord, SessionStore } from "@parley/session-core";
-import type { AuthStore } from "../auth/auth-store.js";
-
-/** One admin inbox row: the interaction's index record with its session's title and owner. */
-export interface InboxEntry {
-  record: InteractionRecord;
-  session_title: string;
-  owner_id: string;
-  owner_name: string | null;
-}
-
-/**
- * What the admin inbox reads: a page in `SessionStore.queryInteractions` order, each row already
- * joined with its session and owner. `@parley/db`'s `PrismaInboxReader` implements it in one
- * statement.
- */
-export interface InboxReader {
-  page(query: InteractionQuery): Promise<{ items: InboxEntry[]; next_cursor: string | null }>;
-}
+import type { AuthStore, InboxReader, SessionStore } from "@parley/session-core";
 
 /**
  * The inbox over any `SessionStore` and `AuthStore` (the in-memory API of tests and benches): the

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
+import type { AuthUser } from "@parley/session-core";
 import {
   composeRuntime,
   InMemoryEventBus,
@@ -11,7 +12,6 @@ import {
 import { parseWorkspaceConfig } from "@parley/tools";
 import { pino } from "pino";
 import { createDefaultAgent } from "../agent/index.js";
-import type { AuthUser } from "../auth/auth-store.js";
 import { catalogOfModels, createModelCatalog } from "../models/model-catalog.js";
 import { type ApiServer, startApiServer } from "../server.js";
 import type { ApiServices } from "../services.js";

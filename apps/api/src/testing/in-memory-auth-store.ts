@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
-import type { AuthenticatedToken, AuthStore, AuthUser, UserRole } from "../auth/auth-store.js";
+import type { AuthenticatedToken, AuthStore, AuthUser, UserRole } from "@parley/session-core";
 
 interface StoredToken {
   user_id: string;

@@ -1,5 +1,5 @@
 import { createDatabase } from "@parley/db";
-import type { UserRole } from "../auth/auth-store.js";
+import type { UserRole } from "@parley/session-core";
 
 /**
  * Creates the user if needed and issues a token straight through `@parley/db`'s auth store: what

@@ -1,24 +1,8 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
-import type { Clock } from "@parley/session-core";
+import type { AuthenticatedToken, AuthStore, AuthUser, Clock, UserRole } from "@parley/session-core";
 import { systemClock } from "@parley/session-core";
 import type { PrismaClient } from "@prisma/client";
 import type pg from "pg";
-
-export type UserRole = "member" | "admin";
-
-export interface AuthUser {
-  user_id: string;
-  name: string;
-  role: UserRole;
-}
-
-/** A token that authenticated: its user, its digest (to re-check it later) and its expiry. */
-export interface AuthenticatedToken {
-  user: AuthUser;
-  token_hash: string;
-  /** Epoch ms after which it no longer authenticates; null = never. */
-  expires_at: number | null;
-}
 
 /** Every token starts with this, so a leaked one is recognisable (secret scanners, logs). */
 export const TOKEN_PREFIX = "parley_";
@@ -40,7 +24,7 @@ function toAuthUser(row: { user_id: string; name: string; role: string }): AuthU
  * a small pool of their own, so a flood of bad tokens queues there and never takes a connection
  * that commits need.
  */
-export class PrismaAuthStore {
+export class PrismaAuthStore implements AuthStore {
   readonly #prisma: PrismaClient;
   readonly #lookup: pg.Pool;
   readonly #clock: Clock;

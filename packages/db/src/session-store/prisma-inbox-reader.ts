@@ -1,7 +1,8 @@
 import {
   encodePageCursor,
+  type InboxEntryPage,
+  type InboxReader,
   type InteractionQuery,
-  type InteractionRecord,
   interactionPosition,
 } from "@parley/session-core";
 import { Prisma } from "@prisma/client";
@@ -10,20 +11,6 @@ import { INTERACTION_PAGE_ORDER, interactionPageSql } from "./interaction-page.j
 import { readRows } from "./pool-reads.js";
 import { type InteractionRow, toInteractionRecord } from "./row-mapping.js";
 
-/** One admin inbox row: the interaction's index record with its session's title and owner. */
-export interface InboxEntry {
-  record: InteractionRecord;
-  session_title: string;
-  owner_id: string;
-  /** Null when the owner's user row is gone. */
-  owner_name: string | null;
-}
-
-export interface InboxEntryPage {
-  items: InboxEntry[];
-  next_cursor: string | null;
-}
-
 type InboxRow = InteractionRow & { session_title: string; owner_id: string; owner_name: string | null };
 
 /**
@@ -31,7 +18,7 @@ type InboxRow = InteractionRow & { session_title: string; owner_id: string; owne
  * joined with `sessions` and `users` after it is limited, so the joins touch only the page's rows
  * and the API makes no per-row session or owner lookups.
  */
-export class PrismaInboxReader {
+export class PrismaInboxReader implements InboxReader {
   readonly #pool: pg.Pool;
 
   /** Reads through `pg` on the store's pool (see `readRows`). */

@@ -1,13 +1,13 @@
 import { z } from "zod";
+import { userRoleSchema } from "../schema/user-role.js";
 import { LIMITS } from "./limits.js";
+
+export { type UserRole, userRoleSchema } from "../schema/user-role.js";
 
 export const userNameSchema = z
   .string()
   .max(LIMITS.user_name_chars)
   .regex(/^[A-Za-z0-9][A-Za-z0-9_.@-]*$/, "name may hold letters, digits and _ . @ - only");
-
-export const userRoleSchema = z.enum(["member", "admin"]);
-export type UserRole = z.infer<typeof userRoleSchema>;
 
 /** Inputs of procedures that take no argument: nothing, or an empty object. */
 export const noInputSchema = z.strictObject({}).optional();

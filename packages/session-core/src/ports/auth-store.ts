@@ -1,6 +1,6 @@
-/** Roles: a `member` reaches only the sessions they own; an `admin` reaches all and the inbox. */
-export type UserRole = "member" | "admin";
+import type { UserRole } from "../schema/user-role.js";
 
+/** A user as the API sees it: who they are and what their role lets them reach. */
 export interface AuthUser {
   user_id: string;
   name: string;
@@ -16,9 +16,9 @@ export interface AuthenticatedToken {
 }
 
 /**
- * What the API needs from the user and token store (`@parley/db`'s `PrismaAuthStore` implements
- * it). Tokens are shown once by `issueToken` and kept only as hashes, so `authenticate` is the one
- * way back from a token to its user.
+ * Users and API tokens (`@parley/db`'s `PrismaAuthStore` implements it; the API's tests have an
+ * in-memory one). Tokens are shown once by `issueToken` and kept only as hashes, so `authenticate`
+ * is the one way back from a token to its user.
  */
 export interface AuthStore {
   createUser(input: { name: string; role: UserRole }): Promise<AuthUser>;
