@@ -4,6 +4,7 @@ import type { SessionStatus, ToolAllowance } from "@parley/session-core";
 import clsx from "clsx";
 import { Clock, X } from "lucide-react";
 import { useId, useMemo, useRef } from "react";
+import { focusComposerOrMain } from "@/lib/focus";
 import {
   type AllowanceRow,
   allowanceLabel,
@@ -47,8 +48,12 @@ export function ToolAllowanceControl({
 
   async function revoke(allowance: ToolAllowance) {
     await apply(withoutAllowance(security.tool_allowances, allowance));
-    // The button is gone (or its row is): keep the cursor in the list instead of losing it to <body>.
-    listRef.current?.focus();
+    // The button is gone (or its row is): keep the cursor in the list, or with the whole list gone
+    // in the composer, instead of losing it to <body>.
+    requestAnimationFrame(() => {
+      if (listRef.current) listRef.current.focus();
+      else focusComposerOrMain();
+    });
   }
 
   return (
