@@ -10,6 +10,7 @@ import { sessionGet } from "./procedures/session-get.js";
 import { sessionInteractions } from "./procedures/session-interactions.js";
 import { sessionList } from "./procedures/session-list.js";
 import { sessionMessages } from "./procedures/session-messages.js";
+import { sessionOnInteraction } from "./procedures/session-on-interaction.js";
 import { sessionOnMutation } from "./procedures/session-on-mutation.js";
 import { sessionPrompt } from "./procedures/session-prompt.js";
 import { sessionQueuedPrompts } from "./procedures/session-queued-prompts.js";
@@ -41,6 +42,7 @@ export const appRouter = router({
     status: sessionStatus,
     set: sessionSet,
     onMutation: sessionOnMutation,
+    onInteraction: sessionOnInteraction,
   }),
   admin: router({
     interactions: adminInteractions,

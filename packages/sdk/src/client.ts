@@ -6,12 +6,12 @@ import { createSessionHandle, type ParleySession } from "./session-handle.js";
 import { startTrackedSubscription } from "./subscription.js";
 import { tickBatchLink } from "./tick-batch-link.js";
 import type {
-  AdminInteractionEvent,
   AdminInteractionsPage,
   AdminInteractionsQuery,
   CreatedUser,
   CreateSessionInput,
   CreateUserInput,
+  InteractionFeedEvent,
   ModelList,
   RevokedTokens,
   RevokeUserInput,
@@ -37,6 +37,15 @@ export interface ParleyClient {
     create(input?: CreateSessionInput): Promise<ParleySession>;
     /** The caller's own sessions, newest first. */
     list(query?: SessionListQuery): Promise<SessionListPage>;
+    /**
+     * Every interaction created / answered / cancelled in the sessions you may see (a member: their
+     * own; an admin: all), resuming after reconnects like `subscribe`. Events of other members'
+     * sessions never arrive; `event_id`s come from one global sequence, so they have gaps.
+     */
+    subscribeInteractions(
+      listener: (event: InteractionFeedEvent) => void | Promise<void>,
+      options?: SubscribeOptions,
+    ): () => void;
   };
   /** A handle on an existing session (no request is made until a method is called). */
   session(session_id: string): ParleySession;
@@ -45,7 +54,7 @@ export interface ParleyClient {
     interactions(query?: AdminInteractionsQuery): Promise<AdminInteractionsPage>;
     /** Every interaction created / answered / cancelled, resuming after reconnects like `subscribe`. */
     subscribe(
-      listener: (event: AdminInteractionEvent) => void | Promise<void>,
+      listener: (event: InteractionFeedEvent) => void | Promise<void>,
       options?: SubscribeOptions,
     ): () => void;
     users: {
@@ -105,6 +114,15 @@ export function createParleyClient(options: ParleyClientOptions): ParleyClient {
     ],
   });
   const trpc = contractClient(untyped);
+  // Both interaction feeds take the same input and send the same events; only who sees what differs.
+  const interactionFeed =
+    (path: "admin.onInteraction" | "session.onInteraction") =>
+    (listener: (event: InteractionFeedEvent) => void | Promise<void>, subscribeOptions?: SubscribeOptions) =>
+      startTrackedSubscription<InteractionFeedEvent>({
+        subscribe: (input, handlers) => trpc.subscribe(path, input, handlers),
+        listener,
+        subscribeOptions,
+      });
 
   return {
     sessions: {
@@ -114,16 +132,12 @@ export function createParleyClient(options: ParleyClientOptions): ParleyClient {
           return createSessionHandle(trpc, info.session_id);
         }),
       list: (query) => withParleyErrors(() => trpc.query("session.list", query)),
+      subscribeInteractions: interactionFeed("session.onInteraction"),
     },
     session: (session_id) => createSessionHandle(trpc, session_id),
     admin: {
       interactions: (query) => withParleyErrors(() => trpc.query("admin.interactions", query)),
-      subscribe: (listener, subscribeOptions) =>
-        startTrackedSubscription<AdminInteractionEvent>({
-          subscribe: (input, handlers) => trpc.subscribe("admin.onInteraction", input, handlers),
-          listener,
-          subscribeOptions,
-        }),
+      subscribe: interactionFeed("admin.onInteraction"),
       users: {
         create: (input) => withParleyErrors(() => trpc.mutate("admin.users.create", input)),
         revoke: (input) => withParleyErrors(() => trpc.mutate("admin.users.revoke", input)),

@@ -13,6 +13,7 @@ export type {
   CreateSessionInput,
   CreateUserInput,
   Interaction,
+  InteractionFeedEvent,
   InteractionRequest,
   InteractionResponse,
   InteractionResult,

@@ -1,9 +1,6 @@
-import { type AdminInteractionEvent, adminOnInteractionInputSchema } from "@parley/session-core/contract";
-import { tracked } from "@trpc/server";
+import { adminOnInteractionInputSchema } from "@parley/session-core/contract";
 import { toTRPCError } from "../errors.js";
-import { interactionEventSource } from "../subscriptions/event-sources.js";
-import { parseLastEventId } from "../subscriptions/last-event-id.js";
-import { streamOrderedEvents } from "../subscriptions/ordered-event-stream.js";
+import { interactionFeed } from "../subscriptions/interaction-feed.js";
 import { adminProcedure } from "../trpc.js";
 
 /**
@@ -15,25 +12,8 @@ export const adminOnInteraction = adminProcedure
   .input(adminOnInteractionInputSchema)
   .subscription(async function* ({ ctx, input, signal }) {
     try {
-      const events = streamOrderedEvents({
-        source: interactionEventSource(ctx.services.store, ctx.services.bus),
-        after_event_id: parseLastEventId(input?.lastEventId),
-        signal,
-        announce_start: input?.announce_start === true,
-      });
-      for await (const event of events) {
-        if ("started" in event) {
-          yield event;
-          continue;
-        }
-        const payload: AdminInteractionEvent = {
-          event_id: event.event_id,
-          kind: event.kind,
-          session_id: event.session_id,
-          interaction: event.interaction,
-        };
-        yield tracked(String(event.event_id), payload);
-      }
+      const { store, bus } = ctx.services;
+      yield* interactionFeed({ store, bus, input, signal, includes: () => true });
     } catch (error) {
       throw toTRPCError(error);
     }

@@ -12,6 +12,7 @@ import "../styles/base.css";
 import "../styles/controls.css";
 import "../styles/layout.css";
 import "../styles/workspace.css";
+import "../styles/allowances.css";
 import "../styles/timeline.css";
 import "../styles/cards.css";
 import "../styles/composer-inbox.css";

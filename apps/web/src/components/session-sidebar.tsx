@@ -44,7 +44,8 @@ export function useSessionList() {
       api.listSessions({ scope, ...(pageParam === null ? {} : { cursor: pageParam }) }),
     initialPageParam: null as string | null,
     getNextPageParam: (page) => page.next_cursor,
-    // Badges of sessions not open here have no live feed; a poll keeps them and the counts honest.
+    // A member's list is also re-read on each request of their sessions (`useWaitingCount`); the
+    // poll keeps the rest (states, titles, an admin's view of other people's sessions) honest.
     refetchInterval: 5_000,
   });
 }

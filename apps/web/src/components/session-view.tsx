@@ -31,6 +31,7 @@ import { SESSIONS_QUERY_KEY } from "./session-sidebar";
 import { SessionTitle } from "./session-title";
 import { ErrorState, LoadingState } from "./states";
 import { Timeline } from "./timeline";
+import { ToolAllowanceControl } from "./tool-allowance-control";
 import { usePublishLiveSummary } from "./use-publish-live-summary";
 
 function newId(): string {
@@ -261,6 +262,17 @@ export function SessionView({
               disabled={closed || !online}
               onChange={async (approval_mode) => {
                 await handle.set({ security: { approval_mode } });
+                await refreshStatus();
+              }}
+            />
+          ) : null}
+          {state.security ? (
+            <ToolAllowanceControl
+              security={state.security}
+              running={running}
+              disabled={closed || !online}
+              onChange={async (tool_allowances) => {
+                await handle.set({ security: { tool_allowances } });
                 await refreshStatus();
               }}
             />

@@ -4,7 +4,7 @@ import { LIMITS } from "@parley/session-core/contract";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { useSignedIn } from "./auth-provider";
-import { sessionsOf, useSessionList } from "./session-sidebar";
+import { SESSIONS_QUERY_KEY, sessionsOf, useSessionList } from "./session-sidebar";
 
 /** How many interactions wait, and whether that is a lower bound (`at_least`). */
 export interface WaitingCount {
@@ -15,13 +15,15 @@ export interface WaitingCount {
 const PENDING_COUNT_KEY = ["inbox-pending-count"] as const;
 
 /**
- * What the header (and the tab title) counts. An admin's count is the inbox's: the pending
- * interactions of every session, asked of the server (one page of up to `inbox_page_max` rows; a
- * lower bound beyond it), so it stays exact however many sessions there are. It is re-read on each
- * event of the live `admin.onInteraction` feed the inbox cards follow, and whenever that feed
- * (re)starts, so it moves with the cards instead of a poll. A member's is the sum over their own
- * sessions as listed, with the open session's live state laid over its entry
- * (`usePublishLiveSummary`), a lower bound while more pages of sessions exist.
+ * What the header (and the tab title) counts, moving with the live interaction feed the cards
+ * follow rather than a poll. An admin's count is the inbox's: the pending interactions of every
+ * session, asked of the server (one page of up to `inbox_page_max` rows; a lower bound beyond it),
+ * so it stays exact however many sessions there are; it is re-read on each event of
+ * `admin.onInteraction`. A member's is the sum over their own sessions as listed, with the open
+ * session's live state laid over its entry (`usePublishLiveSummary`), a lower bound while more pages
+ * of sessions exist; the list is re-read on each event of `session.onInteraction` (their own
+ * sessions' requests), so a request in a session not open here counts at once. Both are also
+ * re-read whenever their feed (re)starts, which may have missed an event.
  */
 export function useWaitingCount(): WaitingCount {
   const { api, me } = useSignedIn();
@@ -34,10 +36,13 @@ export function useWaitingCount(): WaitingCount {
     enabled: admin,
   });
   useEffect(() => {
-    if (!admin) return;
-    const reread = () => void queryClient.invalidateQueries({ queryKey: PENDING_COUNT_KEY });
+    const queryKey = admin ? PENDING_COUNT_KEY : SESSIONS_QUERY_KEY;
+    const reread = () => void queryClient.invalidateQueries({ queryKey });
     // A feed that ends for good leaves the last count; the connection banner says why.
-    return api.subscribeAdmin(reread, () => {}, reread);
+    const ended = () => {};
+    return admin
+      ? api.subscribeAdmin(reread, ended, reread)
+      : api.subscribeSessionInteractions(reread, ended, reread);
   }, [admin, api, queryClient]);
   if (admin) {
     return {

@@ -61,6 +61,15 @@ export interface ParleyApi {
     onEnded: (error: unknown) => void,
     onStarted?: () => void,
   ): () => void;
+  /**
+   * The same feed for the caller's own sessions (`session.onInteraction`; an admin's: every
+   * session), with the same callbacks.
+   */
+  subscribeSessionInteractions(
+    listener: (event: AdminInteractionEvent) => void,
+    onEnded: (error: unknown) => void,
+    onStarted?: () => void,
+  ): () => void;
   close(): void;
 }
 

@@ -35,11 +35,18 @@ export function createParleyApi(options: { url: string; token: string }): Parley
     session: (session_id) => bindSession(client.session(session_id)),
     adminInteractions: (query) => client.admin.interactions(query),
     subscribeAdmin: (listener, onEnded, onStarted) =>
-      client.admin.subscribe(listener, { onError: onEnded, ...(onStarted ? { onStarted } : {}) }),
+      client.admin.subscribe(listener, feedOptions(onEnded, onStarted)),
+    subscribeSessionInteractions: (listener, onEnded, onStarted) =>
+      client.sessions.subscribeInteractions(listener, feedOptions(onEnded, onStarted)),
     close: () => {
       void client.close();
     },
   };
+}
+
+/** An interaction feed's SDK options from the web app's callbacks. */
+function feedOptions(onEnded: (error: unknown) => void, onStarted: (() => void) | undefined) {
+  return { onError: onEnded, ...(onStarted ? { onStarted } : {}) };
 }
 
 function bindSession(handle: ReturnType<ReturnType<typeof createParleyClient>["session"]>): ParleySessionApi {

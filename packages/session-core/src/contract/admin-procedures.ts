@@ -1,7 +1,12 @@
 import { z } from "zod";
 import { interactionSchema, interactionStatusSchema } from "../schema/interaction.js";
 import { userNameSchema, userRoleSchema } from "./account-procedures.js";
-import { announceStartSchema, cursorSchema, lastEventIdSchema, sessionIdSchema } from "./common-inputs.js";
+import { cursorSchema, sessionIdSchema } from "./common-inputs.js";
+import {
+  type InteractionFeedEvent,
+  interactionFeedEventSchema,
+  interactionFeedInputSchema,
+} from "./interaction-feed.js";
 import { LIMITS } from "./limits.js";
 
 export const adminInteractionsInputSchema = z
@@ -35,18 +40,10 @@ export const adminInteractionsOutputSchema = z.object({
 });
 export type AdminInteractionsPage = z.infer<typeof adminInteractionsOutputSchema>;
 
-export const adminOnInteractionInputSchema = z
-  .strictObject({ lastEventId: lastEventIdSchema, announce_start: announceStartSchema })
-  .optional();
-
-/** One event of `admin.onInteraction`; `event_id` comes from one global sequence. */
-export const adminInteractionEventSchema = z.object({
-  event_id: z.number().int().positive(),
-  kind: z.enum(["created", "resolved", "denied", "cancelled", "failed"]),
-  session_id: z.string(),
-  interaction: interactionSchema,
-});
-export type AdminInteractionEvent = z.infer<typeof adminInteractionEventSchema>;
+/** `admin.onInteraction`: the interaction feed of every session. */
+export const adminOnInteractionInputSchema = interactionFeedInputSchema;
+export const adminInteractionEventSchema = interactionFeedEventSchema;
+export type AdminInteractionEvent = InteractionFeedEvent;
 
 export const adminUsersCreateInputSchema = z.strictObject({
   name: userNameSchema,

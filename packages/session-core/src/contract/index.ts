@@ -34,6 +34,7 @@ import {
   adminUsersRevokeOutputSchema,
 } from "./admin-procedures.js";
 import { sessionTargetInputSchema } from "./common-inputs.js";
+import { interactionFeedEventSchema, interactionFeedInputSchema } from "./interaction-feed.js";
 import {
   sessionCloseOutputSchema,
   sessionCreateInputSchema,
@@ -55,6 +56,7 @@ import {
 export * from "./account-procedures.js";
 export * from "./admin-procedures.js";
 export * from "./common-inputs.js";
+export * from "./interaction-feed.js";
 export * from "./limits.js";
 export * from "./session-procedures.js";
 
@@ -105,6 +107,11 @@ export const PROCEDURES = {
     type: "subscription",
     input: sessionOnMutationInputSchema,
     event: sessionMutationSchema,
+  },
+  "session.onInteraction": {
+    type: "subscription",
+    input: interactionFeedInputSchema,
+    event: interactionFeedEventSchema,
   },
   "admin.interactions": {
     type: "query",
