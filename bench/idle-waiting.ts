@@ -9,7 +9,7 @@ import { type Figure, latencyFigure, valueFigure } from "./lib/report.js";
 import { APPROVE, SessionWatch } from "./lib/session-watch.js";
 import { type Distribution, now, summarize, WAIT_MS, within } from "./lib/stats.js";
 import type { SuiteContext } from "./lib/suite.js";
-import type { WaitingSession } from "./lib/waiting-sessions.js";
+import { spread, type WaitingSession } from "./lib/waiting-sessions.js";
 
 /** The small size every other size's answer → resumed is compared with. */
 const FEW = 10;
@@ -28,13 +28,6 @@ interface IdleResult {
   seed: Omit<IdleSeed, "sessions">;
   window: IdleWindow;
   answers: Distribution;
-}
-
-/** Every `count` of entries, spread evenly (first and last included). */
-function spread<T>(items: T[], count: number): T[] {
-  if (items.length <= count) return items;
-  const step = (items.length - 1) / (count - 1);
-  return Array.from({ length: count }, (_, index) => items[Math.round(index * step)] as T);
 }
 
 /** Through the API: a copy is a running Turn waiting on its one approval (and its queued prompt). */
