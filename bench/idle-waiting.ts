@@ -122,7 +122,7 @@ async function measureCase(context: SuiteContext, idleCase: IdleCase): Promise<I
         seconds: scale.idle_window_s,
       });
       context.log(
-        `${idleCase.name}: API ${window.api_cpu_pct.toFixed(2)} %, Postgres ${window.postgres_cpu_pct.toFixed(2)} %, ${window.transactions_per_s.toFixed(2)} tx/s (heartbeat ${window.heartbeat_transactions_per_s.toFixed(2)}), ${window.rows_read_per_s.toFixed(0)} rows/s`,
+        `${idleCase.name}: API ${window.api_cpu_pct.toFixed(2)} %, Postgres ${window.postgres_cpu_pct.toFixed(2)} %, ${window.transactions_per_s.toFixed(2)} tx/s (heartbeat ${window.heartbeat_transactions_per_s.toFixed(2)}), ${window.rows_read_per_s.toFixed(0)} rows/s, ${window.processes_started} processes started and ${window.processes_ended} ended during the window`,
       );
       const answerer = createParleyClient({ url: api.url, token });
       try {

@@ -10,15 +10,22 @@ const API_ENTRY = join(REPO_ROOT, "apps/api/dist/main.js");
 /** The workspaces the built API loads from their `dist` (package exports' `default`). */
 const BUILT_WORKSPACES = ["apps/api", "packages/session-core", "packages/db", "packages/tools"];
 
-/** Newest modification time (ms) of the files below `directory` whose name matches `keep`. */
-function newestMtime(directory: string, keep: (name: string) => boolean): number {
+/** Newest modification time (ms) of the files below `directory` whose path `keep` accepts. */
+function newestMtime(directory: string, keep: (path: string) => boolean): number {
   if (!existsSync(directory)) return 0;
   let newest = 0;
   for (const entry of readdirSync(directory, { withFileTypes: true, recursive: true })) {
-    if (!entry.isFile() || !keep(entry.name)) continue;
-    newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
+    const path = join(entry.parentPath, entry.name);
+    if (entry.isFile() && keep(path)) newest = Math.max(newest, statSync(path).mtimeMs);
   }
   return newest;
+}
+
+/** Sources that a build compiles (tests and test helpers are left out by every `tsconfig.build.json`). */
+function isBuiltSource(path: string): boolean {
+  return (
+    path.endsWith(".ts") && !path.endsWith(".test.ts") && !/\/(testing|test-support|faults)\//.test(path)
+  );
 }
 
 /**
@@ -27,8 +34,8 @@ function newestMtime(directory: string, keep: (name: string) => boolean): number
  */
 function assertBuilt(): void {
   for (const workspace of BUILT_WORKSPACES) {
-    const source = newestMtime(join(REPO_ROOT, workspace, "src"), (name) => name.endsWith(".ts"));
-    const built = newestMtime(join(REPO_ROOT, workspace, "dist"), (name) => name.endsWith(".js"));
+    const source = newestMtime(join(REPO_ROOT, workspace, "src"), isBuiltSource);
+    const built = newestMtime(join(REPO_ROOT, workspace, "dist"), (path) => path.endsWith(".js"));
     if (built === 0 || built < source)
       throw new Error(`${workspace}/dist is missing or older than its sources: run \`npm run build\` first`);
   }
