@@ -58,8 +58,8 @@ async function timeAnswers(client: ParleyClient, entries: WaitingSession[]): Pro
     const watch = new SessionWatch();
     let unsubscribe = () => {};
     await within(
-      new Promise<void>((resolve) => {
-        unsubscribe = session.subscribe(watch.onMutation, { onStarted: () => resolve() });
+      new Promise<void>((resolve, reject) => {
+        unsubscribe = session.subscribe(watch.onMutation, { onStarted: () => resolve(), onError: reject });
       }),
       WAIT_MS,
       `subscription to ${entry.session_id}`,
