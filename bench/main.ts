@@ -2,6 +2,7 @@ import { findPostgresBinaries, type PrivatePostgres, startPrivatePostgres } from
 import { measureConcurrency } from "./concurrent.js";
 import { measureCycle } from "./cycle.js";
 import { measureFloor } from "./floor.js";
+import { measureIdleWaiting } from "./idle-waiting.js";
 import { measureInbox } from "./inbox.js";
 import { describeMachine } from "./lib/machine.js";
 import { closeProblems } from "./lib/parley-stack.js";
@@ -31,6 +32,7 @@ const suites: Suite[] = [
   { name: "inbox", run: measureInbox },
   { name: "recovery", run: measureRecovery },
   { name: "waiting_sessions", run: measureWaitingSessions },
+  { name: "idle_waiting", run: measureIdleWaiting },
   { name: "streaming", run: measureStreaming },
   { name: "peer", run: measurePeer },
 ];

@@ -6,7 +6,7 @@ import { type Figure, latencyFigure, valueFigure } from "./lib/report.js";
 import { APPROVE } from "./lib/session-watch.js";
 import { now, summarize, WAIT_MS } from "./lib/stats.js";
 import type { SuiteContext } from "./lib/suite.js";
-import { createWaitingSessions, type WaitingSession, waitHostless } from "./lib/waiting-sessions.js";
+import { createWaitingSessions, spread, type WaitingSession, waitHostless } from "./lib/waiting-sessions.js";
 
 /** Waiting sessions of the small-size comparison. */
 const FEW = 10;
@@ -73,13 +73,6 @@ async function timeAnswers(stack: ParleyStack, entries: WaitingSession[]): Promi
     samples.push(resumedAt - startedAt);
   }
   return samples;
-}
-
-/** Every `count` of entries, spread evenly (first and last included). */
-function spread<T>(items: T[], count: number): T[] {
-  if (items.length <= count) return items;
-  const step = (items.length - 1) / (count - 1);
-  return Array.from({ length: count }, (_, index) => items[Math.round(index * step)] as T);
 }
 
 /**

@@ -23,6 +23,18 @@ export interface BenchScale {
   waiting_sessions: number;
   /** Of those, how many go through the runtime (prompt → approval → parked); the rest are seeded. */
   waiting_runtime_sample: number;
+  /**
+   * `idle_waiting`: Sessions waiting while the API is at rest, and Sessions waiting each with a
+   * queued prompt (besides a fixed 10).
+   */
+  idle_sessions: number;
+  idle_queued_sessions: number;
+  /** Seconds left alone after the restart before measuring (pg statistics reach the views late). */
+  idle_settle_s: number;
+  /** Seconds of rest measured. */
+  idle_window_s: number;
+  /** Answers timed one at a time after the window, at each size. */
+  idle_timed_answers: number;
   inbox_interactions: number;
   inbox_pending: number;
   inbox_query_runs: number;
@@ -49,6 +61,11 @@ const full: BenchScale = {
   respond_burst_sessions: 1000,
   waiting_sessions: 100_000,
   waiting_runtime_sample: 1000,
+  idle_sessions: 100_000,
+  idle_queued_sessions: 1000,
+  idle_settle_s: 11,
+  idle_window_s: 20,
+  idle_timed_answers: 20,
   inbox_interactions: 100_000,
   inbox_pending: 10_000,
   inbox_query_runs: 50,
@@ -72,6 +89,11 @@ const small: BenchScale = {
   respond_burst_sessions: 100,
   waiting_sessions: 1000,
   waiting_runtime_sample: 100,
+  idle_sessions: 1000,
+  idle_queued_sessions: 200,
+  idle_settle_s: 11,
+  idle_window_s: 10,
+  idle_timed_answers: 10,
   inbox_interactions: 10_000,
   inbox_pending: 1000,
   inbox_query_runs: 10,

@@ -19,6 +19,13 @@ async function inBatches<T>(items: T[], width: number, action: (item: T) => Prom
   );
 }
 
+/** `count` of `items`, spread evenly (first and last included): samples across a seeded range. */
+export function spread<T>(items: T[], count: number): T[] {
+  if (items.length <= count) return items;
+  const step = (items.length - 1) / (count - 1);
+  return Array.from({ length: count }, (_, index) => items[Math.round(index * step)] as T);
+}
+
 /** Polls the database until `count` interactions of these sessions are pending. */
 export async function waitForPending(
   databaseUrl: string,
