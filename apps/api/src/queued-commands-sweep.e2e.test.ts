@@ -15,8 +15,11 @@ const SEED_PREFIX = "session_seed_";
  */
 const RECOVERY_SLOWED = { PARLEY_RECOVER_INTERVAL_MS: "60000" };
 
-/** A bound for a hang (about 15 s on a shared 2-core machine); the poll ends as soon as all are done. */
-const DRIVEN_DEADLINE_MS = 90_000;
+/**
+ * A bound for a hang, not a goal: 15-40 s on a shared 2-core machine (1,500 leases and commits);
+ * the poll ends as soon as all are done.
+ */
+const DRIVEN_DEADLINE_MS = 180_000;
 
 /**
  * No cap starves a queued command (DESIGN §10.7). Each of 1,500 sessions holds what an instance
@@ -87,7 +90,10 @@ describe("1,500 sessions with queued commands nobody drove", () => {
       ],
       active: 0,
     });
-  });
+    // Nothing failed on the way (pino's error level is 50).
+    expect(api.output()).not.toContain('"level":50');
+    expect(api.output()).not.toContain("queued commands failed");
+  }, 240_000);
 });
 
 /**
