@@ -13,16 +13,11 @@ import {
   startE2eEnvironment,
 } from "./testing/index.js";
 
-/**
- * These tests cover waiting Turns that hold nothing (docs/behaviour.md#durability), which the API
- * enables with this.
- */
-const PARKING = { PARLEY_PARK_WAITING_TURNS: "on" };
-
 const APPROVE = { type: "approval", outcome: "resolved", payload: { decision: "approved" } } as const;
 
 /**
- * Every call works on every instance with the owner's outcome (docs/behaviour.md#commands). Each
+ * Every call works on every instance with the owner's outcome (docs/behaviour.md#commands), with the
+ * API's defaults: waiting Turns parked, holding nothing (docs/behaviour.md#durability). Each
  * case starts a Turn on instance A (the owner: it took the prompt, so it holds the lease) that
  * waits for an approval, and sends the call under test to instance B.
  */
@@ -34,8 +29,8 @@ describe("session calls on the instance that does not run the Turn", () => {
   const recorders: MutationRecorder[] = [];
 
   beforeAll(async () => {
-    environment = await startE2eEnvironment({ env: PARKING });
-    second = await startApiProcess({ database_url: environment.database.url, env: PARKING });
+    environment = await startE2eEnvironment();
+    second = await startApiProcess({ database_url: environment.database.url });
     alice = await environment.createMember("alice");
   });
 
@@ -212,13 +207,13 @@ describe("session calls on the instance that does not run the Turn", () => {
   });
 
   it("request_id: a retry after the instance that took the prompt was killed (-9) and restarted gets the same Turn", async () => {
-    const third = await startApiProcess({ database_url: environment.database.url, env: PARKING });
+    const third = await startApiProcess({ database_url: environment.database.url });
     const onThird = createParleyClient({ url: third.url, token: alice.token });
     const session = await onThird.sessions.create({ title: "request id across a restart" });
     const first = await session.prompt({ query: "hello again", request_id: "request:restart" });
     await onThird.close();
     await third.stop("SIGKILL");
-    const restarted = await startApiProcess({ database_url: environment.database.url, env: PARKING });
+    const restarted = await startApiProcess({ database_url: environment.database.url });
     const onRestarted = createParleyClient({ url: restarted.url, token: alice.token });
     try {
       const again = onRestarted.session(session.id);

@@ -27,7 +27,8 @@ export interface ApiProcessOptions {
 /**
  * Starts the real API (`apps/api/src/main.ts`, run from source with tsx, demo model) as a child
  * process and waits until `GET /healthz` answers 200. Real process, real sockets, real Postgres:
- * the fault suite kills it with SIGKILL.
+ * the fault suite kills it with SIGKILL. Its runtime settings are production's defaults (parking
+ * on, recovery every 1 s: DESIGN §10.7), unless `env` says otherwise.
  */
 export async function startApiProcess(options: ApiProcessOptions): Promise<ApiProcess> {
   const preload = options.fault ? ["--import", path.join(import.meta.dirname, "kill-switch-preload.ts")] : [];
@@ -44,7 +45,6 @@ export async function startApiProcess(options: ApiProcessOptions): Promise<ApiPr
         HOST: "127.0.0.1",
         PARLEY_MODEL: "demo",
         PARLEY_WORKSPACE_ROOT: options.workspaceRoot,
-        PARLEY_RECOVER_INTERVAL_MS: "200",
         LOG_LEVEL: "warn",
         ...(options.fault ? { [FAULT_PHASE_ENV]: options.fault } : {}),
         ...options.env,

@@ -12,6 +12,7 @@ import {
 import { parseWorkspaceConfig } from "@parley/tools";
 import { pino } from "pino";
 import { createDefaultAgent } from "../agent/index.js";
+import { parseEnv, runtimeSettingsFromEnv } from "../env.js";
 import { catalogOfModels, createModelCatalog } from "../models/model-catalog.js";
 import { type ApiServer, startApiServer } from "../server.js";
 import type { ApiServices } from "../services.js";
@@ -51,11 +52,19 @@ export async function startInMemoryApi(
       process.cwd(),
     ),
   );
-  const { runtime, close: closeRuntime } = composeRuntime({
+  // The server's runtime settings at their defaults (parking on, the recovery loop every 1 s) and
+  // its startup: what runs in production is what these tests run (DESIGN §10.7).
+  const {
+    runtime,
+    start,
+    close: closeRuntime,
+  } = composeRuntime({
     adapters: { store, bus, leases },
     agent,
     workspaces,
+    ...runtimeSettingsFromEnv(parseEnv({})),
   });
+  await start();
   const auth = new InMemoryAuthStore();
   const services: ApiServices = {
     runtime,

@@ -15,7 +15,7 @@ const RECOVER_EVERY_MS = 300;
 // Each forked worker compiles its sources with tsx at start (seconds on a busy machine).
 describe.each(TEST_BUS_KINDS)("two processes on one database (bus: %s)", { timeout: 240_000 }, (bus) => {
   // The live-waiter variant (parking off): A holds its waiting Turn, so B's answer reaches A's tool.
-  it("parking off: prompt in A, respond in B: A resumes; B's subscriber sees every mutation once, in order; after A dies B takes over", async () => {
+  it("variant: parking off — prompt in A, respond in B: A resumes; B's subscriber sees every mutation once, in order; after A dies B takes over", async () => {
     fixture = await MultiProcessFixture.create(bus);
     const [a, b] = await Promise.all([
       fixture.startWorker("A", { recover_every_ms: RECOVER_EVERY_MS, park_waiting_turns: false }),

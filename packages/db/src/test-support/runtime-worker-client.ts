@@ -3,9 +3,6 @@ import { fileURLToPath } from "node:url";
 import type { SessionMutation, TurnResult } from "@parley/session-core";
 import type { RespondOutcome, WorkerCommand, WorkerMessage } from "./runtime-worker-protocol.js";
 
-/** The API's default recovery interval (`PARLEY_RECOVER_INTERVAL_MS`), in ms. */
-const DEFAULT_RECOVER_EVERY_MS = 1_000;
-
 const WORKER_SCRIPT = fileURLToPath(new URL("./runtime-worker.ts", import.meta.url));
 
 type CommandInput = WorkerCommand extends infer C ? (C extends WorkerCommand ? Omit<C, "id"> : never) : never;
@@ -51,8 +48,9 @@ export class RuntimeWorker {
     database_url: string;
     effects_file: string;
     /**
-     * Run `runtime.recover()` this often (ms; 0 = never). Default: 1000, the API's default
-     * (`PARLEY_RECOVER_INTERVAL_MS`): the tests run the production configuration (DESIGN §10.7).
+     * Run `runtime.recover()` this often (ms), after a startup pass; 0: never (the test sends
+     * `recover` itself). Default: the worker's, the API's `PARLEY_RECOVER_INTERVAL_MS` default
+     * (the tests run the production configuration, DESIGN §10.7).
      */
     recover_every_ms?: number;
     /** Park waiting Turns, as the API does by default; `false` is the live-waiter variant. */
@@ -67,7 +65,9 @@ export class RuntimeWorker {
         PARLEY_WORKER_NAME: options.name,
         PARLEY_WORKER_DATABASE_URL: options.database_url,
         PARLEY_WORKER_EFFECTS_FILE: options.effects_file,
-        PARLEY_WORKER_RECOVER_MS: String(options.recover_every_ms ?? DEFAULT_RECOVER_EVERY_MS),
+        ...(options.recover_every_ms === undefined
+          ? {}
+          : { PARLEY_WORKER_RECOVER_MS: String(options.recover_every_ms) }),
         PARLEY_WORKER_PARKING: options.park_waiting_turns === false ? "off" : "on",
         ...(options.bus_url ? { PARLEY_WORKER_BUS_URL: options.bus_url } : {}),
       },

@@ -16,6 +16,9 @@ import type { WorkerCommand, WorkerMessage } from "./runtime-worker-protocol.js"
 
 export const NOTES_AGENT_ID = "agent:notes";
 
+/** The API's default recovery interval (`PARLEY_RECOVER_INTERVAL_MS`), in ms. */
+const PRODUCTION_RECOVER_INTERVAL_MS = 1_000;
+
 function send(message: WorkerMessage): void {
   process.send?.(message);
 }
@@ -71,13 +74,19 @@ async function main(): Promise<void> {
       },
     ];
   });
-  const { runtime, close } = composeRuntime({
+  // As the API runs (DESIGN §10.7): a startup recovery pass, then the loop every
+  // PARLEY_WORKER_RECOVER_MS (default: the API's PARLEY_RECOVER_INTERVAL_MS default). 0 is the
+  // opt-out for a test that runs each pass itself (the `recover` command).
+  const recoverEvery = Number(process.env.PARLEY_WORKER_RECOVER_MS ?? PRODUCTION_RECOVER_INTERVAL_MS);
+  const { runtime, start, close } = composeRuntime({
     adapters: database,
     agent: { agent_id: NOTES_AGENT_ID, model, tools: { write_note: writeNote } },
     // Production parks waiting Turns (DESIGN §10.7); PARLEY_WORKER_PARKING=off is the live-waiter
     // variant, tested as such.
     park_waiting_turns: process.env.PARLEY_WORKER_PARKING !== "off",
+    ...(recoverEvery > 0 ? { recover_interval_ms: recoverEvery } : {}),
   });
+  if (recoverEvery > 0) await start();
 
   const sessions = new Map<string, Session>();
   const open = async (session_id: string): Promise<Session> => {
@@ -88,15 +97,6 @@ async function main(): Promise<void> {
     sessions.set(session_id, session);
     return session;
   };
-
-  // No startup pass (unlike the API's `start()`): a worker recovers on a `recover` command and on
-  // PARLEY_WORKER_RECOVER_MS's timer (the client defaults it to the API's interval).
-  const recoverEvery = Number(process.env.PARLEY_WORKER_RECOVER_MS ?? 0);
-  if (recoverEvery > 0) {
-    setInterval(() => {
-      runtime.recover().catch(() => undefined);
-    }, recoverEvery);
-  }
 
   const handle = async (command: WorkerCommand): Promise<unknown> => {
     switch (command.command) {

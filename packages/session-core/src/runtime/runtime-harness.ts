@@ -11,11 +11,16 @@ import type { ToolPart } from "../schema/parts.js";
 import { ProcessConnections } from "../testing/simulated-process.js";
 import type { AnyAgentTool, WorkspaceRef } from "../tools/define-agent-tool.js";
 import { type ComposedRuntime, composeRuntime } from "./compose-runtime.js";
+import { type RecoveryLoop, startRecoveryLoop } from "./recovery-loop.js";
 import type { AgentDefinition, AgentModels, Session } from "./session/session-facade.js";
 import type { SessionRuntime } from "./session-runtime.js";
 
 export const HARNESS_AGENT_ID = "agent:test";
 const HARNESS_OWNER_ID = "user:owner";
+/** The API's production recovery interval (`PARLEY_RECOVER_INTERVAL_MS` defaults to it). */
+export const PRODUCTION_RECOVER_INTERVAL_MS = 1_000;
+/** What a recovery pass logs when it took Turns over (`startRecoveryLoop`). */
+const TAKEN_OVER_LOG = "resumed Turns of sessions without a live owner";
 
 export interface RuntimeHarnessOptions {
   /** The model of the harness's agent, `agent:test`. */
@@ -39,6 +44,14 @@ export interface RuntimeHarnessOptions {
   park_waiting_turns?: boolean;
   /** How often each process sweeps queued commands (default: the runtime's; 0: only when called). */
   command_sweep_ms?: number;
+  /**
+   * Every process runs the recovery loop from its start, as the server does (DESIGN §10.7): a pass
+   * at once, then one every `recover_interval_ms` (default: production's 1 s), on real timers (a
+   * test clock does not move it). `false` is for a test that calls `recover()` by hand and must
+   * know which call took a Turn over; each such test says why.
+   */
+  recovery_loop?: boolean;
+  recover_interval_ms?: number;
 }
 
 /** One line a runtime of the harness logged, with the simulated process that logged it. */
@@ -64,7 +77,10 @@ export class RuntimeHarness {
   readonly events: SessionEvent[] = [];
   /** Everything any process logged. */
   readonly logs: HarnessLogEntry[] = [];
-  readonly #processes = new Map<string, { composed: ComposedRuntime; connections: ProcessConnections }>();
+  readonly #processes = new Map<
+    string,
+    { composed: ComposedRuntime; connections: ProcessConnections; recovery: RecoveryLoop | null }
+  >();
   readonly #agent: AgentDefinition;
   readonly #options: RuntimeHarnessOptions;
 
@@ -106,14 +122,25 @@ export class RuntimeHarness {
         ? {}
         : { command_sweep_ms: this.#options.command_sweep_ms }),
     });
-    this.#processes.set(process_id, { composed, connections });
+    // The loop `composed.start()` would run, held here so that `sever` can stop it alone.
+    const recovery =
+      this.#options.recovery_loop === false
+        ? null
+        : startRecoveryLoop({
+            runtime: composed.runtime,
+            interval_ms: this.#options.recover_interval_ms ?? PRODUCTION_RECOVER_INTERVAL_MS,
+            logger: { info: log("info"), warn: log("warn"), error: log("error") },
+          });
+    this.#processes.set(process_id, { composed, connections, recovery });
     return composed.runtime;
   }
 
   /** The process dies: its leases vanish and its runtime stops without another write. */
   async kill(process_id: string): Promise<void> {
     this.leases.killProcess(process_id);
-    await this.#processes.get(process_id)?.composed.close();
+    const entry = this.#processes.get(process_id);
+    await entry?.recovery?.stop();
+    await entry?.composed.close();
   }
 
   /**
@@ -125,11 +152,24 @@ export class RuntimeHarness {
     if (!entry) throw new Error(`Unknown process ${process_id}`);
     entry.connections.sever();
     this.leases.killProcess(process_id);
+    // A frozen process runs no further pass (each would only fail at its first read).
+    void entry.recovery?.stop();
   }
 
-  /** Shuts down the runtime of every process whose connections are intact. */
+  /**
+   * The sessions whose Turns the recovery loop of `process_id` took over, in order: what its passes
+   * logged (a process starting takes over at once, as a server does at startup).
+   */
+  takenOverBy(process_id: string): string[] {
+    return this.logs
+      .filter((entry) => entry.process_id === process_id && entry.message === TAKEN_OVER_LOG)
+      .flatMap((entry) => entry.fields.resumed_session_ids as string[]);
+  }
+
+  /** Stops every recovery loop, then shuts down the runtime of every process still connected. */
   async shutdown(): Promise<void> {
-    for (const { composed, connections } of this.#processes.values()) {
+    for (const { composed, connections, recovery } of this.#processes.values()) {
+      await recovery?.stop();
       if (connections.isAlive) await composed.close();
     }
   }

@@ -198,8 +198,10 @@ describe("durable resume", () => {
     });
     release();
     const finished = turnFinish(harness, turn.id);
-    expect(await harness.runtime("B").recover()).toEqual({ resumed_session_ids: [session.id] });
+    // B starts: its recovery loop's first pass (a server's startup recovery) takes the Turn over.
+    harness.runtime("B");
     expect(await finished).toMatchObject({ status: "completed", text: "recovered" });
+    expect(harness.takenOverBy("B")).toEqual([session.id]);
     expect(effectStarted).toEqual(["call_run"]);
     expect(await harness.tool(session.id, "call_run")).toMatchObject({
       state: "failed",
@@ -221,8 +223,11 @@ describe("durable resume", () => {
     await harness.kill("A");
     expect(effects).toEqual([]);
     const finished = turnFinish(harness, turn.id);
-    expect(await harness.runtime("B").recover()).toEqual({ resumed_session_ids: [session.id] });
+    // B starts: its recovery loop's first pass (a server's startup recovery) takes the Turn over.
+    harness.runtime("B");
     expect(await finished).toMatchObject({ status: "completed", text: "all done" });
+    expect(harness.takenOverBy("B")).toEqual([session.id]);
+    expect(harness.takenOverBy("B")).toEqual([session.id]);
     expect(effects).toEqual(["file-0"]);
     const tool = await harness.tool(session.id, "call_1");
     expect(tool).toMatchObject({ state: "completed", output: { deleted: "file-0" } });
@@ -270,7 +275,8 @@ describe("durable resume", () => {
     harness.store.commit = commit;
     await harness.kill("A");
     const finished = turnFinish(harness, turn.id);
-    expect(await harness.runtime("B").recover()).toEqual({ resumed_session_ids: [session.id] });
+    // B starts: its recovery loop's first pass (a server's startup recovery) takes the Turn over.
+    harness.runtime("B");
     expect(await finished).toMatchObject({ status: "completed", text: "all done" });
     expect(effects).toEqual(["file-0"]);
   });
@@ -288,8 +294,10 @@ describe("durable resume", () => {
     await harness.kill("A");
     blocking.finish("second run");
     const finished = turnFinish(harness, turn.id);
-    await harness.runtime("B").recover();
+    // B starts: its recovery loop's first pass (a server's startup recovery) takes the Turn over.
+    harness.runtime("B");
     expect(await finished).toMatchObject({ status: "completed", text: "again" });
+    expect(harness.takenOverBy("B")).toEqual([session.id]);
     expect(await harness.tool(session.id, "call_ready")).toMatchObject({
       state: "completed",
       output: { result: "second run" },
@@ -305,8 +313,10 @@ describe("durable resume", () => {
     await harness.waitFor((mutation) => mutation.variant === "delta");
     await harness.kill("A");
     const finished = turnFinish(harness, turn.id);
-    expect(await harness.runtime("B").recover()).toEqual({ resumed_session_ids: [session.id] });
+    // B starts: its recovery loop's first pass (a server's startup recovery) takes the Turn over.
+    harness.runtime("B");
     expect(await finished).toMatchObject({ status: "failed", error: "Turn interrupted by server restart" });
+    expect(harness.takenOverBy("B")).toEqual([session.id]);
     const messages = await harness.messages(session.id);
     expect(messages.map((message) => message.type)).toEqual(["user", "assistant", "error"]);
     expect(messages[1]).toMatchObject({ status: "failed", model_stream: "finished" });

@@ -47,14 +47,15 @@ describe("the Turn row", () => {
     const turn = await session.prompt({ query: "hi" });
     await model.reached("first-request");
     await harness.kill("A");
-    const b = harness.runtime("B");
     expect(await harness.store.listTurnsNeedingDriver({ limit: 10 })).toMatchObject([
       { turn_id: turn.id, state: "running" },
     ]);
-    expect(await b.recover()).toEqual({ resumed_session_ids: [session.id] });
+    // B starts: its recovery loop's first pass (a server's startup recovery) takes the Turn over.
+    const b = harness.runtime("B");
     await harness.waitFor(
       (mutation) => mutation.variant === "turn" && mutation.type === "finish" && mutation.turn_id === turn.id,
     );
+    expect(harness.takenOverBy("B")).toEqual([session.id]);
     expect(harness.mutations(session.id).filter((mutation) => mutation.variant === "turn")).toMatchObject([
       { type: "start" },
       { type: "finish", status: "failed", error: "Turn interrupted by server restart" },
