@@ -7,10 +7,11 @@ import type { ActionMessage, AssistantMessage, SessionMessage } from "../../sche
 import type { UnsequencedMutation } from "../../schema/mutation.js";
 import type { WithdrawPromptResult } from "../../schema/queued-prompt.js";
 import type { SessionRecord, StopResult } from "../../schema/session.js";
-import type { PromptCommand, SessionCommand, SetCommand } from "../../schema/session-command.js";
+import type { SessionCommand, SetCommand } from "../../schema/session-command.js";
 import type { ToolAllowance } from "../../schema/tool-allowance.js";
 import type { WorkspaceRef } from "../../tools/define-agent-tool.js";
 import type { RuntimeContext } from "../runtime-context.js";
+import { planQueue, type QueuePlan, queuedStop, queueNeedsDriver } from "../turn/queue-plan.js";
 import { planResume } from "../turn/resume-plan.js";
 import { waitForTurnFinish } from "../turn/turn-finish-watch.js";
 import { type TurnHost, TurnRunner } from "../turn/turn-runner.js";
@@ -430,8 +431,8 @@ export class SessionHost implements TurnHost {
     const turn = this.activeTurn;
     if (!turn) return;
     const commands = await this.context.store.listQueuedCommands(this.session_id);
-    const stop = commands.find((command) => command.kind === "stop");
-    if (stop?.kind === "stop" && this.activeTurn === turn) await turn.stop(stop.input.reason);
+    const stop = queuedStop(commands);
+    if (stop && this.activeTurn === turn) await turn.stop(stop.input.reason);
   }
 
   /** Starting for the queue: a prompt or stop queued takes the lease and drives the session. */
@@ -443,10 +444,7 @@ export class SessionHost implements TurnHost {
       // A prompt committed here a moment ago is work; if another process applied it meanwhile, the
       // drive finds nothing under the lease and gives it back.
       const has_work =
-        known ||
-        (await this.context.store.listQueuedCommands(this.session_id)).some(
-          (command) => command.kind !== "set",
-        );
+        known || queueNeedsDriver(await this.context.store.listQueuedCommands(this.session_id));
       if (!asks(this.#send({ kind: "queue_read", has_work }), "acquire_lease")) return;
       lease = await this.context.leases.acquire(this.session_id);
     } catch (error) {
@@ -466,32 +464,34 @@ export class SessionHost implements TurnHost {
     try {
       const { commands, record, open } = await this.#readUnderLease();
       await this.#refreshEffective(commands, record);
-      const stop = commands.find((command) => command.kind === "stop");
-      const orphan = open[open.length - 1];
-      if (orphan?.type === "assistant") {
-        if (stop?.kind === "stop") this.#startStopOfOrphan(lease, orphan, stop.input.reason);
-        // Its queued prompts join it once an answer resumes it.
-        else if (this.parkWaitingTurns && planResume(orphan).kind === "parked") {
-          await this.#parkFound(lease, orphan);
-        } else this.#startResumed(lease, orphan, new Set());
-        return;
+      const plan = planQueue(commands, open, { park_waiting_turns: this.parkWaitingTurns });
+      switch (plan.kind) {
+        case "stop_open_turn":
+          this.#startStopOfOrphan(lease, plan.message, plan.reason);
+          return;
+        case "park_open_turn":
+          await this.#parkFound(lease, plan.message);
+          return;
+        case "resume_open_turn":
+          this.#startResumed(lease, plan.message, new Set());
+          return;
+        case "cancel_queued":
+          await this.#cancelQueuedTurn(lease, plan);
+          await this.#perform(this.#send({ kind: "nothing_to_drive" }), lease);
+          return;
+        case "nothing":
+          await this.#perform(this.#send({ kind: "nothing_to_drive" }), lease);
+          return;
+        case "start_turn": {
+          const turn = new TurnRunner(this, lease, plan.turn_id);
+          this.#run(turn, () => turn.runNew(plan.prompt, plan.configs));
+          return;
+        }
+        default: {
+          const unknown: never = plan;
+          throw new Error(`Unknown queue plan: ${JSON.stringify(unknown)}`);
+        }
       }
-      if (stop) {
-        await this.#cancelQueuedTurn(lease, commands);
-        await this.#perform(this.#send({ kind: "nothing_to_drive" }), lease);
-        return;
-      }
-      const index = commands.findIndex((command) => command.kind === "prompt");
-      const prompt = commands[index];
-      if (prompt?.kind !== "prompt" || prompt.turn_id === null) {
-        await this.#perform(this.#send({ kind: "nothing_to_drive" }), lease);
-        return;
-      }
-      const configs = commands
-        .slice(0, index)
-        .filter((command): command is SetCommand => command.kind === "set");
-      const turn = new TurnRunner(this, lease, prompt.turn_id);
-      this.#run(turn, () => turn.runNew(prompt as PromptCommand, configs));
     } catch (error) {
       await this.#perform(this.#send({ kind: "start_failed" }), lease);
       throw error;
@@ -503,13 +503,14 @@ export class SessionHost implements TurnHost {
    * prompts queued for a Turn that never started are cancelled — the Turn starts and fails at once
    * (a `turn` start/finish pair) — and every queued `stop` is answered, in the finish's commit.
    */
-  async #cancelQueuedTurn(lease: TurnLease, commands: SessionCommand[]): Promise<void> {
-    const prompts = commands.filter((command) => command.kind === "prompt");
-    const stops = commands.filter((command) => command.kind === "stop");
-    const turn_id = prompts[0]?.turn_id ?? null;
-    const result: StopResult = { ...IDLE, cancelled_queued_prompts: prompts.length };
-    const settle_commands = stops.map((command) => ({
-      command_id: command.command_id,
+  async #cancelQueuedTurn(
+    lease: TurnLease,
+    plan: Extract<QueuePlan, { kind: "cancel_queued" }>,
+  ): Promise<void> {
+    const { turn_id } = plan;
+    const result: StopResult = { ...IDLE, cancelled_queued_prompts: plan.cancelled_prompts };
+    const settle_commands = plan.stop_command_ids.map((command_id) => ({
+      command_id,
       status: "applied" as const,
       result,
     }));
