@@ -67,6 +67,21 @@ describe("the host lifecycle: queued commands need a driver", () => {
     expect(send(shutDown(), { kind: "wake" })).toEqual(unchanged(shutDown()));
   });
 
+  it("wake for a prompt that started a Turn here: idle takes the lease without reading the queue", () => {
+    expect(send(idle(), { kind: "wake", prompt_started: true })).toEqual({
+      state: starting("queue"),
+      effects: [{ kind: "acquire_lease" }],
+    });
+    expect(send(running(), { kind: "wake", prompt_started: true })).toEqual({
+      state: running(),
+      effects: [{ kind: "apply_queued_stop" }],
+    });
+    expect(send(idle(true), { kind: "wake", prompt_started: true })).toEqual(unchanged(idle(true)));
+    expect(send(starting("claim"), { kind: "wake", prompt_started: true })).toEqual(
+      unchanged(starting("claim")),
+    );
+  });
+
   it("a prompt arriving while starting adds no second start: the start under way reads the queue", () => {
     const first = send(idle(), { kind: "wake" });
     const second = send(first.state, { kind: "wake" });

@@ -54,17 +54,18 @@ function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-function asks(effects: HostEffect[], kind: HostEffect["kind"]): boolean {
-  return effects.some((effect) => effect.kind === kind);
-}
-
-/** What a lifecycle effect releases: a lease taken while starting, or a Turn's own. */
-interface Releasable {
-  release(): Promise<void>;
-}
-
-function leaseOf(turn: TurnRunner): Releasable {
-  return { release: () => turn.releaseLease() };
+/**
+ * What one run of lifecycle effects works with, and what it leaves for its caller: `lease` is the
+ * lease taken while starting (or given by a claim) until it is released or handed to a Turn; `turn`
+ * the Turn the effects concern (its own lease is released through it); `started` the Turn a drive
+ * started; `took_over` whether an open Turn was taken over.
+ */
+interface EffectScope {
+  lease?: TurnLease;
+  turn?: TurnRunner;
+  resolved_here?: ReadonlySet<string>;
+  started?: TurnRunner;
+  took_over?: boolean;
 }
 
 /**
@@ -85,8 +86,6 @@ export class SessionHost implements TurnHost {
   #effective: SessionConfig;
   /** Where this process is in the session's life (`host-lifecycle.ts` decides every move). */
   #state: HostState<TurnRunner>;
-  /** Set by `enqueuePrompt` for the start its kick begins (see `#startNextTurn`). */
-  #promptQueuedHere = false;
   /** Operations of this process using the host now (see `SessionHosts`). */
   #pins = 0;
   /** Work started here that nobody awaits: starting the next Turn, releasing a Turn's lease. */
@@ -148,79 +147,123 @@ export class SessionHost implements TurnHost {
     return effects;
   }
 
-  /**
-   * Performs the lifecycle's effects in order: `held` is the lease they release (the one taken while
-   * starting, or the Turn's own), `turn` the Turn they concern. The effects that continue a start
-   * (`acquire_lease`, `drive`, `read_open_turn`) are the caller's next step. Resolves true when a
-   * read of a parked Turn took it over.
-   */
-  async #perform(effects: HostEffect[], held?: Releasable, turn?: TurnRunner): Promise<boolean> {
-    let tookOver = false;
+  /** Sends `event` and performs every effect it asks for (see `#perform`). */
+  #dispatch(event: HostEvent<TurnRunner>, scope: EffectScope = {}): Promise<EffectScope> {
+    return this.#perform(this.#send(event), scope);
+  }
+
+  /** Performs the lifecycle's effects in order, every one of them; resolves with `scope`. */
+  async #perform(effects: HostEffect[], scope: EffectScope): Promise<EffectScope> {
     for (const effect of effects) {
       switch (effect.kind) {
-        case "acquire_lease":
-        case "drive":
-        case "read_open_turn":
-          break;
         case "read_queue":
-          this.#inBackground(this.#startNextTurn(), "starting the next turn failed");
+          await this.#readQueue(scope);
+          break;
+        case "acquire_lease":
+          await this.#acquireLease(scope);
+          break;
+        case "drive":
+          scope.started = await this.#drive(this.#takeLease(scope));
+          break;
+        case "read_open_turn":
+          scope.took_over = await this.#readOpenTurn(this.#takeLease(scope), scope.resolved_here);
           break;
         case "release_lease":
-          await held?.release();
+          await this.#release(scope);
           break;
         case "release_parked":
-          await held?.release();
-          tookOver = await this.#recheckParked();
+          await this.#release(scope);
+          scope.took_over = await this.#recheckParked();
           break;
         case "reread_turn":
-          tookOver = await this.#takeOverIfAnswered();
+          scope.took_over = await this.#takeOverIfAnswered();
           break;
         case "start_next":
           this.#wake();
           break;
         case "forget_waiters":
-          if (turn) this.context.waiters.abandon(turn);
+          if (scope.turn) this.context.waiters.abandon(scope.turn);
           break;
         case "apply_queued_stop":
-          this.#inBackground(this.applyQueuedStop(), "applying a queued stop failed");
+          await this.applyQueuedStop();
           break;
         case "stop_turn":
-          await turn?.stop(effect.reason);
+          await scope.turn?.stop(effect.reason);
           break;
-        case "abandon_turn":
+        case "abandon_turn": {
+          const { turn } = scope;
           if (!turn) break;
           turn.abandon();
           await turn.finished;
           await turn.releaseLease();
           break;
+        }
         default: {
           const unknown: never = effect;
           throw new Error(`Unknown host effect: ${JSON.stringify(unknown)}`);
         }
       }
     }
-    return tookOver;
+    return scope;
   }
 
-  /** Tells the lifecycle how the lease acquisition went; returns what to do with the lease. */
-  async #leaseOutcome(lease: TurnLease | null): Promise<HostEffect[]> {
-    if (!lease) return this.#send({ kind: "lease_refused" });
-    const effects = this.#send({ kind: "lease_acquired" });
-    await this.#perform(effects, lease);
-    return effects;
+  /** The `read_queue` effect: a prompt or stop queued takes the lease and drives the session. */
+  async #readQueue(scope: EffectScope): Promise<void> {
+    let has_work: boolean;
+    try {
+      has_work = queueNeedsDriver(await this.context.store.listQueuedCommands(this.session_id));
+    } catch (error) {
+      this.#send({ kind: "lease_refused" });
+      throw error;
+    }
+    await this.#dispatch({ kind: "queue_read", has_work }, scope);
+  }
+
+  /**
+   * The `acquire_lease` effect; the lifecycle decides what the lease is for. Without it, another
+   * live process drives the session.
+   */
+  async #acquireLease(scope: EffectScope): Promise<void> {
+    const lease = await this.context.leases.acquire(this.session_id).catch((error: unknown) => {
+      this.context.logger?.warn({ session_id: this.session_id, err: error }, "acquiring the lease failed");
+      return null;
+    });
+    if (!lease) {
+      await this.#dispatch({ kind: "lease_refused" }, scope);
+      return;
+    }
+    scope.lease = lease;
+    await this.#dispatch({ kind: "lease_acquired" }, scope);
+  }
+
+  /** The lease an effect hands on (to a Turn, or to the effects that release it). */
+  #takeLease(scope: EffectScope): TurnLease {
+    const { lease } = scope;
+    if (!lease) throw new Error("A lifecycle effect needs a lease that is not held");
+    scope.lease = undefined;
+    return lease;
+  }
+
+  /** Gives back the Turn's lease (through the Turn), else the one taken while starting. */
+  async #release(scope: EffectScope): Promise<void> {
+    if (scope.turn) {
+      await scope.turn.releaseLease();
+      return;
+    }
+    const { lease } = scope;
+    scope.lease = undefined;
+    await lease?.release();
   }
 
   /**
    * The Turn created with the lease runs here (`start` runs it), unless this process shut down
    * meanwhile: then it is abandoned before it writes anything.
    */
-  #run(turn: TurnRunner, start: () => void): void {
+  #run(turn: TurnRunner, start: () => void): TurnRunner {
     const effects = this.#send({ kind: "turn_started", turn });
-    if (this.#state.kind === "running") {
-      start();
-      return;
-    }
-    this.#inBackground(this.#perform(effects, leaseOf(turn), turn), "abandoning a Turn at shutdown failed");
+    if (this.#state.kind === "running") start();
+    else this.#inBackground(this.#perform(effects, { turn }), "abandoning a Turn at shutdown failed");
+    return turn;
   }
 
   /** An operation starts using the host: it stays until `unpin`. */
@@ -270,6 +313,12 @@ export class SessionHost implements TurnHost {
 
   get activeTurn(): TurnRunner | undefined {
     return turnOf(this.#state);
+  }
+
+  /** Effects that concern the Turn running here now (stop it, abandon it). */
+  #activeScope(): EffectScope {
+    const turn = this.activeTurn;
+    return turn ? { turn } : {};
   }
 
   get isClosed(): boolean {
@@ -351,9 +400,7 @@ export class SessionHost implements TurnHost {
     // checkpoint, a waiting Turn takes it when its answer resumes it, and a Turn whose holder is
     // gone is claimed by recovery (DESIGN §10.7). Taking the lease for it would only raise the epoch.
     if (!started && !this.ownsTurn) return this.turnHandle(command.turn_id);
-    // An idle host starts for this prompt: it knows there is work without reading the queue.
-    this.#promptQueuedHere = started && this.#state.kind === "idle";
-    this.kick();
+    this.#wake(started);
     return this.turnHandle(command.turn_id);
   }
 
@@ -422,8 +469,12 @@ export class SessionHost implements TurnHost {
     this.#wake();
   }
 
-  #wake(): void {
-    void this.#perform(this.#send({ kind: "wake" }));
+  /** `prompt_started`: a prompt committed here started a new Turn (see the `wake` event). */
+  #wake(prompt_started = false): void {
+    const effects = this.#send({ kind: "wake", prompt_started });
+    if (effects.length > 0) {
+      this.#inBackground(this.#perform(effects, {}), "driving the queued commands failed");
+    }
   }
 
   /** A `stop` queued for the Turn running here (by any instance) stops it. */
@@ -435,57 +486,34 @@ export class SessionHost implements TurnHost {
     if (stop && this.activeTurn === turn) await turn.stop(stop.input.reason);
   }
 
-  /** Starting for the queue: a prompt or stop queued takes the lease and drives the session. */
-  async #startNextTurn(): Promise<void> {
-    let lease: TurnLease | null;
-    try {
-      const known = this.#promptQueuedHere;
-      this.#promptQueuedHere = false;
-      // A prompt committed here a moment ago is work; if another process applied it meanwhile, the
-      // drive finds nothing under the lease and gives it back.
-      const has_work =
-        known || queueNeedsDriver(await this.context.store.listQueuedCommands(this.session_id));
-      if (!asks(this.#send({ kind: "queue_read", has_work }), "acquire_lease")) return;
-      lease = await this.context.leases.acquire(this.session_id);
-    } catch (error) {
-      this.#send({ kind: "lease_refused" });
-      throw error;
-    }
-    // Without the lease, another live process drives the session; it applies the commands.
-    if (asks(await this.#leaseOutcome(lease), "drive") && lease) await this.#drive(lease);
-  }
-
   /**
    * With the session's lease: an open Turn whose owner is gone is resumed (or stopped, when a stop
    * is queued); else a queued stop cancels the queued prompts; else the first queued prompt starts
    * its Turn, after the `set` commands ahead of it. Nothing to do gives the lease back.
    */
-  async #drive(lease: TurnLease): Promise<void> {
+  async #drive(lease: TurnLease): Promise<TurnRunner | undefined> {
     try {
       const { commands, record, open } = await this.#readUnderLease();
       await this.#refreshEffective(commands, record);
       const plan = planQueue(commands, open, { park_waiting_turns: this.parkWaitingTurns });
       switch (plan.kind) {
         case "stop_open_turn":
-          this.#startStopOfOrphan(lease, plan.message, plan.reason);
-          return;
+          return this.#startStopOfOrphan(lease, plan.message, plan.reason);
         case "park_open_turn":
           await this.#parkFound(lease, plan.message);
-          return;
+          return undefined;
         case "resume_open_turn":
-          this.#startResumed(lease, plan.message, new Set());
-          return;
+          return this.#startResumed(lease, plan.message, new Set());
         case "cancel_queued":
           await this.#cancelQueuedTurn(lease, plan);
-          await this.#perform(this.#send({ kind: "nothing_to_drive" }), lease);
-          return;
+          await this.#dispatch({ kind: "nothing_to_drive" }, { lease });
+          return undefined;
         case "nothing":
-          await this.#perform(this.#send({ kind: "nothing_to_drive" }), lease);
-          return;
+          await this.#dispatch({ kind: "nothing_to_drive" }, { lease });
+          return undefined;
         case "start_turn": {
           const turn = new TurnRunner(this, lease, plan.turn_id);
-          this.#run(turn, () => turn.runNew(plan.prompt, plan.configs));
-          return;
+          return this.#run(turn, () => turn.runNew(plan.prompt, plan.configs));
         }
         default: {
           const unknown: never = plan;
@@ -493,7 +521,7 @@ export class SessionHost implements TurnHost {
         }
       }
     } catch (error) {
-      await this.#perform(this.#send({ kind: "start_failed" }), lease);
+      await this.#dispatch({ kind: "start_failed" }, { lease });
       throw error;
     }
   }
@@ -537,7 +565,7 @@ export class SessionHost implements TurnHost {
   }
 
   /** Resumes the Turn of `message` while holding `lease` (docs/behaviour.md#durability). */
-  #startResumed(lease: TurnLease, message: AssistantMessage, resolved_here: ReadonlySet<string>): void {
+  #startResumed(lease: TurnLease, message: AssistantMessage, resolved_here: ReadonlySet<string>): TurnRunner {
     this.context.logger?.info(
       {
         session_id: this.session_id,
@@ -552,7 +580,7 @@ export class SessionHost implements TurnHost {
       lease,
       message.turn_id ?? this.context.ids.turn(this.session_id, this.context.clock.now()),
     );
-    this.#run(turn, () => turn.runResumed(message, resolved_here));
+    return this.#run(turn, () => turn.runResumed(message, resolved_here));
   }
 
   /**
@@ -568,7 +596,7 @@ export class SessionHost implements TurnHost {
         turn: { turn_id: message.turn_id, state: "waiting" },
       });
     }
-    return this.#perform(this.#send({ kind: "parked_found" }), lease);
+    return (await this.#dispatch({ kind: "parked_found" }, { lease })).took_over === true;
   }
 
   /**
@@ -586,8 +614,7 @@ export class SessionHost implements TurnHost {
 
   #startStopOfOrphan(lease: TurnLease, message: AssistantMessage, reason: CancelReason): TurnRunner {
     const turn = new TurnRunner(this, lease, message.turn_id ?? "");
-    this.#run(turn, () => turn.runStopOfOrphan(message, reason));
-    return turn;
+    return this.#run(turn, () => turn.runStopOfOrphan(message, reason));
   }
 
   /**
@@ -596,52 +623,49 @@ export class SessionHost implements TurnHost {
    * another live process owns the session.
    */
   async claim(): Promise<TurnLease | null> {
-    if (!asks(this.#send({ kind: "claim" }), "acquire_lease")) return null;
-    const lease = await this.context.leases.acquire(this.session_id).catch((error: unknown) => {
-      this.context.logger?.warn({ session_id: this.session_id, err: error }, "acquiring the lease failed");
-      return null;
-    });
-    // A lease acquired after this process shut down is released at once.
-    if (asks(await this.#leaseOutcome(lease), "release_lease")) return null;
-    return lease;
+    return (await this.#dispatch({ kind: "claim" })).lease ?? null;
   }
 
   /** Gives a claim back unused. */
   async unclaim(lease: TurnLease): Promise<void> {
-    await this.#perform(this.#send({ kind: "unclaim" }), lease);
+    await this.#dispatch({ kind: "unclaim" }, { lease });
   }
 
   /**
-   * Resumes an open Turn no live process owns, or, with `stop_reason`, closes it stopped. Returns
-   * false when there was nothing to resume or another process holds the lease. A lease it took (or
-   * was given) and cannot use is released.
+   * Resumes an open Turn no live process owns. Returns false when there was nothing to resume or
+   * another process holds the lease. A lease it took (or was given) and cannot use is released.
    */
-  async takeOver(
-    options: { lease?: TurnLease; resolved_here?: ReadonlySet<string>; stop_reason?: CancelReason } = {},
-  ): Promise<boolean> {
-    const lease = await this.#takeOverLease(options.lease);
-    if (!lease) return false;
+  async takeOver(options: { lease?: TurnLease; resolved_here?: ReadonlySet<string> } = {}): Promise<boolean> {
+    const { lease, resolved_here } = options;
+    const scope = await this.#dispatch(
+      { kind: "take_over", with_lease: lease !== undefined },
+      { ...(lease ? { lease } : {}), ...(resolved_here ? { resolved_here } : {}) },
+    );
+    return scope.took_over === true;
+  }
+
+  /**
+   * The `read_open_turn` effect: the open Turn is resumed, or parked when every open tool waits for
+   * a person; a started Turn with no open message ends interrupted. Nothing to do gives the lease
+   * back.
+   */
+  async #readOpenTurn(lease: TurnLease, resolved_here: ReadonlySet<string> = new Set()): Promise<boolean> {
     try {
       const { commands, record, open } = await this.#readUnderLease();
       const message = open[open.length - 1];
       if (message?.type !== "assistant") {
-        if (!options.stop_reason && (await this.#startInterruptedStart(lease))) return true;
-        await this.#perform(this.#send({ kind: "nothing_to_drive" }), lease);
+        if (await this.#startInterruptedStart(lease)) return true;
+        await this.#dispatch({ kind: "nothing_to_drive" }, { lease });
         return false;
       }
       await this.#refreshEffective(commands, record);
-      if (options.stop_reason) {
-        const turn = this.#startStopOfOrphan(lease, message, options.stop_reason);
-        await turn.finished;
-        return true;
-      }
-      if (this.parkWaitingTurns && planResume(message, options.resolved_here).kind === "parked") {
+      if (this.parkWaitingTurns && planResume(message, resolved_here).kind === "parked") {
         return this.#parkFound(lease, message);
       }
-      this.#startResumed(lease, message, options.resolved_here ?? new Set());
+      this.#startResumed(lease, message, resolved_here);
       return true;
     } catch (error) {
-      await this.#perform(this.#send({ kind: "start_failed" }), lease);
+      await this.#dispatch({ kind: "start_failed" }, { lease });
       throw error;
     }
   }
@@ -665,18 +689,6 @@ export class SessionHost implements TurnHost {
     return { commands, record, open };
   }
 
-  /** The lease a take-over reads the open Turn with: the one `given` (a claim's), else one acquired. */
-  async #takeOverLease(given: TurnLease | undefined): Promise<TurnLease | null> {
-    const effects = this.#send({ kind: "take_over", with_lease: given !== undefined });
-    if (asks(effects, "read_open_turn")) return given ?? null;
-    if (!asks(effects, "acquire_lease")) {
-      await this.#perform(effects, given);
-      return null;
-    }
-    const lease = await this.context.leases.acquire(this.session_id).catch(() => null);
-    return asks(await this.#leaseOutcome(lease), "read_open_turn") ? lease : null;
-  }
-
   /** `takeOver` with a lease already taken, without waiting for it (a `respond` that just committed). */
   takeOverInBackground(options: { lease: TurnLease; resolved_here: ReadonlySet<string> }): void {
     this.#inBackground(this.takeOver(options), "resuming the answered Turn failed");
@@ -687,7 +699,7 @@ export class SessionHost implements TurnHost {
     const effects = this.#send({ kind: "turn_ended", turn, parked });
     if (effects.length === 0) return;
     this.#inBackground(
-      this.#perform(effects, leaseOf(turn), turn),
+      this.#perform(effects, { turn }),
       parked ? "resuming an answered Turn failed" : "releasing the lease failed",
     );
   }
@@ -701,8 +713,8 @@ export class SessionHost implements TurnHost {
    * by this recheck (so a holder still holding at the responder's attempt reads after the commit).
    * An idle, open host reads the Turn; one running or starting a Turn, closed or shut down does not.
    */
-  #recheckParked(): Promise<boolean> {
-    return this.#perform(this.#send({ kind: "recheck_parked" }));
+  async #recheckParked(): Promise<boolean> {
+    return (await this.#dispatch({ kind: "recheck_parked" })).took_over === true;
   }
 
   /** The `reread_turn` effect: an open Turn an answer made runnable is taken over. */
@@ -815,12 +827,10 @@ export class SessionHost implements TurnHost {
       created_at: clock.now(),
     });
     for (;;) {
-      const turn = this.activeTurn;
-      const effects = this.#send({ kind: "stop_requested", reason });
-      if (asks(effects, "acquire_lease")) {
-        const lease = await this.context.leases.acquire(this.session_id).catch(() => null);
-        if (asks(await this.#leaseOutcome(lease), "drive") && lease) await this.#driveStop(lease);
-      } else await this.#perform(effects, undefined, turn);
+      // A Turn running here stops; else this process drives the stop when it can take the lease,
+      // and waits for the stopped orphan Turn it started.
+      const { started } = await this.#dispatch({ kind: "stop_requested", reason }, this.#activeScope());
+      await started?.finished;
       const stored = await store.getCommand(this.session_id, command.command_id);
       if (stored?.kind === "stop" && stored.status !== "queued") return stored.result ?? IDLE;
       if (!stored) return IDLE;
@@ -838,19 +848,12 @@ export class SessionHost implements TurnHost {
     return active === null && open.length === 0;
   }
 
-  /** `#drive` for a stop: waits for a stopped orphan Turn to finish. */
-  async #driveStop(lease: TurnLease): Promise<void> {
-    await this.#drive(lease);
-    const turn = this.activeTurn;
-    if (turn) await turn.finished;
-  }
-
   /**
    * docs/behaviour.md#close: stop the Turn (pending → `session_disposed`), then mark the session
    * closed.
    */
   async close(): Promise<void> {
-    this.#send({ kind: "close" });
+    await this.#dispatch({ kind: "close" });
     await this.stop("session_disposed");
     const now = this.context.clock.now();
     await this.writer.commitSessionChange({
@@ -861,13 +864,11 @@ export class SessionHost implements TurnHost {
 
   /** Another process closed the session: a Turn running here stops with `session_disposed`. */
   observeClosed(): void {
-    const turn = this.activeTurn;
-    void this.#perform(this.#send({ kind: "closed_elsewhere" }), undefined, turn);
+    void this.#dispatch({ kind: "closed_elsewhere" }, this.#activeScope());
   }
 
   /** Shutdown: every Turn here is abandoned without writing and its lease released. */
   async shutdown(): Promise<void> {
-    const turn = this.activeTurn;
-    await this.#perform(this.#send({ kind: "shutdown" }), undefined, turn);
+    await this.#dispatch({ kind: "shutdown" }, this.#activeScope());
   }
 }
