@@ -3,19 +3,19 @@ import { ParleyError } from "../../errors.js";
 import type { TurnLease } from "../../ports/turn-lease.js";
 import type { ApprovalMode } from "../../schema/approval-mode.js";
 import type { CancelReason } from "../../schema/interaction.js";
-import type { ActionMessage, AssistantMessage, SessionMessage } from "../../schema/messages.js";
-import type { UnsequencedMutation } from "../../schema/mutation.js";
-import type { WithdrawPromptResult } from "../../schema/queued-prompt.js";
-import type { SessionRecord, StopResult } from "../../schema/session.js";
+import type { AssistantMessage, SessionMessage } from "../../schema/messages.js";
+import type { SessionRecord } from "../../schema/session.js";
 import type { SessionCommand, SetCommand } from "../../schema/session-command.js";
 import type { ToolAllowance } from "../../schema/tool-allowance.js";
 import type { WorkspaceRef } from "../../tools/define-agent-tool.js";
+import type { CommandHost } from "../commands/command-host.js";
+import { applyConfig, refreshEffective } from "../commands/set.js";
+import { applyQueuedStop, cancelQueuedTurn } from "../commands/stop.js";
 import type { RuntimeContext } from "../runtime-context.js";
-import { planQueue, type QueuePlan, queuedStop, queueNeedsDriver } from "../turn/queue-plan.js";
+import { planQueue, queueNeedsDriver } from "../turn/queue-plan.js";
 import { planResume } from "../turn/resume-plan.js";
 import { waitForTurnFinish } from "../turn/turn-finish-watch.js";
 import { type TurnHost, TurnRunner } from "../turn/turn-runner.js";
-import { titleFromPrompt } from "./auto-title.js";
 import {
   type HostEffect,
   type HostEvent,
@@ -25,34 +25,9 @@ import {
   transitionHost,
   turnOf,
 } from "./host-lifecycle.js";
-import {
-  applyChange,
-  changeOfSetInput,
-  configMutationFields,
-  configuredConfig,
-  configuredPatch,
-  describeChange,
-  effectiveConfig,
-  effectivePatch,
-  isEmptyChange,
-  pendingChange,
-  type SessionConfig,
-  setInputOfChange,
-} from "./session-config.js";
+import { effectiveConfig, type SessionConfig } from "./session-config.js";
 import type { AgentDefinition, TurnHandle } from "./session-facade.js";
 import { SessionWriter } from "./session-writer.js";
-
-export const PROMPT_CANCELLED = "Prompt cancelled because session was stopped";
-export const CONFIG_ACTION_TITLE = "Session configuration updated";
-
-/** How often `stop()` reads its command again while another instance applies it. */
-const STOP_POLL_MS = 50;
-
-const IDLE: StopResult = { stopped: false, cancelled_queued_prompts: 0, reason: "idle" };
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
 
 /**
  * What one run of lifecycle effects works with, and what it leaves for its caller: `lease` is the
@@ -75,7 +50,7 @@ interface EffectScope {
  * applies them at its checkpoints; nothing of a session's queue lives here. Shared by every facade
  * of the session here.
  */
-export class SessionHost implements TurnHost {
+export class SessionHost implements TurnHost, CommandHost {
   readonly session_id: string;
   readonly writer: SessionWriter;
   readonly context: RuntimeContext;
@@ -179,13 +154,13 @@ export class SessionHost implements TurnHost {
           scope.took_over = await this.#takeOverIfAnswered();
           break;
         case "start_next":
-          this.#wake();
+          this.wake();
           break;
         case "forget_waiters":
           if (scope.turn) this.context.waiters.abandon(scope.turn);
           break;
         case "apply_queued_stop":
-          await this.applyQueuedStop();
+          await applyQueuedStop(this);
           break;
         case "stop_turn":
           await scope.turn?.stop(effect.reason);
@@ -293,24 +268,6 @@ export class SessionHost implements TurnHost {
       });
   }
 
-  /**
-   * Before a Turn starts or resumes here: the effective settings are the stored ones. A configured
-   * value that differs from them with no `set` command queued is a change whose command was lost
-   * (a reopened session runs with effective = configured, G63, docs/behaviour.md#approval-modes);
-   * it is applied silently.
-   */
-  async #refreshEffective(commands: SessionCommand[], record: SessionRecord | null): Promise<void> {
-    if (!record) return;
-    const hasSet = commands.some((command) => command.kind === "set");
-    const pending = pendingChange(record);
-    if (!isEmptyChange(pending) && !hasSet) {
-      await this.writer.commitSessionChange({ session_patch: effectivePatch(pending) });
-      this.#effective = applyChange(effectiveConfig(record), pending);
-      return;
-    }
-    this.#effective = effectiveConfig(record);
-  }
-
   get activeTurn(): TurnRunner | undefined {
     return turnOf(this.#state);
   }
@@ -319,6 +276,23 @@ export class SessionHost implements TurnHost {
   #activeScope(): EffectScope {
     const turn = this.activeTurn;
     return turn ? { turn } : {};
+  }
+
+  get isShutDown(): boolean {
+    return this.#state.kind === "shut_down";
+  }
+
+  get effective(): SessionConfig {
+    return this.#effective;
+  }
+
+  set effective(config: SessionConfig) {
+    this.#effective = config;
+  }
+
+  /** At a checkpoint of the Turn run here (see `commands/set.ts`). */
+  applyConfig(command: SetCommand, turn_id: string, epoch: number): Promise<void> {
+    return applyConfig(this, command, turn_id, epoch);
   }
 
   get isClosed(): boolean {
@@ -363,84 +337,11 @@ export class SessionHost implements TurnHost {
     return this.context.park_waiting_turns;
   }
 
-  /**
-   * `prompt()` (docs/behaviour.md#commands): the prompt is committed as a command, which assigns
-   * its Turn (the active one it joins as a steer, or the new one it starts), and the call returns
-   * at once. A retried `request_id` returns the first call's Turn and adds nothing; the same id
-   * with another query is `invalid_input`.
-   */
-  async enqueuePrompt(query: string, request_id?: string): Promise<TurnHandle> {
-    if (this.#state.kind === "shut_down") throw new Error("SessionRuntime was shut down");
-    const { store, ids, clock } = this.context;
-    const now = clock.now();
-    const auto_title = titleFromPrompt(query);
-    const new_turn_id = ids.turn(this.session_id, now);
-    const { command, created, auto_titled } = await store.enqueueCommand({
-      session_id: this.session_id,
-      command_id: ids.command(),
-      command: { kind: "prompt", input: { query }, ...(request_id === undefined ? {} : { request_id }) },
-      created_at: now,
-      new_turn_id,
-      ...(auto_title === "" ? {} : { auto_title }),
-    });
-    if (command.kind !== "prompt" || command.turn_id === null) {
-      throw new Error(`Command ${command.command_id} is not a prompt`);
-    }
-    if (!created && command.input.query !== query) {
-      throw new ParleyError(
-        "invalid_input",
-        `session.prompt request_id ${request_id ?? ""} was already used with a different query`,
-      );
-    }
-    if (auto_titled) await this.#publishTitle(auto_title, now);
-    const started = command.turn_id === new_turn_id;
-    // It joined a running or waiting Turn: every client lists it as queued until that Turn takes it.
-    if (created && !started) await this.#publishQueueChange(now);
-    // A prompt that joined the active Turn wakes nobody here: the Turn's holder reads it at its next
-    // checkpoint, a waiting Turn takes it when its answer resumes it, and a Turn whose holder is
-    // gone is claimed by recovery (DESIGN §10.7). Taking the lease for it would only raise the epoch.
-    if (!started && !this.ownsTurn) return this.turnHandle(command.turn_id);
-    this.#wake(started);
-    return this.turnHandle(command.turn_id);
-  }
-
   /** `rename()`: the title and its mutation in one revision; no prompt titles the session after it. */
   async rename(title: string): Promise<void> {
     const now = this.context.clock.now();
     await this.writer.commitSessionChange({
       session_patch: { title, updated_at: now },
-      mutation: { ...this.writer.newMutationBase(now), variant: "session", type: "title", title },
-    });
-  }
-
-  /**
-   * `withdrawPrompt()` (docs/behaviour.md#commands): the store cancels the prompt only while it is
-   * still queued, so a Turn taking it at the same moment and this call never both succeed.
-   */
-  async withdrawPrompt(request_id: string): Promise<WithdrawPromptResult> {
-    const now = this.context.clock.now();
-    const status = await this.context.store.withdrawPrompt({
-      session_id: this.session_id,
-      request_id,
-      settled_at: now,
-    });
-    if (status === "not_found") {
-      throw new ParleyError("invalid_input", `No prompt with request_id ${request_id} in this session`);
-    }
-    if (status === "withdrawn") await this.#publishQueueChange(now);
-    return { status };
-  }
-
-  /** Tells subscribers the queued prompts changed (already committed); they re-read the list. */
-  async #publishQueueChange(now: number): Promise<void> {
-    await this.writer.commitSessionChange({
-      mutation: { ...this.writer.newMutationBase(now), variant: "session", type: "queue" },
-    });
-  }
-
-  /** Tells subscribers the title a prompt gave the session (already committed with the prompt). */
-  async #publishTitle(title: string, now: number): Promise<void> {
-    await this.writer.commitSessionChange({
       mutation: { ...this.writer.newMutationBase(now), variant: "session", type: "title", title },
     });
   }
@@ -466,24 +367,15 @@ export class SessionHost implements TurnHost {
    * live process holds the lease, that process applies them.
    */
   kick(): void {
-    this.#wake();
+    this.wake();
   }
 
   /** `prompt_started`: a prompt committed here started a new Turn (see the `wake` event). */
-  #wake(prompt_started = false): void {
+  wake(prompt_started = false): void {
     const effects = this.#send({ kind: "wake", prompt_started });
     if (effects.length > 0) {
       this.#inBackground(this.#perform(effects, {}), "driving the queued commands failed");
     }
-  }
-
-  /** A `stop` queued for the Turn running here (by any instance) stops it. */
-  async applyQueuedStop(): Promise<void> {
-    const turn = this.activeTurn;
-    if (!turn) return;
-    const commands = await this.context.store.listQueuedCommands(this.session_id);
-    const stop = queuedStop(commands);
-    if (stop && this.activeTurn === turn) await turn.stop(stop.input.reason);
   }
 
   /**
@@ -494,7 +386,7 @@ export class SessionHost implements TurnHost {
   async #drive(lease: TurnLease): Promise<TurnRunner | undefined> {
     try {
       const { commands, record, open } = await this.#readUnderLease();
-      await this.#refreshEffective(commands, record);
+      await refreshEffective(this, commands, record);
       const plan = planQueue(commands, open, { park_waiting_turns: this.parkWaitingTurns });
       switch (plan.kind) {
         case "stop_open_turn":
@@ -505,7 +397,7 @@ export class SessionHost implements TurnHost {
         case "resume_open_turn":
           return this.#startResumed(lease, plan.message, new Set());
         case "cancel_queued":
-          await this.#cancelQueuedTurn(lease, plan);
+          await cancelQueuedTurn(this, lease.epoch, plan);
           await this.#dispatch({ kind: "nothing_to_drive" }, { lease });
           return undefined;
         case "nothing":
@@ -524,44 +416,6 @@ export class SessionHost implements TurnHost {
       await this.#dispatch({ kind: "start_failed" }, { lease });
       throw error;
     }
-  }
-
-  /**
-   * The first step of `stop` (docs/behaviour.md#commands) for a session with no open Turn: the
-   * prompts queued for a Turn that never started are cancelled — the Turn starts and fails at once
-   * (a `turn` start/finish pair) — and every queued `stop` is answered, in the finish's commit.
-   */
-  async #cancelQueuedTurn(
-    lease: TurnLease,
-    plan: Extract<QueuePlan, { kind: "cancel_queued" }>,
-  ): Promise<void> {
-    const { turn_id } = plan;
-    const result: StopResult = { ...IDLE, cancelled_queued_prompts: plan.cancelled_prompts };
-    const settle_commands = plan.stop_command_ids.map((command_id) => ({
-      command_id,
-      status: "applied" as const,
-      result,
-    }));
-    const { clock } = this.context;
-    if (turn_id === null) {
-      await this.writer.commitSessionChange({ epoch: lease.epoch, settle_commands });
-      return;
-    }
-    const turnMutation = (type: "start" | "finish"): UnsequencedMutation => ({
-      ...this.writer.newMutationBase(clock.now()),
-      variant: "turn",
-      turn_id,
-      type,
-      status: type === "start" ? "running" : "failed",
-      ...(type === "finish" ? { error: PROMPT_CANCELLED } : {}),
-    });
-    await this.writer.commitSessionChange({ epoch: lease.epoch, mutation: turnMutation("start") });
-    await this.writer.commitSessionChange({
-      epoch: lease.epoch,
-      mutation: turnMutation("finish"),
-      settle_commands,
-      ends_turn: { turn_id, cancel_queued_prompts: true },
-    });
   }
 
   /** Resumes the Turn of `message` while holding `lease` (docs/behaviour.md#durability). */
@@ -658,7 +512,7 @@ export class SessionHost implements TurnHost {
         await this.#dispatch({ kind: "nothing_to_drive" }, { lease });
         return false;
       }
-      await this.#refreshEffective(commands, record);
+      await refreshEffective(this, commands, record);
       if (this.parkWaitingTurns && planResume(message, resolved_here).kind === "parked") {
         return this.#parkFound(lease, message);
       }
@@ -730,136 +584,13 @@ export class SessionHost implements TurnHost {
     this.#inBackground(this.#recheckParked(), "resuming an answered Turn failed");
   }
 
-  /**
-   * At a checkpoint: the `set` command's effective change, committed with the command settled,
-   * then (per its options) its Action is persisted (docs/behaviour.md#approval-modes).
-   */
-  async applyConfig(command: SetCommand, turn_id: string, epoch: number): Promise<void> {
-    const { clock, ids, logger } = this.context;
-    const change = changeOfSetInput(command.input.input);
-    const settle_commands = [{ command_id: command.command_id, status: "applied" as const }];
-    if (isEmptyChange(change)) {
-      await this.writer.commitSessionChange({ epoch, settle_commands });
-      return;
-    }
-    this.#effective = applyChange(this.#effective, change);
-    const now = clock.now();
-    await this.writer.commitSessionChange({
-      epoch,
-      session_patch: { ...effectivePatch(change), updated_at: now },
-      settle_commands,
-      ...(command.input.publish_mutation
-        ? { mutation: await this.#configMutation(now, this.#effective) }
-        : {}),
-    });
-    if (!command.input.persist_action) return;
-    try {
-      await this.writer.appendMessage(
-        (sequence, at): ActionMessage => ({
-          message_id: ids.configAction(this.session_id, at),
-          session_id: this.session_id,
-          turn_id,
-          type: "action",
-          action_type: "session_config",
-          status: "completed",
-          title: CONFIG_ACTION_TITLE,
-          description: describeChange(change, (model_id) => this.modelLabel(model_id)),
-          sequence,
-          revision: 1,
-          created_at: at,
-          updated_at: at,
-        }),
-        { epoch, publish: command.input.publish_mutation },
-      );
-    } catch (error) {
-      // The configuration stays effective when its Action cannot be persisted (G65).
-      logger?.error(
-        { session_id: this.session_id, err: error },
-        "persisting the configuration action failed",
-      );
-    }
+  /** See `CommandHost.requestStop`. */
+  async requestStop(reason: CancelReason): Promise<TurnRunner | undefined> {
+    return (await this.#dispatch({ kind: "stop_requested", reason }, this.#activeScope())).started;
   }
 
-  /** The `session`/`config` mutation: the stored configured values and `effective` (default: stored). */
-  async #configMutation(now: number, effective?: SessionConfig): Promise<UnsequencedMutation> {
-    const record = await this.context.store.getSession(this.session_id);
-    const configured = record ? configuredConfig(record) : this.#effective;
-    return {
-      ...this.writer.newMutationBase(now),
-      variant: "session",
-      type: "config",
-      ...configMutationFields(configured, effective ?? (record ? effectiveConfig(record) : this.#effective)),
-    };
-  }
-
-  /**
-   * `set()` with the settings that change: the configured values and the command that applies them
-   * at the next checkpoint are committed together, whichever instance runs the Turn.
-   */
-  async configure(input: SetCommand["input"]): Promise<void> {
-    const { store, ids, clock } = this.context;
-    const now = clock.now();
-    const change = changeOfSetInput(input.input);
-    await store.enqueueCommand({
-      session_id: this.session_id,
-      command_id: ids.command(),
-      command: { kind: "set", input: { ...input, input: setInputOfChange(change) } },
-      created_at: now,
-      session_patch: { ...configuredPatch(change), updated_at: now },
-    });
-    if (!input.publish_mutation) return;
-    await this.writer.commitSessionChange({ mutation: await this.#configMutation(now) });
-  }
-
-  /**
-   * `stop` from any instance (docs/behaviour.md#commands): the stop is committed as a command, then
-   * applied by whoever drives the session — the Turn running here, this process when it can take
-   * the lease (no live owner), or the owning process — and the call returns the result committed
-   * with it.
-   */
-  async stop(reason: CancelReason = "turn_stopped"): Promise<StopResult> {
-    const { store, ids, clock } = this.context;
-    if (!this.ownsTurn && (await this.#isIdleEverywhere())) return IDLE;
-    const { command } = await store.enqueueCommand({
-      session_id: this.session_id,
-      command_id: ids.command(),
-      command: { kind: "stop", input: { reason: reason === "session_disposed" ? reason : "turn_stopped" } },
-      created_at: clock.now(),
-    });
-    for (;;) {
-      // A Turn running here stops; else this process drives the stop when it can take the lease,
-      // and waits for the stopped orphan Turn it started.
-      const { started } = await this.#dispatch({ kind: "stop_requested", reason }, this.#activeScope());
-      await started?.finished;
-      const stored = await store.getCommand(this.session_id, command.command_id);
-      if (stored?.kind === "stop" && stored.status !== "queued") return stored.result ?? IDLE;
-      if (!stored) return IDLE;
-      await delay(STOP_POLL_MS);
-    }
-  }
-
-  /** No Turn is active (running, waiting or about to start) in any process: nothing to stop. */
-  async #isIdleEverywhere(): Promise<boolean> {
-    const { store } = this.context;
-    const [active, open] = await Promise.all([
-      store.getActiveTurnId(this.session_id),
-      store.listOpenAssistantMessages(this.session_id),
-    ]);
-    return active === null && open.length === 0;
-  }
-
-  /**
-   * docs/behaviour.md#close: stop the Turn (pending → `session_disposed`), then mark the session
-   * closed.
-   */
-  async close(): Promise<void> {
+  async markClosing(): Promise<void> {
     await this.#dispatch({ kind: "close" });
-    await this.stop("session_disposed");
-    const now = this.context.clock.now();
-    await this.writer.commitSessionChange({
-      session_patch: { closed_at: now, updated_at: now },
-      mutation: { ...this.writer.newMutationBase(now), variant: "session", type: "closed", closed_at: now },
-    });
   }
 
   /** Another process closed the session: a Turn running here stops with `session_disposed`. */
