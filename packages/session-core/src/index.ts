@@ -22,7 +22,8 @@ export { AUTO_TITLE_MAX_CHARS, titleFromPrompt } from "./runtime/session/auto-ti
 export * from "./runtime/session/session-facade.js";
 export { SessionRuntime, type SessionRuntimeStats } from "./runtime/session-runtime.js";
 export * from "./runtime/session-runtime-options.js";
-export { MAX_STEPS, TOOL_INTERRUPTED, TURN_INTERRUPTED, TURN_STOPPED } from "./runtime/turn/turn-runner.js";
+export { TOOL_INTERRUPTED, TURN_INTERRUPTED } from "./runtime/turn/parking.js";
+export { MAX_STEPS, TURN_STOPPED } from "./runtime/turn/turn-runner.js";
 export * from "./schema/approval.js";
 export * from "./schema/approval-mode.js";
 export * from "./schema/interaction.js";

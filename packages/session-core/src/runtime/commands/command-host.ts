@@ -9,8 +9,8 @@
 import type { CancelReason } from "../../schema/interaction.js";
 import type { TurnResult } from "../../schema/session.js";
 import type { RuntimeContext } from "../runtime-context.js";
-import type { SessionConfig } from "../session/session-config.js";
 import type { TurnHandle } from "../session/session-facade.js";
+import type { SessionSettings } from "../session/session-settings.js";
 import type { SessionWriter } from "../session/session-writer.js";
 
 /** A Turn run here, as a command sees it. */
@@ -30,9 +30,7 @@ export interface CommandHost {
   readonly ownsTurn: boolean;
   readonly activeTurn: CommandTurn | undefined;
   /** The settings the Turn run here uses; `set` applies its change to them. */
-  effective: SessionConfig;
-  /** What the session's Actions call a model. */
-  modelLabel(model_id: string): string;
+  readonly settings: SessionSettings;
   turnHandle(turn_id: string): TurnHandle;
   /**
    * Queued commands need a driver; `prompt_started`: a prompt committed here started a new Turn
@@ -43,7 +41,7 @@ export interface CommandHost {
    * Sends `stop_requested`: a Turn running here stops; else this process drives the stop when it
    * can take the lease. Resolves with the Turn that drive started, if any.
    */
-  requestStop(reason: CancelReason): Promise<CommandTurn | undefined>;
+  requestStop(reason: CancelReason): Promise<{ readonly finished: Promise<TurnResult> } | undefined>;
   /** The session is being closed here (its stop follows). */
   markClosing(): Promise<void>;
 }

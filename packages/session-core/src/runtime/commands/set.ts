@@ -56,13 +56,15 @@ export async function applyConfig(
     await host.writer.commitSessionChange({ epoch, settle_commands });
     return;
   }
-  host.effective = applyChange(host.effective, change);
+  host.settings.effective = applyChange(host.settings.effective, change);
   const now = clock.now();
   await host.writer.commitSessionChange({
     epoch,
     session_patch: { ...effectivePatch(change), updated_at: now },
     settle_commands,
-    ...(command.input.publish_mutation ? { mutation: await configMutation(host, now, host.effective) } : {}),
+    ...(command.input.publish_mutation
+      ? { mutation: await configMutation(host, now, host.settings.effective) }
+      : {}),
   });
   if (!command.input.persist_action) return;
   try {
@@ -75,7 +77,7 @@ export async function applyConfig(
         action_type: "session_config",
         status: "completed",
         title: CONFIG_ACTION_TITLE,
-        description: describeChange(change, (model_id) => host.modelLabel(model_id)),
+        description: describeChange(change, (model_id) => host.settings.modelLabel(model_id)),
         sequence,
         revision: 1,
         created_at: at,
@@ -105,10 +107,10 @@ export async function refreshEffective(
   const pending = pendingChange(record);
   if (!isEmptyChange(pending) && !hasSet) {
     await host.writer.commitSessionChange({ session_patch: effectivePatch(pending) });
-    host.effective = applyChange(effectiveConfig(record), pending);
+    host.settings.effective = applyChange(effectiveConfig(record), pending);
     return;
   }
-  host.effective = effectiveConfig(record);
+  host.settings.effective = effectiveConfig(record);
 }
 
 /** The `session`/`config` mutation: the stored configured values and `effective` (default: stored). */
@@ -118,11 +120,14 @@ async function configMutation(
   effective?: SessionConfig,
 ): Promise<UnsequencedMutation> {
   const record = await host.context.store.getSession(host.session_id);
-  const configured = record ? configuredConfig(record) : host.effective;
+  const configured = record ? configuredConfig(record) : host.settings.effective;
   return {
     ...host.writer.newMutationBase(now),
     variant: "session",
     type: "config",
-    ...configMutationFields(configured, effective ?? (record ? effectiveConfig(record) : host.effective)),
+    ...configMutationFields(
+      configured,
+      effective ?? (record ? effectiveConfig(record) : host.settings.effective),
+    ),
   };
 }

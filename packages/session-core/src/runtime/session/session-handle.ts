@@ -79,8 +79,8 @@ export class SessionHandle implements Session {
       clock: context.clock,
       owner: host,
       locateTool: (tool_call_id) => this.#locateTool(tool_call_id),
-      approvalMode: () => host.effectiveMode(),
-      toolAllowances: () => host.effectiveAllowances(),
+      approvalMode: () => host.settings.approvalMode,
+      toolAllowances: () => host.settings.toolAllowances,
       countsOrdinals: false,
     });
   }
@@ -160,7 +160,23 @@ export class SessionHandle implements Session {
       );
     }
     const record = await this.#requireOpen();
-    await this.#hosts.use(this.id, (host) => host.rename(trimmed), record);
+    // The title and its mutation in one revision; no prompt titles the session after it.
+    await this.#hosts.use(
+      this.id,
+      (host) => {
+        const now = this.#context.clock.now();
+        return host.writer.commitSessionChange({
+          session_patch: { title: trimmed, updated_at: now },
+          mutation: {
+            ...host.writer.newMutationBase(now),
+            variant: "session",
+            type: "title",
+            title: trimmed,
+          },
+        });
+      },
+      record,
+    );
     return this.info();
   }
 

@@ -1,4 +1,3 @@
-import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { StoreConflictError } from "../../errors.js";
 import type { TurnLease } from "../../ports/turn-lease.js";
 import type { ApprovalMode } from "../../schema/approval-mode.js";
@@ -7,8 +6,11 @@ import type { AssistantMessage } from "../../schema/messages.js";
 import type { StopResult, TurnResult } from "../../schema/session.js";
 import type { PromptCommand, SetCommand } from "../../schema/session-command.js";
 import type { ToolAllowance } from "../../schema/tool-allowance.js";
+import type { CommandHost } from "../commands/command-host.js";
+import { applyConfig } from "../commands/set.js";
 import { loadAllMessages } from "../runtime-context.js";
 import type { TurnHandle } from "../session/session-facade.js";
+import type { SessionSettings } from "../session/session-settings.js";
 import { TurnFencedError } from "../session/session-writer.js";
 import {
   closeAssistantMessage,
@@ -17,10 +19,9 @@ import {
   startStep,
 } from "../transitions/assistant-transitions.js";
 import { cancelInteraction, pendingInteractionsOf } from "../transitions/interaction-transitions.js";
-import { failTool } from "../transitions/tool-part-transitions.js";
 import type { AssistantTransitionFn } from "../transitions/transition.js";
+import { parkVerdict, resumeTurn, TURN_INTERRUPTED } from "./parking.js";
 import { buildModelPrompt, toModelTools } from "./prompt-builder.js";
-import { planResume } from "./resume-plan.js";
 import { errorText, StepStreamConsumer } from "./step-stream-consumer.js";
 import type { ToolCallHost } from "./tool-call-host.js";
 import { runToolCall } from "./tool-execution.js";
@@ -38,23 +39,18 @@ import { TurnRecords } from "./turn-records.js";
 export const MAX_STEPS = 25;
 
 export const TURN_STOPPED = "Turn stopped";
-export const TOOL_INTERRUPTED = "Tool interrupted by server restart";
-export const TURN_INTERRUPTED = "Turn interrupted by server restart";
 /** What this process's runner of a parked Turn settles with; the Turn itself goes on elsewhere. */
 export const TURN_PARKED = "Turn waits for a person; it resumes where the answer is committed";
 
 /** What a Turn needs from its session's host in this process. */
-export interface TurnHost extends ToolCallHost {
-  effectiveMode(): ApprovalMode;
-  effectiveAllowances(): ToolAllowance[];
-  /** The model of the next Step, by the session's effective `model_id` (read after the checkpoint). */
-  stepModel(): LanguageModelV3;
+export interface TurnHost extends ToolCallHost, CommandHost {
+  /** The session's effective settings (read again after each checkpoint) and the Step's model. */
+  readonly settings: SessionSettings;
   /**
    * Whether a Turn whose open tools all wait for a person gives the session back
    * (docs/behaviour.md#durability).
    */
   readonly parkWaitingTurns: boolean;
-  applyConfig(command: SetCommand, turn_id: string, epoch: number): Promise<void>;
   turnEnded(turn: TurnRunner): void;
 }
 
@@ -114,8 +110,8 @@ export class TurnRunner {
     this.#host = host;
     this.#lease = lease;
     this.turn_id = turn_id;
-    this.#stepMode = host.effectiveMode();
-    this.#stepAllowances = host.effectiveAllowances();
+    this.#stepMode = host.settings.approvalMode;
+    this.#stepAllowances = host.settings.toolAllowances;
     this.#records = new TurnRecords({
       writer: host.writer,
       ids: host.context.ids,
@@ -245,7 +241,7 @@ export class TurnRunner {
       // Without queued `set`s in between, the Turn's start and its prompt are one commit.
       const startsWithPrompt = configs.length === 0;
       if (!startsWithPrompt) await this.#records.turnMutation({ type: "start", status: "running" });
-      for (const command of configs) await this.#host.applyConfig(command, this.turn_id, this.epoch);
+      for (const command of configs) await applyConfig(this.#host, command, this.turn_id, this.epoch);
       await this.#records.userMessage(prompt.input.query, "prompt", prompt.command_id, {
         starts_turn: startsWithPrompt,
       });
@@ -253,38 +249,18 @@ export class TurnRunner {
     });
   }
 
-  /**
-   * Durable resume (docs/behaviour.md#durability) of the Turn whose open message is `message`.
-   * `resolved_here` names tools this process answered while already holding the lease: they are
-   * `running` only because of that answer, so they run again instead of failing as interrupted. So
-   * does a `running` tool whose latest Interaction is `resolved` without `resumed_at`: its owner
-   * died before handing the answer over, so its code never ran on (the re-run attaches to that
-   * answer and runs the side effect once). Any other `running` tool may have done its work already
-   * and fails as interrupted.
-   */
+  /** Durable resume of the Turn whose open message is `message` (see `resumeTurn`, parking.ts). */
   runResumed(message: AssistantMessage, resolved_here: ReadonlySet<string>): void {
     this.#messageId = message.message_id;
     this.#segmentIndex = message.segment_index;
-    void this.#guard(async () => {
-      const plan = planResume(message, resolved_here);
-      if (plan.kind === "interrupt") {
-        await this.#interrupt();
-        return;
-      }
-      const rerun = plan.kind === "resume" ? plan.rerun : [];
-      for (const tool_call_id of plan.kind === "resume" ? plan.fail_interrupted : []) {
-        await this.#update(message.message_id, (current) =>
-          failTool(current, tool_call_id, TOOL_INTERRUPTED),
-        );
-      }
-      if (plan.kind === "parked") {
-        for (const part of message.parts)
-          if (part.type === "tool" && part.state === "waiting-user") rerun.push(part.tool_call_id);
-      }
-      await this.#executeTools(message.message_id, rerun);
-      const steps = message.parts.filter((part) => part.type === "step-start").length;
-      await this.#loop(steps + 1);
-    });
+    void this.#guard(() =>
+      resumeTurn(message, resolved_here, {
+        interrupt: () => this.#interrupt(),
+        update: (message_id, transition) => this.#update(message_id, transition),
+        executeTools: (message_id, tool_call_ids) => this.#executeTools(message_id, tool_call_ids),
+        loop: (firstStep) => this.#loop(firstStep),
+      }),
+    );
   }
 
   /** A started Turn whose owner died before any of its model output was committed ends interrupted. */
@@ -327,8 +303,8 @@ export class TurnRunner {
       this.#throwIfEnded();
       await this.#checkpoint();
       this.#throwIfEnded();
-      this.#stepMode = this.#host.effectiveMode();
-      this.#stepAllowances = this.#host.effectiveAllowances();
+      this.#stepMode = this.#host.settings.approvalMode;
+      this.#stepAllowances = this.#host.settings.toolAllowances;
       const tool_calls = await this.#runStep();
       this.#throwIfEnded();
       if (tool_calls > 0 && step < MAX_STEPS) continue;
@@ -380,7 +356,7 @@ export class TurnRunner {
         this.#throwIfEnded();
       }
       if (command.kind === "set") {
-        await this.#host.applyConfig(command, this.turn_id, this.epoch);
+        await applyConfig(this.#host, command, this.turn_id, this.epoch);
         continue;
       }
       // A prompt of a later Turn waits for that Turn (it cannot precede this one's finish).
@@ -428,7 +404,7 @@ export class TurnRunner {
     try {
       const result = await this.#raceEnded(
         Promise.resolve(
-          this.#host
+          this.#host.settings
             .stepModel()
             .doStream({ prompt, tools: toModelTools(agent.tools), abortSignal: this.#abort.signal }),
         ),
@@ -501,15 +477,14 @@ export class TurnRunner {
 
   /** What the scheduled park check finds (the lifecycle ignores it once the Turn ended). */
   #parkVerdict(): "not_waiting" | "writes_in_flight" | "waiting" {
-    if (this.#state.kind !== "running" || this.#runningTools.size === 0) return "not_waiting";
-    const waiting = this.#host.context.waiters.waitingTools(this);
-    for (const tool_call_id of this.#runningTools) if (!waiting.has(tool_call_id)) return "not_waiting";
-    if (!this.#host.writer.isIdle) return "writes_in_flight";
-    // A registered waiter is not yet a waiting tool: a resumed tool registers before it reads its
-    // answer, and an answer may be committed already. Park only on what the committed message says.
-    const message = this.#messageId === undefined ? undefined : this.#host.writer.cached(this.#messageId);
-    if (message === undefined || planResume(message).kind !== "parked") return "not_waiting";
-    return "waiting";
+    const { writer, context } = this.#host;
+    return parkVerdict({
+      running: this.#state.kind === "running",
+      running_tools: this.#runningTools,
+      waitingTools: () => context.waiters.waitingTools(this),
+      writes_idle: () => writer.isIdle,
+      committedMessage: () => (this.#messageId === undefined ? undefined : writer.cached(this.#messageId)),
+    });
   }
 
   /** The Step's tools run concurrently; the Turn does not wait for them once it is stopped. */
