@@ -9,7 +9,7 @@ export * from "./ports/session-store.js";
 export * from "./ports/turn-lease.js";
 export { parseRespondInput } from "./runtime/commands/respond.js";
 export { CONFIG_ACTION_TITLE } from "./runtime/commands/set.js";
-export { PROMPT_CANCELLED } from "./runtime/commands/stop.js";
+export { PROMPT_CANCELLED, TURN_STOPPED } from "./runtime/commands/stop.js";
 export {
   type ComposedRuntime,
   type ComposeRuntimeOptions,
@@ -23,7 +23,7 @@ export * from "./runtime/session/session-facade.js";
 export { SessionRuntime, type SessionRuntimeStats } from "./runtime/session-runtime.js";
 export * from "./runtime/session-runtime-options.js";
 export { TOOL_INTERRUPTED, TURN_INTERRUPTED } from "./runtime/turn/parking.js";
-export { MAX_STEPS, TURN_STOPPED } from "./runtime/turn/turn-runner.js";
+export { MAX_STEPS } from "./runtime/turn/turn-runner.js";
 export * from "./schema/approval.js";
 export * from "./schema/approval-mode.js";
 export * from "./schema/interaction.js";

@@ -1,10 +1,14 @@
 import type { CancelReason } from "../../schema/interaction.js";
 import type { UnsequencedMutation } from "../../schema/mutation.js";
-import type { StopResult } from "../../schema/session.js";
+import type { StopResult, TurnResult } from "../../schema/session.js";
+import { closeAssistantMessage } from "../transitions/assistant-transitions.js";
+import { cancelInteraction, pendingInteractionsOf } from "../transitions/interaction-transitions.js";
 import { type QueuePlan, queuedStop } from "../turn/queue-plan.js";
+import type { FinishingTurn } from "../turn/turn-finishes.js";
 import type { CommandHost } from "./command-host.js";
 
 export const PROMPT_CANCELLED = "Prompt cancelled because session was stopped";
+export const TURN_STOPPED = "Turn stopped";
 
 /** How often `stop()` reads its command again while another instance applies it. */
 const STOP_POLL_MS = 50;
@@ -100,4 +104,58 @@ export async function cancelQueuedTurn(
     settle_commands,
     ends_turn: { turn_id, cancel_queued_prompts: true },
   });
+}
+
+/**
+ * The stopped end of a Turn (the Turn's `stop`, from a command, `close`, or a queued stop read at
+ * a checkpoint): each pending Interaction is cancelled in its own revision, then the message closes
+ * `stopped`; the prompts queued for this Turn are cancelled with its finish, and every queued stop
+ * (from any instance) is answered in the same commit. A failure to write it is logged.
+ */
+export async function writeStoppedFinish(turn: FinishingTurn, reason: CancelReason): Promise<TurnResult> {
+  const { context, session_id, segment, turn_id } = turn;
+  try {
+    const message_id = await segment.settled();
+    if (message_id) {
+      const current =
+        turn.writer.cached(message_id) ?? (await context.store.getMessage(session_id, message_id));
+      for (const interaction of current?.type === "assistant" ? pendingInteractionsOf(current) : []) {
+        await segment.update(message_id, (latest, now) =>
+          cancelInteraction(latest, { interaction_id: interaction.interaction_id, reason }, now),
+        );
+      }
+      await segment.update(message_id, (latest, now) =>
+        latest.status === "streaming"
+          ? closeAssistantMessage(latest, {
+              status: "stopped",
+              tool_error: TURN_STOPPED,
+              cancel_reason: reason,
+              now,
+            })
+          : null,
+      );
+    }
+    const queued = await context.store.listQueuedCommands(session_id);
+    const result: StopResult = {
+      stopped: true,
+      turn_id,
+      cancelled_queued_prompts: queued.filter(
+        (command) => command.kind === "prompt" && command.turn_id === turn_id,
+      ).length,
+      reason: "stopped",
+    };
+    await turn.records.turnMutation(
+      { type: "finish", status: "stopped", error: TURN_STOPPED },
+      () => turn.markFinished(),
+      {
+        settle_commands: queued
+          .filter((command) => command.kind === "stop")
+          .map((command) => ({ command_id: command.command_id, status: "applied", result })),
+        ends_turn: { turn_id, cancel_queued_prompts: true },
+      },
+    );
+  } catch (error) {
+    context.logger?.error({ session_id, err: error }, "stopping the turn failed");
+  }
+  return { turn_id, text: "", success: false, error: TURN_STOPPED };
 }

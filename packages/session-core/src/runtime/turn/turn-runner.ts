@@ -3,28 +3,30 @@ import type { TurnLease } from "../../ports/turn-lease.js";
 import type { ApprovalMode } from "../../schema/approval-mode.js";
 import type { CancelReason } from "../../schema/interaction.js";
 import type { AssistantMessage } from "../../schema/messages.js";
-import type { StopResult, TurnResult } from "../../schema/session.js";
+import type { TurnResult } from "../../schema/session.js";
 import type { PromptCommand, SetCommand } from "../../schema/session-command.js";
 import type { ToolAllowance } from "../../schema/tool-allowance.js";
 import type { CommandHost } from "../commands/command-host.js";
 import { applyConfig } from "../commands/set.js";
+import { TURN_STOPPED, writeStoppedFinish } from "../commands/stop.js";
 import { loadAllMessages } from "../runtime-context.js";
 import type { TurnHandle } from "../session/session-facade.js";
 import type { SessionSettings } from "../session/session-settings.js";
 import { TurnFencedError } from "../session/session-writer.js";
-import {
-  closeAssistantMessage,
-  createAssistantMessage,
-  lastStepText,
-  startStep,
-} from "../transitions/assistant-transitions.js";
-import { cancelInteraction, pendingInteractionsOf } from "../transitions/interaction-transitions.js";
-import type { AssistantTransitionFn } from "../transitions/transition.js";
-import { parkVerdict, resumeTurn, TURN_INTERRUPTED } from "./parking.js";
+import { lastStepText, startStep } from "../transitions/assistant-transitions.js";
+import { applyCheckpoint, hasQueuedPrompt } from "./checkpoint.js";
+import { OpenSegment } from "./open-segment.js";
+import { parkVerdict, resumeTurn } from "./parking.js";
 import { buildModelPrompt, toModelTools } from "./prompt-builder.js";
 import { errorText, StepStreamConsumer } from "./step-stream-consumer.js";
 import type { ToolCallHost } from "./tool-call-host.js";
 import { runToolCall } from "./tool-execution.js";
+import {
+  type FinishingTurn,
+  writeCompletedFinish,
+  writeFailedFinish,
+  writeInterruptedFinish,
+} from "./turn-finishes.js";
 import {
   type GiveUp,
   initialTurnState,
@@ -38,7 +40,6 @@ import { TurnRecords } from "./turn-records.js";
 /** A Turn ends after this many Steps even if the model keeps calling tools. */
 export const MAX_STEPS = 25;
 
-export const TURN_STOPPED = "Turn stopped";
 /** What this process's runner of a parked Turn settles with; the Turn itself goes on elsewhere. */
 export const TURN_PARKED = "Turn waits for a person; it resumes where the answer is committed";
 
@@ -91,17 +92,11 @@ export class TurnRunner {
   #resolveFinished!: (result: TurnResult) => void;
   #signalEnded!: () => void;
   readonly #ended: Promise<void>;
-  #messageId: string | undefined;
-  #opening: Promise<string> | undefined;
-  #segmentIndex = 0;
+  readonly #segment: OpenSegment;
   #stepMode: ApprovalMode;
   #stepAllowances: ToolAllowance[];
   #lastText = "";
-  /** The current Step's stream consumer, whose buffered text a stop still persists. */
-  #consumer: StepStreamConsumer | undefined;
   readonly #records: TurnRecords;
-  /** What `stop()` answers, once the Turn finished stopped. */
-  stopResult: StopResult | undefined;
   /** Tool calls of this Turn executing now. */
   readonly #runningTools = new Set<string>();
   readonly #unwatch: () => void;
@@ -116,6 +111,13 @@ export class TurnRunner {
       writer: host.writer,
       ids: host.context.ids,
       now: () => host.context.clock.now(),
+      turn_id,
+      epoch: lease.epoch,
+    });
+    this.#segment = new OpenSegment({
+      writer: host.writer,
+      ids: host.context.ids,
+      session_id: host.session_id,
       turn_id,
       epoch: lease.epoch,
     });
@@ -189,11 +191,11 @@ export class TurnRunner {
           }, 0);
           break;
         case "write_failed_finish":
-          then(() => this.#finishFailed(failure));
+          then(async () => this.#written(await writeFailedFinish(this.#finishing(), failure)));
           break;
         case "write_stopped_finish": {
           const { reason } = effect;
-          then(() => this.#finishStopped(reason));
+          then(async () => this.#written(await writeStoppedFinish(this.#finishing(), reason)));
           break;
         }
         case "settle":
@@ -251,12 +253,11 @@ export class TurnRunner {
 
   /** Durable resume of the Turn whose open message is `message` (see `resumeTurn`, parking.ts). */
   runResumed(message: AssistantMessage, resolved_here: ReadonlySet<string>): void {
-    this.#messageId = message.message_id;
-    this.#segmentIndex = message.segment_index;
+    this.#segment.continueFrom(message);
     void this.#guard(() =>
       resumeTurn(message, resolved_here, {
         interrupt: () => this.#interrupt(),
-        update: (message_id, transition) => this.#update(message_id, transition),
+        update: (message_id, transition) => this.#segment.update(message_id, transition),
         executeTools: (message_id, tool_call_ids) => this.#executeTools(message_id, tool_call_ids),
         loop: (firstStep) => this.#loop(firstStep),
       }),
@@ -273,8 +274,7 @@ export class TurnRunner {
    * Interactions and close it `stopped`, without running anything.
    */
   runStopOfOrphan(message: AssistantMessage, reason: CancelReason): void {
-    this.#messageId = message.message_id;
-    this.#segmentIndex = message.segment_index;
+    this.#segment.continueFrom(message);
     void this.#dispatch({ kind: "stop", reason });
     void this.#guard(async () => undefined);
   }
@@ -301,79 +301,33 @@ export class TurnRunner {
   async #loop(firstStep: number): Promise<void> {
     for (let step = firstStep; ; step += 1) {
       this.#throwIfEnded();
-      await this.#checkpoint();
+      await applyCheckpoint({
+        turn_id: this.turn_id,
+        epoch: this.epoch,
+        host: this.#host,
+        segment: this.#segment,
+        records: this.#records,
+        stopHere: (reason) => {
+          void this.stop(reason);
+          this.#throwIfEnded();
+        },
+      });
       this.#throwIfEnded();
       this.#stepMode = this.#host.settings.approvalMode;
       this.#stepAllowances = this.#host.settings.toolAllowances;
       const tool_calls = await this.#runStep();
       this.#throwIfEnded();
       if (tool_calls > 0 && step < MAX_STEPS) continue;
-      if (await this.#hasQueuedPrompt()) continue;
+      if (await hasQueuedPrompt(this.#host, this.turn_id)) continue;
       try {
-        await this.#finishCompleted();
+        this.#written(await writeCompletedFinish(this.#finishing(), this.#lastText));
         return;
       } catch (error) {
         // A prompt committed for this Turn after the check: it joins as a steer
         // (docs/behaviour.md#turn-and-step).
         if (!(error instanceof StoreConflictError) || error.kind !== "queued") throw error;
-        this.#messageId = undefined;
+        this.#segment.endSegment();
       }
-    }
-  }
-
-  /**
-   * Applies a queued prompt as a steer. False when it was withdrawn after the queue was read: the
-   * store settles it only while it is still queued, so the commit fails and nothing of it is written.
-   */
-  async #steer(command: PromptCommand): Promise<boolean> {
-    try {
-      await this.#records.userMessage(command.input.query, "steer", command.command_id);
-      return true;
-    } catch (error) {
-      if (!(error instanceof StoreConflictError) || error.kind !== "revision") throw error;
-      const stored = await this.#host.context.store.getCommand(this.#host.session_id, command.command_id);
-      if (stored?.status !== "cancelled") throw error;
-      return false;
-    }
-  }
-
-  async #hasQueuedPrompt(): Promise<boolean> {
-    const commands = await this.#host.context.store.listQueuedCommands(this.#host.session_id);
-    return commands.some((command) => command.kind === "prompt" && command.turn_id === this.turn_id);
-  }
-
-  /**
-   * At each checkpoint (docs/behaviour.md#turn-and-step), before each model request the session's
-   * queued commands (committed by any instance) are applied in FIFO order, each settled in the
-   * commit of its effect; a queued stop stops the Turn.
-   */
-  async #checkpoint(): Promise<void> {
-    let steered = false;
-    const commands = await this.#host.context.store.listQueuedCommands(this.#host.session_id);
-    for (const command of commands) {
-      if (command.kind === "stop") {
-        void this.stop(command.input.reason);
-        this.#throwIfEnded();
-      }
-      if (command.kind === "set") {
-        await applyConfig(this.#host, command, this.turn_id, this.epoch);
-        continue;
-      }
-      // A prompt of a later Turn waits for that Turn (it cannot precede this one's finish).
-      if (command.kind !== "prompt" || command.turn_id !== this.turn_id) continue;
-      if (await this.#steer(command)) steered = true;
-    }
-    if (steered && this.#messageId) {
-      const message_id = this.#messageId;
-      await this.#update(message_id, (current, now) =>
-        closeAssistantMessage(current, {
-          status: "completed",
-          tool_error: TURN_STOPPED,
-          cancel_reason: "turn_stopped",
-          now,
-        }),
-      );
-      this.#messageId = undefined;
     }
   }
 
@@ -386,17 +340,17 @@ export class TurnRunner {
     );
     const consumer = new StepStreamConsumer(
       {
-        ensureMessage: () => this.#ensureMessage(),
+        ensureMessage: () => this.#segment.ensureMessage(),
         update: async (id, fn) => {
-          await this.#update(id, fn);
+          await this.#segment.update(id, fn);
         },
       },
       agent.tools,
       context.ids,
       context.delta_flush_ms,
     );
-    this.#consumer = consumer;
-    if (this.#messageId) {
+    this.#segment.consumer = consumer;
+    if (this.#segment.messageId) {
       // A later Step of the open segment: its start is committed with the Step's first change.
       const step_part_id = context.ids.part("step-start");
       consumer.ridesAlongWithFirstWrite((current) => startStep(current, step_part_id));
@@ -415,7 +369,7 @@ export class TurnRunner {
       if (error instanceof TurnFencedError) throw error;
       throw error instanceof Error ? error : new Error(errorText(error));
     }
-    const message_id = this.#messageId;
+    const message_id = this.#segment.messageId;
     if (!message_id) {
       this.#lastText = "";
       return 0;
@@ -437,34 +391,6 @@ export class TurnRunner {
     return Promise.race([work, ended]);
   }
 
-  async #ensureMessage(): Promise<string> {
-    if (this.#messageId) return this.#messageId;
-    this.#opening ??= (async () => {
-      const { context, session_id, writer } = this.#host;
-      this.#segmentIndex += 1;
-      const message = await writer.appendMessage(
-        (sequence, now) =>
-          createAssistantMessage({
-            message_id: context.ids.assistantMessage(session_id),
-            session_id,
-            turn_id: this.turn_id,
-            sequence,
-            segment_index: this.#segmentIndex,
-            step_part_id: context.ids.part("step-start"),
-            now,
-          }),
-        { epoch: this.epoch },
-      );
-      this.#messageId = message.message_id;
-      return message.message_id;
-    })();
-    try {
-      return await this.#opening;
-    } finally {
-      this.#opening = undefined;
-    }
-  }
-
   /**
    * When every tool still running in this Step waits for a person, the Turn parks — it holds no
    * lease, lock or host while it waits (docs/behaviour.md#durability). Checked once the writes in
@@ -483,7 +409,10 @@ export class TurnRunner {
       running_tools: this.#runningTools,
       waitingTools: () => context.waiters.waitingTools(this),
       writes_idle: () => writer.isIdle,
-      committedMessage: () => (this.#messageId === undefined ? undefined : writer.cached(this.#messageId)),
+      committedMessage: () => {
+        const { messageId } = this.#segment;
+        return messageId === undefined ? undefined : writer.cached(messageId);
+      },
     });
   }
 
@@ -505,7 +434,7 @@ export class TurnRunner {
               approvalMode: () => this.#stepMode,
               toolAllowances: () => this.#stepAllowances,
               hasEnded: () => this.#hasEnded(),
-              update: (id, transition) => this.#update(id, transition),
+              update: (id, transition) => this.#segment.update(id, transition),
             }),
           ),
         ),
@@ -523,155 +452,23 @@ export class TurnRunner {
     }
   }
 
-  async #update(
-    message_id: string,
-    transition: AssistantTransitionFn,
-  ): Promise<AssistantMessage | undefined> {
-    const result = await this.#host.writer.updateAssistant(message_id, transition, { epoch: this.epoch });
-    return result?.message;
-  }
-
-  async #close(
-    status: "completed" | "stopped" | "failed",
-    tool_error: string,
-    cancel_reason: CancelReason,
-  ): Promise<void> {
-    if (!this.#messageId) return;
-    await this.#update(this.#messageId, (current, now) =>
-      closeAssistantMessage(current, { status, tool_error, cancel_reason, now }),
-    );
-  }
-
-  /** The close of the open message and the Turn's finish are one commit. */
-  async #finishCompleted(): Promise<void> {
-    const tool_error = "Tool did not complete before Assistant Message closed";
-    const finish = { type: "finish", status: "completed", text: this.#lastText } as const;
-    const commands = { ends_turn: { turn_id: this.turn_id, cancel_queued_prompts: false } };
-    if (!this.#messageId) await this.#records.turnMutation(finish, this.#markFinished, commands);
-    else {
-      try {
-        await this.#records.closeAndFinish(
-          this.#messageId,
-          (current, now) =>
-            closeAssistantMessage(current, {
-              status: "completed",
-              tool_error,
-              cancel_reason: "turn_stopped",
-              now,
-            }),
-          finish,
-          this.#markFinished,
-          commands,
-        );
-      } catch (error) {
-        // A prompt queued for this Turn refused the finish (it joins as a steer): the message still
-        // closes, on its own, before the Turn goes on with a new segment.
-        if (error instanceof StoreConflictError && error.kind === "queued") {
-          await this.#close("completed", tool_error, "turn_stopped");
-        }
-        throw error;
-      }
-    }
-    this.#written({ turn_id: this.turn_id, text: this.#lastText, success: true });
-  }
-
-  /**
-   * Stop (docs/behaviour.md#commands): each pending Interaction is cancelled in its own revision,
-   * then the message closes `stopped`.
-   */
-  async #finishStopped(reason: CancelReason): Promise<void> {
-    try {
-      await this.#consumer?.flush().catch(() => undefined);
-      const message_id = this.#messageId ?? (await this.#opening?.catch(() => undefined));
-      if (message_id) {
-        const { store } = this.#host.context;
-        const current =
-          this.#host.writer.cached(message_id) ?? (await store.getMessage(this.#host.session_id, message_id));
-        for (const interaction of current?.type === "assistant" ? pendingInteractionsOf(current) : []) {
-          await this.#update(message_id, (latest, now) =>
-            cancelInteraction(latest, { interaction_id: interaction.interaction_id, reason }, now),
-          );
-        }
-        await this.#update(message_id, (latest, now) =>
-          latest.status === "streaming"
-            ? closeAssistantMessage(latest, {
-                status: "stopped",
-                tool_error: TURN_STOPPED,
-                cancel_reason: reason,
-                now,
-              })
-            : null,
-        );
-      }
-      // Stop: the prompts queued for this Turn are cancelled with its finish, and every queued stop
-      // (from any instance) is answered in the same commit.
-      const queued = await this.#host.context.store.listQueuedCommands(this.#host.session_id);
-      const result: StopResult = {
-        stopped: true,
-        turn_id: this.turn_id,
-        cancelled_queued_prompts: queued.filter(
-          (command) => command.kind === "prompt" && command.turn_id === this.turn_id,
-        ).length,
-        reason: "stopped",
-      };
-      await this.#records.turnMutation(
-        { type: "finish", status: "stopped", error: TURN_STOPPED },
-        () => {
-          this.stopResult = result;
-          this.#markFinished();
-        },
-        {
-          settle_commands: queued
-            .filter((command) => command.kind === "stop")
-            .map((command) => ({ command_id: command.command_id, status: "applied", result })),
-          ends_turn: { turn_id: this.turn_id, cancel_queued_prompts: true },
-        },
-      );
-    } catch (error) {
-      this.#host.context.logger?.error(
-        { session_id: this.#host.session_id, err: error },
-        "stopping the turn failed",
-      );
-    }
-    this.#written({ turn_id: this.turn_id, text: "", success: false, error: TURN_STOPPED });
-  }
-
-  /**
-   * docs/behaviour.md#turn-and-step: the message keeps its parts and closes `failed`, then one
-   * `error` message.
-   */
-  async #finishFailed(error: unknown): Promise<void> {
-    const message = errorText(error);
-    try {
-      await this.#consumer?.flush().catch(() => undefined);
-      await this.#close("failed", message, "turn_stopped");
-      await this.#records.errorMessage("turn_execution_failed", message);
-      await this.#records.turnMutation(
-        { type: "finish", status: "failed", error: message },
-        this.#markFinished,
-        { ends_turn: { turn_id: this.turn_id, cancel_queued_prompts: true } },
-      );
-    } catch (writeError) {
-      this.#host.context.logger?.error(
-        { session_id: this.#host.session_id, err: writeError },
-        "failing the turn failed",
-      );
-    }
-    this.#written({ turn_id: this.turn_id, text: "", success: false, error: message });
-  }
-
   /** A Step whose stream was cut by a crash is not replayed (docs/behaviour.md#durability). */
   async #interrupt(): Promise<void> {
-    await this.#close("failed", TURN_INTERRUPTED, "runtime_interrupted");
-    await this.#records.errorMessage("turn_interrupted", TURN_INTERRUPTED);
-    await this.#records.turnMutation(
-      { type: "finish", status: "failed", error: TURN_INTERRUPTED },
-      undefined,
-      {
-        ends_turn: { turn_id: this.turn_id, cancel_queued_prompts: true },
-      },
-    );
-    this.#written({ turn_id: this.turn_id, text: "", success: false, error: TURN_INTERRUPTED });
+    this.#written(await writeInterruptedFinish(this.#finishing()));
+  }
+
+  /** What the Turn's end is written with (see `turn-finishes.ts`). */
+  #finishing(): FinishingTurn {
+    const { session_id, context, writer } = this.#host;
+    return {
+      turn_id: this.turn_id,
+      session_id,
+      context,
+      writer,
+      segment: this.#segment,
+      records: this.#records,
+      markFinished: this.#markFinished,
+    };
   }
 
   /** The Turn's end is written (or writing it failed and was logged): deliver `result`. */
