@@ -1,26 +1,20 @@
 import { StoreConflictError } from "../../errors.js";
 import type { TurnLease } from "../../ports/turn-lease.js";
-import type { ApprovalMode } from "../../schema/approval-mode.js";
 import type { CancelReason } from "../../schema/interaction.js";
 import type { AssistantMessage } from "../../schema/messages.js";
 import type { TurnResult } from "../../schema/session.js";
 import type { PromptCommand, SetCommand } from "../../schema/session-command.js";
-import type { ToolAllowance } from "../../schema/tool-allowance.js";
 import type { CommandHost } from "../commands/command-host.js";
 import { applyConfig } from "../commands/set.js";
 import { TURN_STOPPED, writeStoppedFinish } from "../commands/stop.js";
-import { loadAllMessages } from "../runtime-context.js";
-import type { TurnHandle } from "../session/session-facade.js";
 import type { SessionSettings } from "../session/session-settings.js";
 import { TurnFencedError } from "../session/session-writer.js";
-import { lastStepText, startStep } from "../transitions/assistant-transitions.js";
 import { applyCheckpoint, hasQueuedPrompt } from "./checkpoint.js";
+import { requestModel } from "./model-request.js";
 import { OpenSegment } from "./open-segment.js";
 import { parkVerdict, resumeTurn } from "./parking.js";
-import { buildModelPrompt, toModelTools } from "./prompt-builder.js";
-import { errorText, StepStreamConsumer } from "./step-stream-consumer.js";
+import { StepTools } from "./step-tools.js";
 import type { ToolCallHost } from "./tool-call-host.js";
-import { runToolCall } from "./tool-execution.js";
 import {
   type FinishingTurn,
   writeCompletedFinish,
@@ -30,7 +24,6 @@ import {
 import {
   type GiveUp,
   initialTurnState,
-  isFinishCommitted,
   type TurnEvent,
   type TurnState,
   transitionTurn,
@@ -75,13 +68,6 @@ export class TurnRunner {
   readonly turn_id: string;
   /** Where the Turn is in its life; changed only by `#dispatch` (see turn-lifecycle.ts). */
   #state: TurnState = initialTurnState;
-  /**
-   * True once the Turn's `finish` is committed, before subscribers see it: from then on the session
-   * reads as idle (status, info) even though this runner still releases its lease.
-   */
-  get isFinished(): boolean {
-    return isFinishCommitted(this.#state);
-  }
   readonly #markFinished = (): void => {
     void this.#dispatch({ kind: "finish_committed" });
   };
@@ -93,20 +79,15 @@ export class TurnRunner {
   #signalEnded!: () => void;
   readonly #ended: Promise<void>;
   readonly #segment: OpenSegment;
-  #stepMode: ApprovalMode;
-  #stepAllowances: ToolAllowance[];
+  readonly #tools: StepTools;
   #lastText = "";
   readonly #records: TurnRecords;
-  /** Tool calls of this Turn executing now. */
-  readonly #runningTools = new Set<string>();
   readonly #unwatch: () => void;
 
   constructor(host: TurnHost, lease: TurnLease, turn_id: string) {
     this.#host = host;
     this.#lease = lease;
     this.turn_id = turn_id;
-    this.#stepMode = host.settings.approvalMode;
-    this.#stepAllowances = host.settings.toolAllowances;
     this.#records = new TurnRecords({
       writer: host.writer,
       ids: host.context.ids,
@@ -121,6 +102,16 @@ export class TurnRunner {
       turn_id,
       epoch: lease.epoch,
     });
+    this.#tools = new StepTools({
+      host,
+      owner: this,
+      turn_id,
+      epoch: lease.epoch,
+      segment: this.#segment,
+      abort_signal: this.#abort.signal,
+      raceEnded: (work) => this.#raceEnded(work),
+      onToolEnded: () => this.#maybePark(),
+    });
     this.finished = new Promise((resolve) => {
       this.#resolveFinished = resolve;
     });
@@ -130,10 +121,6 @@ export class TurnRunner {
     this.#unwatch = host.context.waiters.watch(this, () => this.#maybePark());
     if (lease.lost.aborted) queueMicrotask(() => this.abandon());
     else lease.lost.addEventListener("abort", () => this.abandon(), { once: true });
-  }
-
-  get handle(): TurnHandle {
-    return { id: this.turn_id, finished: this.finished };
   }
 
   get epoch(): number {
@@ -258,7 +245,7 @@ export class TurnRunner {
       resumeTurn(message, resolved_here, {
         interrupt: () => this.#interrupt(),
         update: (message_id, transition) => this.#segment.update(message_id, transition),
-        executeTools: (message_id, tool_call_ids) => this.#executeTools(message_id, tool_call_ids),
+        executeTools: (message_id, tool_call_ids) => this.#tools.execute(message_id, tool_call_ids),
         loop: (firstStep) => this.#loop(firstStep),
       }),
     );
@@ -313,8 +300,7 @@ export class TurnRunner {
         },
       });
       this.#throwIfEnded();
-      this.#stepMode = this.#host.settings.approvalMode;
-      this.#stepAllowances = this.#host.settings.toolAllowances;
+      this.#tools.captureSettings();
       const tool_calls = await this.#runStep();
       this.#throwIfEnded();
       if (tool_calls > 0 && step < MAX_STEPS) continue;
@@ -333,54 +319,17 @@ export class TurnRunner {
 
   /** One model request and the tools it called; returns how many tool calls the model made. */
   async #runStep(): Promise<number> {
-    const { agent, context } = this.#host;
-    const prompt = buildModelPrompt(
-      agent.system,
-      await loadAllMessages(context.store, this.#host.session_id),
-    );
-    const consumer = new StepStreamConsumer(
-      {
-        ensureMessage: () => this.#segment.ensureMessage(),
-        update: async (id, fn) => {
-          await this.#segment.update(id, fn);
-        },
-      },
-      agent.tools,
-      context.ids,
-      context.delta_flush_ms,
-    );
-    this.#segment.consumer = consumer;
-    if (this.#segment.messageId) {
-      // A later Step of the open segment: its start is committed with the Step's first change.
-      const step_part_id = context.ids.part("step-start");
-      consumer.ridesAlongWithFirstWrite((current) => startStep(current, step_part_id));
-    }
-    try {
-      const result = await this.#raceEnded(
-        Promise.resolve(
-          this.#host.settings
-            .stepModel()
-            .doStream({ prompt, tools: toModelTools(agent.tools), abortSignal: this.#abort.signal }),
-        ),
-      );
-      await this.#raceEnded(consumer.consume(result.stream));
-    } catch (error) {
-      this.#throwIfEnded();
-      if (error instanceof TurnFencedError) throw error;
-      throw error instanceof Error ? error : new Error(errorText(error));
-    }
-    const message_id = this.#segment.messageId;
-    if (!message_id) {
-      this.#lastText = "";
-      return 0;
-    }
-    // The consumer committed the end of the model stream with the Step's last batch when it called
-    // tools; otherwise the close that comes next records it.
-    const message = this.#host.writer.cached(message_id);
-    this.#lastText = message ? lastStepText(message) : "";
-    const ready = consumer.toolCalls.filter((call) => call.ready).map((call) => call.tool_call_id);
-    await this.#executeTools(message_id, ready);
-    return consumer.toolCalls.length;
+    const answer = await requestModel({
+      host: this.#host,
+      segment: this.#segment,
+      abort_signal: this.#abort.signal,
+      raceEnded: (work) => this.#raceEnded(work),
+      throwIfEnded: () => this.#throwIfEnded(),
+    });
+    this.#lastText = answer.text;
+    if (answer.message_id === undefined) return 0;
+    await this.#tools.execute(answer.message_id, answer.ready);
+    return answer.tool_calls;
   }
 
   async #raceEnded<T>(work: Promise<T>): Promise<T> {
@@ -406,7 +355,7 @@ export class TurnRunner {
     const { writer, context } = this.#host;
     return parkVerdict({
       running: this.#state.kind === "running",
-      running_tools: this.#runningTools,
+      running_tools: this.#tools.running,
       waitingTools: () => context.waiters.waitingTools(this),
       writes_idle: () => writer.isIdle,
       committedMessage: () => {
@@ -414,42 +363,6 @@ export class TurnRunner {
         return messageId === undefined ? undefined : writer.cached(messageId);
       },
     });
-  }
-
-  /** The Step's tools run concurrently; the Turn does not wait for them once it is stopped. */
-  async #executeTools(message_id: string, tool_call_ids: string[]): Promise<void> {
-    if (tool_call_ids.length === 0) return;
-    await this.#raceEnded(
-      Promise.all(
-        tool_call_ids.map((tool_call_id) =>
-          this.#tracked(tool_call_id, () =>
-            runToolCall({
-              host: this.#host,
-              owner: this,
-              turn_id: this.turn_id,
-              epoch: this.epoch,
-              message_id,
-              tool_call_id,
-              abort_signal: this.#abort.signal,
-              approvalMode: () => this.#stepMode,
-              toolAllowances: () => this.#stepAllowances,
-              hasEnded: () => this.#hasEnded(),
-              update: (id, transition) => this.#segment.update(id, transition),
-            }),
-          ),
-        ),
-      ),
-    );
-  }
-
-  async #tracked(tool_call_id: string, run: () => Promise<void>): Promise<void> {
-    this.#runningTools.add(tool_call_id);
-    try {
-      await run();
-    } finally {
-      this.#runningTools.delete(tool_call_id);
-      this.#maybePark();
-    }
   }
 
   /** A Step whose stream was cut by a crash is not replayed (docs/behaviour.md#durability). */
