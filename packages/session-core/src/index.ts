@@ -9,6 +9,9 @@ export * from "./ports/event-bus.js";
 export * from "./ports/inbox-reader.js";
 export * from "./ports/session-store.js";
 export * from "./ports/turn-lease.js";
+export { parseRespondInput } from "./runtime/commands/respond.js";
+export { CONFIG_ACTION_TITLE } from "./runtime/commands/set.js";
+export { PROMPT_CANCELLED, TURN_STOPPED } from "./runtime/commands/stop.js";
 export {
   type ComposedRuntime,
   type ComposeRuntimeOptions,
@@ -17,13 +20,12 @@ export {
   type WorkspaceResolver,
 } from "./runtime/compose-runtime.js";
 export { createRandomIdSource, RuntimeIds, toolPartId } from "./runtime/ids.js";
-export { parseRespondInput } from "./runtime/interactions/respond-to-interaction.js";
 export { AUTO_TITLE_MAX_CHARS, titleFromPrompt } from "./runtime/session/auto-title.js";
 export * from "./runtime/session/session-facade.js";
-export { CONFIG_ACTION_TITLE, PROMPT_CANCELLED } from "./runtime/session/session-host.js";
 export { SessionRuntime, type SessionRuntimeStats } from "./runtime/session-runtime.js";
 export * from "./runtime/session-runtime-options.js";
-export { MAX_STEPS, TOOL_INTERRUPTED, TURN_INTERRUPTED, TURN_STOPPED } from "./runtime/turn/turn-runner.js";
+export { TOOL_INTERRUPTED, TURN_INTERRUPTED } from "./runtime/turn/parking.js";
+export { MAX_STEPS } from "./runtime/turn/turn-runner.js";
 export * from "./schema/approval.js";
 export * from "./schema/approval-mode.js";
 export * from "./schema/interaction.js";

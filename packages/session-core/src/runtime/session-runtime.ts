@@ -121,11 +121,11 @@ export class SessionRuntime implements SessionRuntimeApi {
   async #driveQueued(session_id: string): Promise<void> {
     const held = this.#hosts.peek(session_id);
     if (held?.ownsTurn) {
-      held.kick();
+      held.wake();
       return;
     }
     try {
-      await this.#hosts.use(session_id, async (host) => host.kick());
+      await this.#hosts.use(session_id, async (host) => host.wake());
     } catch (error) {
       this.#context.logger?.warn({ session_id, err: error }, "driving queued commands failed");
     }

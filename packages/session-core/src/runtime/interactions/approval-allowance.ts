@@ -1,12 +1,13 @@
 import type { Interaction, InteractionResponse } from "../../schema/interaction.js";
 import { commandPrefixSchema, commandWords, type ToolAllowance } from "../../schema/tool-allowance.js";
+import type { CommandHost } from "../commands/command-host.js";
+import { configure } from "../commands/set.js";
 import {
   configuredConfig,
   differenceFrom,
   isEmptyChange,
   setInputOfChange,
 } from "../session/session-config.js";
-import type { SessionHost } from "../session/session-host.js";
 import { approvedInputOf, invalid, isRecord } from "./approval-edit.js";
 
 /**
@@ -75,7 +76,7 @@ export function allowanceOfAnswer(
 }
 
 /** Adds `allowance` to the configured list (nothing when it is there already), as `set()` would. */
-export async function grantAllowance(host: SessionHost, allowance: ToolAllowance): Promise<void> {
+export async function grantAllowance(host: CommandHost, allowance: ToolAllowance): Promise<void> {
   const record = await host.context.store.getSession(host.session_id);
   if (!record) return;
   const configured = configuredConfig(record);
@@ -83,5 +84,5 @@ export async function grantAllowance(host: SessionHost, allowance: ToolAllowance
     tool_allowances: [...configured.tool_allowances, allowance],
   });
   if (isEmptyChange(change)) return;
-  await host.configure({ input: setInputOfChange(change), persist_action: true, publish_mutation: true });
+  await configure(host, { input: setInputOfChange(change), persist_action: true, publish_mutation: true });
 }

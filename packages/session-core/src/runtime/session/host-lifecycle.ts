@@ -30,8 +30,13 @@ export type HostState<Turn> =
 
 /** What happens to the host; each is sent where the host's code learns it. */
 export type HostEvent<Turn> =
-  /** Commands may have been queued: they need a driver (a prompt, a Turn ended, a claim given back). */
-  | { kind: "wake" }
+  /**
+   * Commands may have been queued: they need a driver (a prompt, a Turn ended, a claim given back).
+   * `prompt_started`: a prompt committed here just started a new Turn, so an idle host knows there
+   * is work without reading the queue (if another process applied it meanwhile, the drive finds
+   * nothing under the lease and gives it back).
+   */
+  | { kind: "wake"; prompt_started?: boolean }
   /** The queue was read while starting for it: `has_work` when a prompt or stop is queued. */
   | { kind: "queue_read"; has_work: boolean }
   /** A `respond` wants the lease for the Turn it answers. */
@@ -66,7 +71,7 @@ export type HostEvent<Turn> =
   | { kind: "closed_elsewhere" }
   | { kind: "shutdown" };
 
-/** What the host does next; plain data, performed by `SessionHost` in order. */
+/** What the host does next; plain data, every one performed by `SessionHost`, in order. */
 export type HostEffect =
   /** List the queued commands: is there a prompt or stop to drive? */
   | { kind: "read_queue" }
@@ -158,8 +163,8 @@ export function transitionHost<Turn>(state: HostState<Turn>, event: HostEvent<Tu
   switch (event.kind) {
     case "wake":
       if (state.kind === "running") return stay(state, [{ kind: "apply_queued_stop" }]);
-      if (state.kind === "idle" && !state.closed) return starting(state, "queue", [{ kind: "read_queue" }]);
-      return stay(state);
+      if (state.kind !== "idle" || state.closed) return stay(state);
+      return starting(state, "queue", [{ kind: event.prompt_started ? "acquire_lease" : "read_queue" }]);
     case "queue_read":
       if (state.kind !== "starting" || state.purpose !== "queue") return stay(state);
       return event.has_work ? stay(state, [{ kind: "acquire_lease" }]) : idle(state);

@@ -14,8 +14,12 @@ import {
   sessionSetInputSchema,
   sessionSetOptionsSchema,
 } from "../../schema/session.js";
+import { closeSession } from "../commands/close.js";
+import { enqueuePrompt, withdrawPrompt } from "../commands/prompt.js";
+import { parseRespondInput, respondToSessionInteraction } from "../commands/respond.js";
+import { configure } from "../commands/set.js";
+import { stopSession } from "../commands/stop.js";
 import { RuntimeInteractionPort } from "../interactions/interaction-port.js";
-import { parseRespondInput, respondToSessionInteraction } from "../interactions/respond-to-interaction.js";
 import { findToolIndex } from "../transitions/transition.js";
 import {
   changeOfSetInput,
@@ -75,8 +79,8 @@ export class SessionHandle implements Session {
       clock: context.clock,
       owner: host,
       locateTool: (tool_call_id) => this.#locateTool(tool_call_id),
-      approvalMode: () => host.effectiveMode(),
-      toolAllowances: () => host.effectiveAllowances(),
+      approvalMode: () => host.settings.approvalMode,
+      toolAllowances: () => host.settings.toolAllowances,
       countsOrdinals: false,
     });
   }
@@ -113,7 +117,7 @@ export class SessionHandle implements Session {
       throw new ParleyError("invalid_input", "session.prompt request_id must be a non-empty string");
     }
     const { request_id } = input;
-    return this.#hosts.use(this.id, (host) => host.enqueuePrompt(query, request_id), record);
+    return this.#hosts.use(this.id, (host) => enqueuePrompt(host, query, request_id), record);
   }
 
   async queuedPrompts(): Promise<QueuedPrompt[]> {
@@ -139,12 +143,12 @@ export class SessionHandle implements Session {
       throw new ParleyError("invalid_input", "session.withdrawPrompt requires a request_id");
     }
     const record = await this.#requireOpen();
-    return this.#hosts.use(this.id, (host) => host.withdrawPrompt(request_id), record);
+    return this.#hosts.use(this.id, (host) => withdrawPrompt(host, request_id), record);
   }
 
   async stop(): Promise<StopResult> {
     const record = await this.#requireOpen();
-    return this.#hosts.use(this.id, (host) => host.stop("turn_stopped"), record);
+    return this.#hosts.use(this.id, (host) => stopSession(host, "turn_stopped"), record);
   }
 
   async rename(title: string): Promise<SessionInfo> {
@@ -156,13 +160,29 @@ export class SessionHandle implements Session {
       );
     }
     const record = await this.#requireOpen();
-    await this.#hosts.use(this.id, (host) => host.rename(trimmed), record);
+    // The title and its mutation in one revision; no prompt titles the session after it.
+    await this.#hosts.use(
+      this.id,
+      (host) => {
+        const now = this.#context.clock.now();
+        return host.writer.commitSessionChange({
+          session_patch: { title: trimmed, updated_at: now },
+          mutation: {
+            ...host.writer.newMutationBase(now),
+            variant: "session",
+            type: "title",
+            title: trimmed,
+          },
+        });
+      },
+      record,
+    );
     return this.info();
   }
 
   async close(): Promise<void> {
     const record = await this.#requireOpen();
-    await this.#hosts.use(this.id, (host) => host.close(), record);
+    await this.#hosts.use(this.id, (host) => closeSession(host), record);
   }
 
   subscribe(
@@ -256,7 +276,7 @@ export class SessionHandle implements Session {
     if (isEmptyChange(change)) return { queued: false };
     await this.#hosts.use(
       this.id,
-      (host) => host.configure({ input: setInputOfChange(change), persist_action, publish_mutation }),
+      (host) => configure(host, { input: setInputOfChange(change), persist_action, publish_mutation }),
       record,
     );
     return { queued: true };

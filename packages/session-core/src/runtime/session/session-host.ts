@@ -1,20 +1,14 @@
-import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { ParleyError } from "../../errors.js";
 import type { TurnLease } from "../../ports/turn-lease.js";
-import type { ApprovalMode } from "../../schema/approval-mode.js";
 import type { CancelReason } from "../../schema/interaction.js";
-import type { ActionMessage, AssistantMessage, SessionMessage } from "../../schema/messages.js";
-import type { UnsequencedMutation } from "../../schema/mutation.js";
-import type { WithdrawPromptResult } from "../../schema/queued-prompt.js";
-import type { SessionRecord, StopResult } from "../../schema/session.js";
-import type { PromptCommand, SessionCommand, SetCommand } from "../../schema/session-command.js";
-import type { ToolAllowance } from "../../schema/tool-allowance.js";
+import type { SessionRecord } from "../../schema/session.js";
 import type { WorkspaceRef } from "../../tools/define-agent-tool.js";
+import { applyQueuedStop } from "../commands/stop.js";
 import type { RuntimeContext } from "../runtime-context.js";
-import { planResume } from "../turn/resume-plan.js";
-import { waitForTurnFinish } from "../turn/turn-finish-watch.js";
+import { readOpenTurn, takeOverIfAnswered } from "../turn/parking.js";
+import { queueNeedsDriver } from "../turn/queue-plan.js";
+import { turnHandleOf } from "../turn/turn-finish-watch.js";
 import { type TurnHost, TurnRunner } from "../turn/turn-runner.js";
-import { titleFromPrompt } from "./auto-title.js";
 import {
   type HostEffect,
   type HostEvent,
@@ -24,46 +18,25 @@ import {
   transitionHost,
   turnOf,
 } from "./host-lifecycle.js";
-import {
-  applyChange,
-  changeOfSetInput,
-  configMutationFields,
-  configuredConfig,
-  configuredPatch,
-  describeChange,
-  effectiveConfig,
-  effectivePatch,
-  isEmptyChange,
-  pendingChange,
-  type SessionConfig,
-  setInputOfChange,
-} from "./session-config.js";
+import type { HeldTurn, LeaseHolder, StartOutcome } from "./lease-holder.js";
+import { driveQueue } from "./queue-driver.js";
+import { effectiveConfig } from "./session-config.js";
 import type { AgentDefinition, TurnHandle } from "./session-facade.js";
+import { SessionSettings } from "./session-settings.js";
 import { SessionWriter } from "./session-writer.js";
 
-export const PROMPT_CANCELLED = "Prompt cancelled because session was stopped";
-export const CONFIG_ACTION_TITLE = "Session configuration updated";
-
-/** How often `stop()` reads its command again while another instance applies it. */
-const STOP_POLL_MS = 50;
-
-const IDLE: StopResult = { stopped: false, cancelled_queued_prompts: 0, reason: "idle" };
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-function asks(effects: HostEffect[], kind: HostEffect["kind"]): boolean {
-  return effects.some((effect) => effect.kind === kind);
-}
-
-/** What a lifecycle effect releases: a lease taken while starting, or a Turn's own. */
-interface Releasable {
-  release(): Promise<void>;
-}
-
-function leaseOf(turn: TurnRunner): Releasable {
-  return { release: () => turn.releaseLease() };
+/**
+ * What one run of lifecycle effects works with, and what it leaves for its caller: `lease` is the
+ * lease taken while starting (or given by a claim) until it is released or handed to a Turn; `turn`
+ * the Turn the effects concern (its own lease is released through it); `started` the Turn a drive
+ * started; `took_over` whether an open Turn was taken over.
+ */
+interface EffectScope {
+  lease?: TurnLease;
+  turn?: TurnRunner;
+  resolved_here?: ReadonlySet<string>;
+  started?: HeldTurn;
+  took_over?: boolean;
 }
 
 /**
@@ -73,19 +46,16 @@ function leaseOf(turn: TurnRunner): Releasable {
  * applies them at its checkpoints; nothing of a session's queue lives here. Shared by every facade
  * of the session here.
  */
-export class SessionHost implements TurnHost {
+export class SessionHost implements TurnHost, LeaseHolder {
   readonly session_id: string;
   readonly writer: SessionWriter;
   readonly context: RuntimeContext;
   readonly agent: AgentDefinition;
   readonly workspace: WorkspaceRef | undefined;
   readonly #onIdle: (host: SessionHost) => void;
-  /** The settings the Turn run here uses (see `session-config.ts`). */
-  #effective: SessionConfig;
+  readonly settings: SessionSettings;
   /** Where this process is in the session's life (`host-lifecycle.ts` decides every move). */
   #state: HostState<TurnRunner>;
-  /** Set by `enqueuePrompt` for the start its kick begins (see `#startNextTurn`). */
-  #promptQueuedHere = false;
   /** Operations of this process using the host now (see `SessionHosts`). */
   #pins = 0;
   /** Work started here that nobody awaits: starting the next Turn, releasing a Turn's lease. */
@@ -101,7 +71,12 @@ export class SessionHost implements TurnHost {
     this.session_id = record.session_id;
     this.agent = agent;
     this.workspace = context.resolveWorkspace?.(record);
-    this.#effective = effectiveConfig(record);
+    this.settings = new SessionSettings({
+      effective: effectiveConfig(record),
+      agent,
+      session_id: record.session_id,
+      logger: context.logger,
+    });
     this.#state = initialHostState(record.closed_at !== null);
     this.#onIdle = onIdle;
     this.writer = new SessionWriter({
@@ -147,79 +122,128 @@ export class SessionHost implements TurnHost {
     return effects;
   }
 
-  /**
-   * Performs the lifecycle's effects in order: `held` is the lease they release (the one taken while
-   * starting, or the Turn's own), `turn` the Turn they concern. The effects that continue a start
-   * (`acquire_lease`, `drive`, `read_open_turn`) are the caller's next step. Resolves true when a
-   * read of a parked Turn took it over.
-   */
-  async #perform(effects: HostEffect[], held?: Releasable, turn?: TurnRunner): Promise<boolean> {
-    let tookOver = false;
+  /** Sends `event` and performs every effect it asks for (see `#perform`). */
+  #dispatch(event: HostEvent<TurnRunner>, scope: EffectScope = {}): Promise<EffectScope> {
+    return this.#perform(this.#send(event), scope);
+  }
+
+  /** Performs the lifecycle's effects in order, every one of them; resolves with `scope`. */
+  async #perform(effects: HostEffect[], scope: EffectScope): Promise<EffectScope> {
     for (const effect of effects) {
       switch (effect.kind) {
-        case "acquire_lease":
-        case "drive":
-        case "read_open_turn":
-          break;
         case "read_queue":
-          this.#inBackground(this.#startNextTurn(), "starting the next turn failed");
+          await this.#readQueue(scope);
+          break;
+        case "acquire_lease":
+          await this.#acquireLease(scope);
+          break;
+        case "drive":
+          scope.started = await driveQueue(this, this.#takeLease(scope));
+          break;
+        case "read_open_turn":
+          scope.took_over = await readOpenTurn(this, this.#takeLease(scope), scope.resolved_here);
           break;
         case "release_lease":
-          await held?.release();
+          await this.#release(scope);
           break;
         case "release_parked":
-          await held?.release();
-          tookOver = await this.#recheckParked();
+          await this.#release(scope);
+          scope.took_over = await this.#recheckParked();
           break;
         case "reread_turn":
-          tookOver = await this.#takeOverIfAnswered();
+          scope.took_over = await takeOverIfAnswered(this);
           break;
         case "start_next":
-          this.#wake();
+          this.wake();
           break;
         case "forget_waiters":
-          if (turn) this.context.waiters.abandon(turn);
+          if (scope.turn) this.context.waiters.abandon(scope.turn);
           break;
         case "apply_queued_stop":
-          this.#inBackground(this.applyQueuedStop(), "applying a queued stop failed");
+          await applyQueuedStop(this);
           break;
         case "stop_turn":
-          await turn?.stop(effect.reason);
+          await scope.turn?.stop(effect.reason);
           break;
-        case "abandon_turn":
+        case "abandon_turn": {
+          const { turn } = scope;
           if (!turn) break;
           turn.abandon();
           await turn.finished;
           await turn.releaseLease();
           break;
+        }
         default: {
           const unknown: never = effect;
           throw new Error(`Unknown host effect: ${JSON.stringify(unknown)}`);
         }
       }
     }
-    return tookOver;
+    return scope;
   }
 
-  /** Tells the lifecycle how the lease acquisition went; returns what to do with the lease. */
-  async #leaseOutcome(lease: TurnLease | null): Promise<HostEffect[]> {
-    if (!lease) return this.#send({ kind: "lease_refused" });
-    const effects = this.#send({ kind: "lease_acquired" });
-    await this.#perform(effects, lease);
-    return effects;
+  /** The `read_queue` effect: a prompt or stop queued takes the lease and drives the session. */
+  async #readQueue(scope: EffectScope): Promise<void> {
+    let has_work: boolean;
+    try {
+      has_work = queueNeedsDriver(await this.context.store.listQueuedCommands(this.session_id));
+    } catch (error) {
+      this.#send({ kind: "lease_refused" });
+      throw error;
+    }
+    await this.#dispatch({ kind: "queue_read", has_work }, scope);
+  }
+
+  /**
+   * The `acquire_lease` effect; the lifecycle decides what the lease is for. Without it, another
+   * live process drives the session.
+   */
+  async #acquireLease(scope: EffectScope): Promise<void> {
+    const lease = await this.context.leases.acquire(this.session_id).catch((error: unknown) => {
+      this.context.logger?.warn({ session_id: this.session_id, err: error }, "acquiring the lease failed");
+      return null;
+    });
+    if (!lease) {
+      await this.#dispatch({ kind: "lease_refused" }, scope);
+      return;
+    }
+    scope.lease = lease;
+    await this.#dispatch({ kind: "lease_acquired" }, scope);
+  }
+
+  /** The lease an effect hands on (to a Turn, or to the effects that release it). */
+  #takeLease(scope: EffectScope): TurnLease {
+    const { lease } = scope;
+    if (!lease) throw new Error("A lifecycle effect needs a lease that is not held");
+    scope.lease = undefined;
+    return lease;
+  }
+
+  /** Gives back the Turn's lease (through the Turn), else the one taken while starting. */
+  async #release(scope: EffectScope): Promise<void> {
+    if (scope.turn) {
+      await scope.turn.releaseLease();
+      return;
+    }
+    const { lease } = scope;
+    scope.lease = undefined;
+    await lease?.release();
   }
 
   /**
    * The Turn created with the lease runs here (`start` runs it), unless this process shut down
    * meanwhile: then it is abandoned before it writes anything.
    */
-  #run(turn: TurnRunner, start: () => void): void {
+  startTurn(lease: TurnLease, turn_id: string, start: (turn: HeldTurn) => void): TurnRunner {
+    const turn = new TurnRunner(this, lease, turn_id);
     const effects = this.#send({ kind: "turn_started", turn });
-    if (this.#state.kind === "running") {
-      start();
-      return;
-    }
-    this.#inBackground(this.#perform(effects, leaseOf(turn), turn), "abandoning a Turn at shutdown failed");
+    if (this.#state.kind === "running") start(turn);
+    else this.#inBackground(this.#perform(effects, { turn }), "abandoning a Turn at shutdown failed");
+    return turn;
+  }
+
+  async endStart(outcome: StartOutcome, lease: TurnLease): Promise<boolean> {
+    return (await this.#dispatch({ kind: outcome }, { lease })).took_over === true;
   }
 
   /** An operation starts using the host: it stays until `unpin`. */
@@ -249,26 +273,18 @@ export class SessionHost implements TurnHost {
       });
   }
 
-  /**
-   * Before a Turn starts or resumes here: the effective settings are the stored ones. A configured
-   * value that differs from them with no `set` command queued is a change whose command was lost
-   * (a reopened session runs with effective = configured, G63, docs/behaviour.md#approval-modes);
-   * it is applied silently.
-   */
-  async #refreshEffective(commands: SessionCommand[], record: SessionRecord | null): Promise<void> {
-    if (!record) return;
-    const hasSet = commands.some((command) => command.kind === "set");
-    const pending = pendingChange(record);
-    if (!isEmptyChange(pending) && !hasSet) {
-      await this.writer.commitSessionChange({ session_patch: effectivePatch(pending) });
-      this.#effective = applyChange(effectiveConfig(record), pending);
-      return;
-    }
-    this.#effective = effectiveConfig(record);
-  }
-
   get activeTurn(): TurnRunner | undefined {
     return turnOf(this.#state);
+  }
+
+  /** Effects that concern the Turn running here now (stop it, abandon it). */
+  #activeScope(): EffectScope {
+    const turn = this.activeTurn;
+    return turn ? { turn } : {};
+  }
+
+  get isShutDown(): boolean {
+    return this.#state.kind === "shut_down";
   }
 
   get isClosed(): boolean {
@@ -280,313 +296,26 @@ export class SessionHost implements TurnHost {
     return ownsTurn(this.#state);
   }
 
-  effectiveMode(): ApprovalMode {
-    return this.#effective.approval_mode;
-  }
-
-  effectiveAllowances(): ToolAllowance[] {
-    return this.#effective.tool_allowances;
-  }
-
-  /**
-   * The model of the next Step: the agent's model of the effective `model_id` (the agent's own
-   * model when the session names none, or one the agent no longer offers).
-   */
-  stepModel(): LanguageModelV3 {
-    const { model_id } = this.#effective;
-    if (model_id === null) return this.agent.model;
-    const found = this.agent.models?.resolve(model_id);
-    if (found) return found.model;
-    this.context.logger?.warn(
-      { session_id: this.session_id, model_id },
-      "the session's model is not offered any more; the agent's default model runs",
-    );
-    return this.agent.model;
-  }
-
-  /** What the session's Actions call a model. */
-  modelLabel(model_id: string): string {
-    return this.agent.models?.resolve(model_id)?.label ?? model_id;
-  }
-
   get parkWaitingTurns(): boolean {
     return this.context.park_waiting_turns;
   }
 
-  /**
-   * `prompt()` (docs/behaviour.md#commands): the prompt is committed as a command, which assigns
-   * its Turn (the active one it joins as a steer, or the new one it starts), and the call returns
-   * at once. A retried `request_id` returns the first call's Turn and adds nothing; the same id
-   * with another query is `invalid_input`.
-   */
-  async enqueuePrompt(query: string, request_id?: string): Promise<TurnHandle> {
-    if (this.#state.kind === "shut_down") throw new Error("SessionRuntime was shut down");
-    const { store, ids, clock } = this.context;
-    const now = clock.now();
-    const auto_title = titleFromPrompt(query);
-    const new_turn_id = ids.turn(this.session_id, now);
-    const { command, created, auto_titled } = await store.enqueueCommand({
-      session_id: this.session_id,
-      command_id: ids.command(),
-      command: { kind: "prompt", input: { query }, ...(request_id === undefined ? {} : { request_id }) },
-      created_at: now,
-      new_turn_id,
-      ...(auto_title === "" ? {} : { auto_title }),
-    });
-    if (command.kind !== "prompt" || command.turn_id === null) {
-      throw new Error(`Command ${command.command_id} is not a prompt`);
-    }
-    if (!created && command.input.query !== query) {
-      throw new ParleyError(
-        "invalid_input",
-        `session.prompt request_id ${request_id ?? ""} was already used with a different query`,
-      );
-    }
-    if (auto_titled) await this.#publishTitle(auto_title, now);
-    const started = command.turn_id === new_turn_id;
-    // It joined a running or waiting Turn: every client lists it as queued until that Turn takes it.
-    if (created && !started) await this.#publishQueueChange(now);
-    // A prompt that joined the active Turn wakes nobody here: the Turn's holder reads it at its next
-    // checkpoint, a waiting Turn takes it when its answer resumes it, and a Turn whose holder is
-    // gone is claimed by recovery (DESIGN §10.7). Taking the lease for it would only raise the epoch.
-    if (!started && !this.ownsTurn) return this.turnHandle(command.turn_id);
-    // An idle host starts for this prompt: it knows there is work without reading the queue.
-    this.#promptQueuedHere = started && this.#state.kind === "idle";
-    this.kick();
-    return this.turnHandle(command.turn_id);
-  }
-
-  /** `rename()`: the title and its mutation in one revision; no prompt titles the session after it. */
-  async rename(title: string): Promise<void> {
-    const now = this.context.clock.now();
-    await this.writer.commitSessionChange({
-      session_patch: { title, updated_at: now },
-      mutation: { ...this.writer.newMutationBase(now), variant: "session", type: "title", title },
-    });
-  }
-
-  /**
-   * `withdrawPrompt()` (docs/behaviour.md#commands): the store cancels the prompt only while it is
-   * still queued, so a Turn taking it at the same moment and this call never both succeed.
-   */
-  async withdrawPrompt(request_id: string): Promise<WithdrawPromptResult> {
-    const now = this.context.clock.now();
-    const status = await this.context.store.withdrawPrompt({
-      session_id: this.session_id,
-      request_id,
-      settled_at: now,
-    });
-    if (status === "not_found") {
-      throw new ParleyError("invalid_input", `No prompt with request_id ${request_id} in this session`);
-    }
-    if (status === "withdrawn") await this.#publishQueueChange(now);
-    return { status };
-  }
-
-  /** Tells subscribers the queued prompts changed (already committed); they re-read the list. */
-  async #publishQueueChange(now: number): Promise<void> {
-    await this.writer.commitSessionChange({
-      mutation: { ...this.writer.newMutationBase(now), variant: "session", type: "queue" },
-    });
-  }
-
-  /** Tells subscribers the title a prompt gave the session (already committed with the prompt). */
-  async #publishTitle(title: string, now: number): Promise<void> {
-    await this.writer.commitSessionChange({
-      mutation: { ...this.writer.newMutationBase(now), variant: "session", type: "title", title },
-    });
-  }
-
-  /** A handle whose `finished` follows the Turn's committed finish (read only when asked for). */
   turnHandle(turn_id: string): TurnHandle {
-    const { store, bus } = this.context;
-    const session_id = this.session_id;
-    const { closing } = this.context;
-    let finished: TurnHandle["finished"] | undefined;
-    return {
-      id: turn_id,
-      get finished() {
-        finished ??= waitForTurnFinish({ store, bus, session_id, turn_id, closing });
-        return finished;
-      },
-    };
+    const { store, bus, closing } = this.context;
+    return turnHandleOf({ store, bus, session_id: this.session_id, turn_id, closing });
   }
 
   /**
    * Queued commands need a driver: a Turn running here reads them at its next checkpoint (a `stop`
    * at once); otherwise this process tries to take the session's lease and drive it. When another
-   * live process holds the lease, that process applies them.
+   * live process holds the lease, that process applies them. `prompt_started`: a prompt committed
+   * here started a new Turn (see the `wake` event).
    */
-  kick(): void {
-    this.#wake();
-  }
-
-  #wake(): void {
-    void this.#perform(this.#send({ kind: "wake" }));
-  }
-
-  /** A `stop` queued for the Turn running here (by any instance) stops it. */
-  async applyQueuedStop(): Promise<void> {
-    const turn = this.activeTurn;
-    if (!turn) return;
-    const commands = await this.context.store.listQueuedCommands(this.session_id);
-    const stop = commands.find((command) => command.kind === "stop");
-    if (stop?.kind === "stop" && this.activeTurn === turn) await turn.stop(stop.input.reason);
-  }
-
-  /** Starting for the queue: a prompt or stop queued takes the lease and drives the session. */
-  async #startNextTurn(): Promise<void> {
-    let lease: TurnLease | null;
-    try {
-      const known = this.#promptQueuedHere;
-      this.#promptQueuedHere = false;
-      // A prompt committed here a moment ago is work; if another process applied it meanwhile, the
-      // drive finds nothing under the lease and gives it back.
-      const has_work =
-        known ||
-        (await this.context.store.listQueuedCommands(this.session_id)).some(
-          (command) => command.kind !== "set",
-        );
-      if (!asks(this.#send({ kind: "queue_read", has_work }), "acquire_lease")) return;
-      lease = await this.context.leases.acquire(this.session_id);
-    } catch (error) {
-      this.#send({ kind: "lease_refused" });
-      throw error;
+  wake(prompt_started = false): void {
+    const effects = this.#send({ kind: "wake", prompt_started });
+    if (effects.length > 0) {
+      this.#inBackground(this.#perform(effects, {}), "driving the queued commands failed");
     }
-    // Without the lease, another live process drives the session; it applies the commands.
-    if (asks(await this.#leaseOutcome(lease), "drive") && lease) await this.#drive(lease);
-  }
-
-  /**
-   * With the session's lease: an open Turn whose owner is gone is resumed (or stopped, when a stop
-   * is queued); else a queued stop cancels the queued prompts; else the first queued prompt starts
-   * its Turn, after the `set` commands ahead of it. Nothing to do gives the lease back.
-   */
-  async #drive(lease: TurnLease): Promise<void> {
-    try {
-      const { commands, record, open } = await this.#readUnderLease();
-      await this.#refreshEffective(commands, record);
-      const stop = commands.find((command) => command.kind === "stop");
-      const orphan = open[open.length - 1];
-      if (orphan?.type === "assistant") {
-        if (stop?.kind === "stop") this.#startStopOfOrphan(lease, orphan, stop.input.reason);
-        // Its queued prompts join it once an answer resumes it.
-        else if (this.parkWaitingTurns && planResume(orphan).kind === "parked") {
-          await this.#parkFound(lease, orphan);
-        } else this.#startResumed(lease, orphan, new Set());
-        return;
-      }
-      if (stop) {
-        await this.#cancelQueuedTurn(lease, commands);
-        await this.#perform(this.#send({ kind: "nothing_to_drive" }), lease);
-        return;
-      }
-      const index = commands.findIndex((command) => command.kind === "prompt");
-      const prompt = commands[index];
-      if (prompt?.kind !== "prompt" || prompt.turn_id === null) {
-        await this.#perform(this.#send({ kind: "nothing_to_drive" }), lease);
-        return;
-      }
-      const configs = commands
-        .slice(0, index)
-        .filter((command): command is SetCommand => command.kind === "set");
-      const turn = new TurnRunner(this, lease, prompt.turn_id);
-      this.#run(turn, () => turn.runNew(prompt as PromptCommand, configs));
-    } catch (error) {
-      await this.#perform(this.#send({ kind: "start_failed" }), lease);
-      throw error;
-    }
-  }
-
-  /**
-   * The first step of `stop` (docs/behaviour.md#commands) for a session with no open Turn: the
-   * prompts queued for a Turn that never started are cancelled — the Turn starts and fails at once
-   * (a `turn` start/finish pair) — and every queued `stop` is answered, in the finish's commit.
-   */
-  async #cancelQueuedTurn(lease: TurnLease, commands: SessionCommand[]): Promise<void> {
-    const prompts = commands.filter((command) => command.kind === "prompt");
-    const stops = commands.filter((command) => command.kind === "stop");
-    const turn_id = prompts[0]?.turn_id ?? null;
-    const result: StopResult = { ...IDLE, cancelled_queued_prompts: prompts.length };
-    const settle_commands = stops.map((command) => ({
-      command_id: command.command_id,
-      status: "applied" as const,
-      result,
-    }));
-    const { clock } = this.context;
-    if (turn_id === null) {
-      await this.writer.commitSessionChange({ epoch: lease.epoch, settle_commands });
-      return;
-    }
-    const turnMutation = (type: "start" | "finish"): UnsequencedMutation => ({
-      ...this.writer.newMutationBase(clock.now()),
-      variant: "turn",
-      turn_id,
-      type,
-      status: type === "start" ? "running" : "failed",
-      ...(type === "finish" ? { error: PROMPT_CANCELLED } : {}),
-    });
-    await this.writer.commitSessionChange({ epoch: lease.epoch, mutation: turnMutation("start") });
-    await this.writer.commitSessionChange({
-      epoch: lease.epoch,
-      mutation: turnMutation("finish"),
-      settle_commands,
-      ends_turn: { turn_id, cancel_queued_prompts: true },
-    });
-  }
-
-  /** Resumes the Turn of `message` while holding `lease` (docs/behaviour.md#durability). */
-  #startResumed(lease: TurnLease, message: AssistantMessage, resolved_here: ReadonlySet<string>): void {
-    this.context.logger?.info(
-      {
-        session_id: this.session_id,
-        turn_id: message.turn_id,
-        epoch: lease.epoch,
-        message_id: message.message_id,
-      },
-      "resuming a Turn whose owner is gone",
-    );
-    const turn = new TurnRunner(
-      this,
-      lease,
-      message.turn_id ?? this.context.ids.turn(this.session_id, this.context.clock.now()),
-    );
-    this.#run(turn, () => turn.runResumed(message, resolved_here));
-  }
-
-  /**
-   * A parked Turn found under the lease is left as rows. Its Turn row says `waiting` from then on
-   * (a row that said otherwise, e.g. one written before the row existed, would be read by every
-   * recovery pass), then the lease is given back.
-   */
-  async #parkFound(lease: TurnLease, message: AssistantMessage): Promise<boolean> {
-    const active = await this.context.store.getActiveTurn(this.session_id);
-    if (message.turn_id && active?.turn_id === message.turn_id && active.state !== "waiting") {
-      await this.writer.commitSessionChange({
-        epoch: lease.epoch,
-        turn: { turn_id: message.turn_id, state: "waiting" },
-      });
-    }
-    return this.#perform(this.#send({ kind: "parked_found" }), lease);
-  }
-
-  /**
-   * A Turn whose row says `running` but that has no open message: its holder died after the
-   * Turn's `start` and before its first model output was committed (DESIGN §10.7). Nothing of it
-   * can be resumed; it ends failed as interrupted, so that its row stops asking for a driver.
-   */
-  async #startInterruptedStart(lease: TurnLease): Promise<boolean> {
-    const active = await this.context.store.getActiveTurn(this.session_id);
-    if (active?.state !== "running") return false;
-    const turn = new TurnRunner(this, lease, active.turn_id);
-    this.#run(turn, () => turn.runInterrupted());
-    return true;
-  }
-
-  #startStopOfOrphan(lease: TurnLease, message: AssistantMessage, reason: CancelReason): TurnRunner {
-    const turn = new TurnRunner(this, lease, message.turn_id ?? "");
-    this.#run(turn, () => turn.runStopOfOrphan(message, reason));
-    return turn;
   }
 
   /**
@@ -595,85 +324,25 @@ export class SessionHost implements TurnHost {
    * another live process owns the session.
    */
   async claim(): Promise<TurnLease | null> {
-    if (!asks(this.#send({ kind: "claim" }), "acquire_lease")) return null;
-    const lease = await this.context.leases.acquire(this.session_id).catch((error: unknown) => {
-      this.context.logger?.warn({ session_id: this.session_id, err: error }, "acquiring the lease failed");
-      return null;
-    });
-    // A lease acquired after this process shut down is released at once.
-    if (asks(await this.#leaseOutcome(lease), "release_lease")) return null;
-    return lease;
+    return (await this.#dispatch({ kind: "claim" })).lease ?? null;
   }
 
   /** Gives a claim back unused. */
   async unclaim(lease: TurnLease): Promise<void> {
-    await this.#perform(this.#send({ kind: "unclaim" }), lease);
+    await this.#dispatch({ kind: "unclaim" }, { lease });
   }
 
   /**
-   * Resumes an open Turn no live process owns, or, with `stop_reason`, closes it stopped. Returns
-   * false when there was nothing to resume or another process holds the lease. A lease it took (or
-   * was given) and cannot use is released.
+   * Resumes an open Turn no live process owns. Returns false when there was nothing to resume or
+   * another process holds the lease. A lease it took (or was given) and cannot use is released.
    */
-  async takeOver(
-    options: { lease?: TurnLease; resolved_here?: ReadonlySet<string>; stop_reason?: CancelReason } = {},
-  ): Promise<boolean> {
-    const lease = await this.#takeOverLease(options.lease);
-    if (!lease) return false;
-    try {
-      const { commands, record, open } = await this.#readUnderLease();
-      const message = open[open.length - 1];
-      if (message?.type !== "assistant") {
-        if (!options.stop_reason && (await this.#startInterruptedStart(lease))) return true;
-        await this.#perform(this.#send({ kind: "nothing_to_drive" }), lease);
-        return false;
-      }
-      await this.#refreshEffective(commands, record);
-      if (options.stop_reason) {
-        const turn = this.#startStopOfOrphan(lease, message, options.stop_reason);
-        await turn.finished;
-        return true;
-      }
-      if (this.parkWaitingTurns && planResume(message, options.resolved_here).kind === "parked") {
-        return this.#parkFound(lease, message);
-      }
-      this.#startResumed(lease, message, options.resolved_here ?? new Set());
-      return true;
-    } catch (error) {
-      await this.#perform(this.#send({ kind: "start_failed" }), lease);
-      throw error;
-    }
-  }
-
-  /**
-   * What a new lease holder decides from: the queued commands, the session record and the open
-   * messages, read at once (one round trip instead of three in a row; all three were committed
-   * before the lease was taken, and nobody else can drive the session while it is held).
-   */
-  async #readUnderLease(): Promise<{
-    commands: SessionCommand[];
-    record: SessionRecord | null;
-    open: SessionMessage[];
-  }> {
-    const { store } = this.context;
-    const [commands, record, open] = await Promise.all([
-      store.listQueuedCommands(this.session_id),
-      store.getSession(this.session_id),
-      store.listOpenAssistantMessages(this.session_id),
-    ]);
-    return { commands, record, open };
-  }
-
-  /** The lease a take-over reads the open Turn with: the one `given` (a claim's), else one acquired. */
-  async #takeOverLease(given: TurnLease | undefined): Promise<TurnLease | null> {
-    const effects = this.#send({ kind: "take_over", with_lease: given !== undefined });
-    if (asks(effects, "read_open_turn")) return given ?? null;
-    if (!asks(effects, "acquire_lease")) {
-      await this.#perform(effects, given);
-      return null;
-    }
-    const lease = await this.context.leases.acquire(this.session_id).catch(() => null);
-    return asks(await this.#leaseOutcome(lease), "read_open_turn") ? lease : null;
+  async takeOver(options: { lease?: TurnLease; resolved_here?: ReadonlySet<string> } = {}): Promise<boolean> {
+    const { lease, resolved_here } = options;
+    const scope = await this.#dispatch(
+      { kind: "take_over", with_lease: lease !== undefined },
+      { ...(lease ? { lease } : {}), ...(resolved_here ? { resolved_here } : {}) },
+    );
+    return scope.took_over === true;
   }
 
   /** `takeOver` with a lease already taken, without waiting for it (a `respond` that just committed). */
@@ -686,30 +355,17 @@ export class SessionHost implements TurnHost {
     const effects = this.#send({ kind: "turn_ended", turn, parked });
     if (effects.length === 0) return;
     this.#inBackground(
-      this.#perform(effects, leaseOf(turn), turn),
+      this.#perform(effects, { turn }),
       parked ? "resuming an answered Turn failed" : "releasing the lease failed",
     );
   }
 
   /**
-   * No lost wake-up for a parked Turn (docs/behaviour.md#durability). A responder that finds the
-   * lease held commits its answer and leaves the resume to the holder; a holder that gives the
-   * lease back while the Turn is still open reads the Turn again *after* releasing. One of the two
-   * always sees the other: the responder rechecks after its commit (it takes the lease if it is
-   * free now), and every release of an open, parked Turn (the `release_parked` effect) is followed
-   * by this recheck (so a holder still holding at the responder's attempt reads after the commit).
-   * An idle, open host reads the Turn; one running or starting a Turn, closed or shut down does not.
+   * No lost wake-up for a parked Turn (see `turn/parking.ts`): an idle, open host reads the Turn
+   * again; one running or starting a Turn, closed or shut down does not.
    */
-  #recheckParked(): Promise<boolean> {
-    return this.#perform(this.#send({ kind: "recheck_parked" }));
-  }
-
-  /** The `reread_turn` effect: an open Turn an answer made runnable is taken over. */
-  async #takeOverIfAnswered(): Promise<boolean> {
-    const open = await this.context.store.listOpenAssistantMessages(this.session_id);
-    const message = open[open.length - 1];
-    if (message?.type !== "assistant" || planResume(message).kind === "parked") return false;
-    return this.takeOver();
+  async #recheckParked(): Promise<boolean> {
+    return (await this.#dispatch({ kind: "recheck_parked" })).took_over === true;
   }
 
   /** After an answer committed without the lease (another holder had it): see `#recheckParked`. */
@@ -717,156 +373,22 @@ export class SessionHost implements TurnHost {
     this.#inBackground(this.#recheckParked(), "resuming an answered Turn failed");
   }
 
-  /**
-   * At a checkpoint: the `set` command's effective change, committed with the command settled,
-   * then (per its options) its Action is persisted (docs/behaviour.md#approval-modes).
-   */
-  async applyConfig(command: SetCommand, turn_id: string, epoch: number): Promise<void> {
-    const { clock, ids, logger } = this.context;
-    const change = changeOfSetInput(command.input.input);
-    const settle_commands = [{ command_id: command.command_id, status: "applied" as const }];
-    if (isEmptyChange(change)) {
-      await this.writer.commitSessionChange({ epoch, settle_commands });
-      return;
-    }
-    this.#effective = applyChange(this.#effective, change);
-    const now = clock.now();
-    await this.writer.commitSessionChange({
-      epoch,
-      session_patch: { ...effectivePatch(change), updated_at: now },
-      settle_commands,
-      ...(command.input.publish_mutation
-        ? { mutation: await this.#configMutation(now, this.#effective) }
-        : {}),
-    });
-    if (!command.input.persist_action) return;
-    try {
-      await this.writer.appendMessage(
-        (sequence, at): ActionMessage => ({
-          message_id: ids.configAction(this.session_id, at),
-          session_id: this.session_id,
-          turn_id,
-          type: "action",
-          action_type: "session_config",
-          status: "completed",
-          title: CONFIG_ACTION_TITLE,
-          description: describeChange(change, (model_id) => this.modelLabel(model_id)),
-          sequence,
-          revision: 1,
-          created_at: at,
-          updated_at: at,
-        }),
-        { epoch, publish: command.input.publish_mutation },
-      );
-    } catch (error) {
-      // The configuration stays effective when its Action cannot be persisted (G65).
-      logger?.error(
-        { session_id: this.session_id, err: error },
-        "persisting the configuration action failed",
-      );
-    }
+  /** See `CommandHost.requestStop`. */
+  async requestStop(reason: CancelReason): Promise<HeldTurn | undefined> {
+    return (await this.#dispatch({ kind: "stop_requested", reason }, this.#activeScope())).started;
   }
 
-  /** The `session`/`config` mutation: the stored configured values and `effective` (default: stored). */
-  async #configMutation(now: number, effective?: SessionConfig): Promise<UnsequencedMutation> {
-    const record = await this.context.store.getSession(this.session_id);
-    const configured = record ? configuredConfig(record) : this.#effective;
-    return {
-      ...this.writer.newMutationBase(now),
-      variant: "session",
-      type: "config",
-      ...configMutationFields(configured, effective ?? (record ? effectiveConfig(record) : this.#effective)),
-    };
-  }
-
-  /**
-   * `set()` with the settings that change: the configured values and the command that applies them
-   * at the next checkpoint are committed together, whichever instance runs the Turn.
-   */
-  async configure(input: SetCommand["input"]): Promise<void> {
-    const { store, ids, clock } = this.context;
-    const now = clock.now();
-    const change = changeOfSetInput(input.input);
-    await store.enqueueCommand({
-      session_id: this.session_id,
-      command_id: ids.command(),
-      command: { kind: "set", input: { ...input, input: setInputOfChange(change) } },
-      created_at: now,
-      session_patch: { ...configuredPatch(change), updated_at: now },
-    });
-    if (!input.publish_mutation) return;
-    await this.writer.commitSessionChange({ mutation: await this.#configMutation(now) });
-  }
-
-  /**
-   * `stop` from any instance (docs/behaviour.md#commands): the stop is committed as a command, then
-   * applied by whoever drives the session — the Turn running here, this process when it can take
-   * the lease (no live owner), or the owning process — and the call returns the result committed
-   * with it.
-   */
-  async stop(reason: CancelReason = "turn_stopped"): Promise<StopResult> {
-    const { store, ids, clock } = this.context;
-    if (!this.ownsTurn && (await this.#isIdleEverywhere())) return IDLE;
-    const { command } = await store.enqueueCommand({
-      session_id: this.session_id,
-      command_id: ids.command(),
-      command: { kind: "stop", input: { reason: reason === "session_disposed" ? reason : "turn_stopped" } },
-      created_at: clock.now(),
-    });
-    for (;;) {
-      const turn = this.activeTurn;
-      const effects = this.#send({ kind: "stop_requested", reason });
-      if (asks(effects, "acquire_lease")) {
-        const lease = await this.context.leases.acquire(this.session_id).catch(() => null);
-        if (asks(await this.#leaseOutcome(lease), "drive") && lease) await this.#driveStop(lease);
-      } else await this.#perform(effects, undefined, turn);
-      const stored = await store.getCommand(this.session_id, command.command_id);
-      if (stored?.kind === "stop" && stored.status !== "queued") return stored.result ?? IDLE;
-      if (!stored) return IDLE;
-      await delay(STOP_POLL_MS);
-    }
-  }
-
-  /** No Turn is active (running, waiting or about to start) in any process: nothing to stop. */
-  async #isIdleEverywhere(): Promise<boolean> {
-    const { store } = this.context;
-    const [active, open] = await Promise.all([
-      store.getActiveTurnId(this.session_id),
-      store.listOpenAssistantMessages(this.session_id),
-    ]);
-    return active === null && open.length === 0;
-  }
-
-  /** `#drive` for a stop: waits for a stopped orphan Turn to finish. */
-  async #driveStop(lease: TurnLease): Promise<void> {
-    await this.#drive(lease);
-    const turn = this.activeTurn;
-    if (turn) await turn.finished;
-  }
-
-  /**
-   * docs/behaviour.md#close: stop the Turn (pending → `session_disposed`), then mark the session
-   * closed.
-   */
-  async close(): Promise<void> {
-    this.#send({ kind: "close" });
-    await this.stop("session_disposed");
-    const now = this.context.clock.now();
-    await this.writer.commitSessionChange({
-      session_patch: { closed_at: now, updated_at: now },
-      mutation: { ...this.writer.newMutationBase(now), variant: "session", type: "closed", closed_at: now },
-    });
+  async markClosing(): Promise<void> {
+    await this.#dispatch({ kind: "close" });
   }
 
   /** Another process closed the session: a Turn running here stops with `session_disposed`. */
   observeClosed(): void {
-    const turn = this.activeTurn;
-    void this.#perform(this.#send({ kind: "closed_elsewhere" }), undefined, turn);
+    void this.#dispatch({ kind: "closed_elsewhere" }, this.#activeScope());
   }
 
   /** Shutdown: every Turn here is abandoned without writing and its lease released. */
   async shutdown(): Promise<void> {
-    const turn = this.activeTurn;
-    await this.#perform(this.#send({ kind: "shutdown" }), undefined, turn);
+    await this.#dispatch({ kind: "shutdown" }, this.#activeScope());
   }
 }

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { ParleyError } from "../../errors.js";
 import type { JsonValue } from "../../schema/json.js";
 import type { Question } from "../../schema/question.js";
 import { createScriptedModel } from "../../testing/scripted-model.js";
 import { AskQuestionsTool } from "../../tools/ask-question-tool.js";
 import { RuntimeHarness } from "../runtime-harness.js";
+import { rejection as rejectionOf } from "./respond-fixtures.js";
 
 const REGION = {
   question: "需要部署到哪个区域？",
@@ -59,16 +59,6 @@ const answer = (interaction_id: string, answers: JsonValue, note?: string) => ({
     payload: { answers, ...(note === undefined ? {} : { note }) },
   },
 });
-
-async function rejectionOf(promise: Promise<unknown>): Promise<ParleyError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ParleyError) return error;
-    throw error;
-  }
-  throw new Error("expected a rejection");
-}
 
 async function expectSchemaFailure(questions: JsonValue[]) {
   const { harness, session, turn } = await asking(questions);

@@ -1,6 +1,7 @@
 import type { EventBus } from "../../ports/event-bus.js";
 import type { SessionEvent, SessionStore } from "../../ports/session-store.js";
 import type { TurnResult } from "../../schema/session.js";
+import type { TurnHandle } from "../session/session-facade.js";
 
 const PAGE = 500;
 /** How often the log is read again while no notice arrived (a lost notice costs at most this). */
@@ -98,4 +99,16 @@ export function waitForTurnFinish(options: {
     else closing.addEventListener("abort", onClosing, { once: true });
     scan();
   });
+}
+
+/** A handle whose `finished` follows the Turn's committed finish (read only when asked for). */
+export function turnHandleOf(options: Parameters<typeof waitForTurnFinish>[0]): TurnHandle {
+  let finished: TurnHandle["finished"] | undefined;
+  return {
+    id: options.turn_id,
+    get finished() {
+      finished ??= waitForTurnFinish(options);
+      return finished;
+    },
+  };
 }

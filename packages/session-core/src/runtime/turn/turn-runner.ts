@@ -1,33 +1,29 @@
-import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { StoreConflictError } from "../../errors.js";
 import type { TurnLease } from "../../ports/turn-lease.js";
-import type { ApprovalMode } from "../../schema/approval-mode.js";
 import type { CancelReason } from "../../schema/interaction.js";
 import type { AssistantMessage } from "../../schema/messages.js";
-import type { StopResult, TurnResult } from "../../schema/session.js";
+import type { TurnResult } from "../../schema/session.js";
 import type { PromptCommand, SetCommand } from "../../schema/session-command.js";
-import type { ToolAllowance } from "../../schema/tool-allowance.js";
-import { loadAllMessages } from "../runtime-context.js";
-import type { TurnHandle } from "../session/session-facade.js";
+import type { CommandHost } from "../commands/command-host.js";
+import { applyConfig } from "../commands/set.js";
+import { TURN_STOPPED, writeStoppedFinish } from "../commands/stop.js";
+import type { SessionSettings } from "../session/session-settings.js";
 import { TurnFencedError } from "../session/session-writer.js";
-import {
-  closeAssistantMessage,
-  createAssistantMessage,
-  lastStepText,
-  startStep,
-} from "../transitions/assistant-transitions.js";
-import { cancelInteraction, pendingInteractionsOf } from "../transitions/interaction-transitions.js";
-import { failTool } from "../transitions/tool-part-transitions.js";
-import type { AssistantTransitionFn } from "../transitions/transition.js";
-import { buildModelPrompt, toModelTools } from "./prompt-builder.js";
-import { planResume } from "./resume-plan.js";
-import { errorText, StepStreamConsumer } from "./step-stream-consumer.js";
+import { applyCheckpoint, hasQueuedPrompt } from "./checkpoint.js";
+import { requestModel } from "./model-request.js";
+import { OpenSegment } from "./open-segment.js";
+import { parkVerdict, resumeTurn } from "./parking.js";
+import { StepTools } from "./step-tools.js";
 import type { ToolCallHost } from "./tool-call-host.js";
-import { runToolCall } from "./tool-execution.js";
+import {
+  type FinishingTurn,
+  writeCompletedFinish,
+  writeFailedFinish,
+  writeInterruptedFinish,
+} from "./turn-finishes.js";
 import {
   type GiveUp,
   initialTurnState,
-  isFinishCommitted,
   type TurnEvent,
   type TurnState,
   transitionTurn,
@@ -37,24 +33,18 @@ import { TurnRecords } from "./turn-records.js";
 /** A Turn ends after this many Steps even if the model keeps calling tools. */
 export const MAX_STEPS = 25;
 
-export const TURN_STOPPED = "Turn stopped";
-export const TOOL_INTERRUPTED = "Tool interrupted by server restart";
-export const TURN_INTERRUPTED = "Turn interrupted by server restart";
 /** What this process's runner of a parked Turn settles with; the Turn itself goes on elsewhere. */
 export const TURN_PARKED = "Turn waits for a person; it resumes where the answer is committed";
 
 /** What a Turn needs from its session's host in this process. */
-export interface TurnHost extends ToolCallHost {
-  effectiveMode(): ApprovalMode;
-  effectiveAllowances(): ToolAllowance[];
-  /** The model of the next Step, by the session's effective `model_id` (read after the checkpoint). */
-  stepModel(): LanguageModelV3;
+export interface TurnHost extends ToolCallHost, CommandHost {
+  /** The session's effective settings (read again after each checkpoint) and the Step's model. */
+  readonly settings: SessionSettings;
   /**
    * Whether a Turn whose open tools all wait for a person gives the session back
    * (docs/behaviour.md#durability).
    */
   readonly parkWaitingTurns: boolean;
-  applyConfig(command: SetCommand, turn_id: string, epoch: number): Promise<void>;
   turnEnded(turn: TurnRunner): void;
 }
 
@@ -78,13 +68,6 @@ export class TurnRunner {
   readonly turn_id: string;
   /** Where the Turn is in its life; changed only by `#dispatch` (see turn-lifecycle.ts). */
   #state: TurnState = initialTurnState;
-  /**
-   * True once the Turn's `finish` is committed, before subscribers see it: from then on the session
-   * reads as idle (status, info) even though this runner still releases its lease.
-   */
-  get isFinished(): boolean {
-    return isFinishCommitted(this.#state);
-  }
   readonly #markFinished = (): void => {
     void this.#dispatch({ kind: "finish_committed" });
   };
@@ -95,33 +78,39 @@ export class TurnRunner {
   #resolveFinished!: (result: TurnResult) => void;
   #signalEnded!: () => void;
   readonly #ended: Promise<void>;
-  #messageId: string | undefined;
-  #opening: Promise<string> | undefined;
-  #segmentIndex = 0;
-  #stepMode: ApprovalMode;
-  #stepAllowances: ToolAllowance[];
+  readonly #segment: OpenSegment;
+  readonly #tools: StepTools;
   #lastText = "";
-  /** The current Step's stream consumer, whose buffered text a stop still persists. */
-  #consumer: StepStreamConsumer | undefined;
   readonly #records: TurnRecords;
-  /** What `stop()` answers, once the Turn finished stopped. */
-  stopResult: StopResult | undefined;
-  /** Tool calls of this Turn executing now. */
-  readonly #runningTools = new Set<string>();
   readonly #unwatch: () => void;
 
   constructor(host: TurnHost, lease: TurnLease, turn_id: string) {
     this.#host = host;
     this.#lease = lease;
     this.turn_id = turn_id;
-    this.#stepMode = host.effectiveMode();
-    this.#stepAllowances = host.effectiveAllowances();
     this.#records = new TurnRecords({
       writer: host.writer,
       ids: host.context.ids,
       now: () => host.context.clock.now(),
       turn_id,
       epoch: lease.epoch,
+    });
+    this.#segment = new OpenSegment({
+      writer: host.writer,
+      ids: host.context.ids,
+      session_id: host.session_id,
+      turn_id,
+      epoch: lease.epoch,
+    });
+    this.#tools = new StepTools({
+      host,
+      owner: this,
+      turn_id,
+      epoch: lease.epoch,
+      segment: this.#segment,
+      abort_signal: this.#abort.signal,
+      raceEnded: (work) => this.#raceEnded(work),
+      onToolEnded: () => this.#maybePark(),
     });
     this.finished = new Promise((resolve) => {
       this.#resolveFinished = resolve;
@@ -132,10 +121,6 @@ export class TurnRunner {
     this.#unwatch = host.context.waiters.watch(this, () => this.#maybePark());
     if (lease.lost.aborted) queueMicrotask(() => this.abandon());
     else lease.lost.addEventListener("abort", () => this.abandon(), { once: true });
-  }
-
-  get handle(): TurnHandle {
-    return { id: this.turn_id, finished: this.finished };
   }
 
   get epoch(): number {
@@ -193,11 +178,11 @@ export class TurnRunner {
           }, 0);
           break;
         case "write_failed_finish":
-          then(() => this.#finishFailed(failure));
+          then(async () => this.#written(await writeFailedFinish(this.#finishing(), failure)));
           break;
         case "write_stopped_finish": {
           const { reason } = effect;
-          then(() => this.#finishStopped(reason));
+          then(async () => this.#written(await writeStoppedFinish(this.#finishing(), reason)));
           break;
         }
         case "settle":
@@ -245,7 +230,7 @@ export class TurnRunner {
       // Without queued `set`s in between, the Turn's start and its prompt are one commit.
       const startsWithPrompt = configs.length === 0;
       if (!startsWithPrompt) await this.#records.turnMutation({ type: "start", status: "running" });
-      for (const command of configs) await this.#host.applyConfig(command, this.turn_id, this.epoch);
+      for (const command of configs) await applyConfig(this.#host, command, this.turn_id, this.epoch);
       await this.#records.userMessage(prompt.input.query, "prompt", prompt.command_id, {
         starts_turn: startsWithPrompt,
       });
@@ -253,38 +238,17 @@ export class TurnRunner {
     });
   }
 
-  /**
-   * Durable resume (docs/behaviour.md#durability) of the Turn whose open message is `message`.
-   * `resolved_here` names tools this process answered while already holding the lease: they are
-   * `running` only because of that answer, so they run again instead of failing as interrupted. So
-   * does a `running` tool whose latest Interaction is `resolved` without `resumed_at`: its owner
-   * died before handing the answer over, so its code never ran on (the re-run attaches to that
-   * answer and runs the side effect once). Any other `running` tool may have done its work already
-   * and fails as interrupted.
-   */
+  /** Durable resume of the Turn whose open message is `message` (see `resumeTurn`, parking.ts). */
   runResumed(message: AssistantMessage, resolved_here: ReadonlySet<string>): void {
-    this.#messageId = message.message_id;
-    this.#segmentIndex = message.segment_index;
-    void this.#guard(async () => {
-      const plan = planResume(message, resolved_here);
-      if (plan.kind === "interrupt") {
-        await this.#interrupt();
-        return;
-      }
-      const rerun = plan.kind === "resume" ? plan.rerun : [];
-      for (const tool_call_id of plan.kind === "resume" ? plan.fail_interrupted : []) {
-        await this.#update(message.message_id, (current) =>
-          failTool(current, tool_call_id, TOOL_INTERRUPTED),
-        );
-      }
-      if (plan.kind === "parked") {
-        for (const part of message.parts)
-          if (part.type === "tool" && part.state === "waiting-user") rerun.push(part.tool_call_id);
-      }
-      await this.#executeTools(message.message_id, rerun);
-      const steps = message.parts.filter((part) => part.type === "step-start").length;
-      await this.#loop(steps + 1);
-    });
+    this.#segment.continueFrom(message);
+    void this.#guard(() =>
+      resumeTurn(message, resolved_here, {
+        interrupt: () => this.#interrupt(),
+        update: (message_id, transition) => this.#segment.update(message_id, transition),
+        executeTools: (message_id, tool_call_ids) => this.#tools.execute(message_id, tool_call_ids),
+        loop: (firstStep) => this.#loop(firstStep),
+      }),
+    );
   }
 
   /** A started Turn whose owner died before any of its model output was committed ends interrupted. */
@@ -297,8 +261,7 @@ export class TurnRunner {
    * Interactions and close it `stopped`, without running anything.
    */
   runStopOfOrphan(message: AssistantMessage, reason: CancelReason): void {
-    this.#messageId = message.message_id;
-    this.#segmentIndex = message.segment_index;
+    this.#segment.continueFrom(message);
     void this.#dispatch({ kind: "stop", reason });
     void this.#guard(async () => undefined);
   }
@@ -325,132 +288,48 @@ export class TurnRunner {
   async #loop(firstStep: number): Promise<void> {
     for (let step = firstStep; ; step += 1) {
       this.#throwIfEnded();
-      await this.#checkpoint();
+      await applyCheckpoint({
+        turn_id: this.turn_id,
+        epoch: this.epoch,
+        host: this.#host,
+        segment: this.#segment,
+        records: this.#records,
+        stopHere: (reason) => {
+          void this.stop(reason);
+          this.#throwIfEnded();
+        },
+      });
       this.#throwIfEnded();
-      this.#stepMode = this.#host.effectiveMode();
-      this.#stepAllowances = this.#host.effectiveAllowances();
+      this.#tools.captureSettings();
       const tool_calls = await this.#runStep();
       this.#throwIfEnded();
       if (tool_calls > 0 && step < MAX_STEPS) continue;
-      if (await this.#hasQueuedPrompt()) continue;
+      if (await hasQueuedPrompt(this.#host, this.turn_id)) continue;
       try {
-        await this.#finishCompleted();
+        this.#written(await writeCompletedFinish(this.#finishing(), this.#lastText));
         return;
       } catch (error) {
         // A prompt committed for this Turn after the check: it joins as a steer
         // (docs/behaviour.md#turn-and-step).
         if (!(error instanceof StoreConflictError) || error.kind !== "queued") throw error;
-        this.#messageId = undefined;
+        this.#segment.endSegment();
       }
-    }
-  }
-
-  /**
-   * Applies a queued prompt as a steer. False when it was withdrawn after the queue was read: the
-   * store settles it only while it is still queued, so the commit fails and nothing of it is written.
-   */
-  async #steer(command: PromptCommand): Promise<boolean> {
-    try {
-      await this.#records.userMessage(command.input.query, "steer", command.command_id);
-      return true;
-    } catch (error) {
-      if (!(error instanceof StoreConflictError) || error.kind !== "revision") throw error;
-      const stored = await this.#host.context.store.getCommand(this.#host.session_id, command.command_id);
-      if (stored?.status !== "cancelled") throw error;
-      return false;
-    }
-  }
-
-  async #hasQueuedPrompt(): Promise<boolean> {
-    const commands = await this.#host.context.store.listQueuedCommands(this.#host.session_id);
-    return commands.some((command) => command.kind === "prompt" && command.turn_id === this.turn_id);
-  }
-
-  /**
-   * At each checkpoint (docs/behaviour.md#turn-and-step), before each model request the session's
-   * queued commands (committed by any instance) are applied in FIFO order, each settled in the
-   * commit of its effect; a queued stop stops the Turn.
-   */
-  async #checkpoint(): Promise<void> {
-    let steered = false;
-    const commands = await this.#host.context.store.listQueuedCommands(this.#host.session_id);
-    for (const command of commands) {
-      if (command.kind === "stop") {
-        void this.stop(command.input.reason);
-        this.#throwIfEnded();
-      }
-      if (command.kind === "set") {
-        await this.#host.applyConfig(command, this.turn_id, this.epoch);
-        continue;
-      }
-      // A prompt of a later Turn waits for that Turn (it cannot precede this one's finish).
-      if (command.kind !== "prompt" || command.turn_id !== this.turn_id) continue;
-      if (await this.#steer(command)) steered = true;
-    }
-    if (steered && this.#messageId) {
-      const message_id = this.#messageId;
-      await this.#update(message_id, (current, now) =>
-        closeAssistantMessage(current, {
-          status: "completed",
-          tool_error: TURN_STOPPED,
-          cancel_reason: "turn_stopped",
-          now,
-        }),
-      );
-      this.#messageId = undefined;
     }
   }
 
   /** One model request and the tools it called; returns how many tool calls the model made. */
   async #runStep(): Promise<number> {
-    const { agent, context } = this.#host;
-    const prompt = buildModelPrompt(
-      agent.system,
-      await loadAllMessages(context.store, this.#host.session_id),
-    );
-    const consumer = new StepStreamConsumer(
-      {
-        ensureMessage: () => this.#ensureMessage(),
-        update: async (id, fn) => {
-          await this.#update(id, fn);
-        },
-      },
-      agent.tools,
-      context.ids,
-      context.delta_flush_ms,
-    );
-    this.#consumer = consumer;
-    if (this.#messageId) {
-      // A later Step of the open segment: its start is committed with the Step's first change.
-      const step_part_id = context.ids.part("step-start");
-      consumer.ridesAlongWithFirstWrite((current) => startStep(current, step_part_id));
-    }
-    try {
-      const result = await this.#raceEnded(
-        Promise.resolve(
-          this.#host
-            .stepModel()
-            .doStream({ prompt, tools: toModelTools(agent.tools), abortSignal: this.#abort.signal }),
-        ),
-      );
-      await this.#raceEnded(consumer.consume(result.stream));
-    } catch (error) {
-      this.#throwIfEnded();
-      if (error instanceof TurnFencedError) throw error;
-      throw error instanceof Error ? error : new Error(errorText(error));
-    }
-    const message_id = this.#messageId;
-    if (!message_id) {
-      this.#lastText = "";
-      return 0;
-    }
-    // The consumer committed the end of the model stream with the Step's last batch when it called
-    // tools; otherwise the close that comes next records it.
-    const message = this.#host.writer.cached(message_id);
-    this.#lastText = message ? lastStepText(message) : "";
-    const ready = consumer.toolCalls.filter((call) => call.ready).map((call) => call.tool_call_id);
-    await this.#executeTools(message_id, ready);
-    return consumer.toolCalls.length;
+    const answer = await requestModel({
+      host: this.#host,
+      segment: this.#segment,
+      abort_signal: this.#abort.signal,
+      raceEnded: (work) => this.#raceEnded(work),
+      throwIfEnded: () => this.#throwIfEnded(),
+    });
+    this.#lastText = answer.text;
+    if (answer.message_id === undefined) return 0;
+    await this.#tools.execute(answer.message_id, answer.ready);
+    return answer.tool_calls;
   }
 
   async #raceEnded<T>(work: Promise<T>): Promise<T> {
@@ -459,34 +338,6 @@ export class TurnRunner {
       throw new TurnEnded();
     });
     return Promise.race([work, ended]);
-  }
-
-  async #ensureMessage(): Promise<string> {
-    if (this.#messageId) return this.#messageId;
-    this.#opening ??= (async () => {
-      const { context, session_id, writer } = this.#host;
-      this.#segmentIndex += 1;
-      const message = await writer.appendMessage(
-        (sequence, now) =>
-          createAssistantMessage({
-            message_id: context.ids.assistantMessage(session_id),
-            session_id,
-            turn_id: this.turn_id,
-            sequence,
-            segment_index: this.#segmentIndex,
-            step_part_id: context.ids.part("step-start"),
-            now,
-          }),
-        { epoch: this.epoch },
-      );
-      this.#messageId = message.message_id;
-      return message.message_id;
-    })();
-    try {
-      return await this.#opening;
-    } finally {
-      this.#opening = undefined;
-    }
   }
 
   /**
@@ -501,202 +352,36 @@ export class TurnRunner {
 
   /** What the scheduled park check finds (the lifecycle ignores it once the Turn ended). */
   #parkVerdict(): "not_waiting" | "writes_in_flight" | "waiting" {
-    if (this.#state.kind !== "running" || this.#runningTools.size === 0) return "not_waiting";
-    const waiting = this.#host.context.waiters.waitingTools(this);
-    for (const tool_call_id of this.#runningTools) if (!waiting.has(tool_call_id)) return "not_waiting";
-    if (!this.#host.writer.isIdle) return "writes_in_flight";
-    // A registered waiter is not yet a waiting tool: a resumed tool registers before it reads its
-    // answer, and an answer may be committed already. Park only on what the committed message says.
-    const message = this.#messageId === undefined ? undefined : this.#host.writer.cached(this.#messageId);
-    if (message === undefined || planResume(message).kind !== "parked") return "not_waiting";
-    return "waiting";
-  }
-
-  /** The Step's tools run concurrently; the Turn does not wait for them once it is stopped. */
-  async #executeTools(message_id: string, tool_call_ids: string[]): Promise<void> {
-    if (tool_call_ids.length === 0) return;
-    await this.#raceEnded(
-      Promise.all(
-        tool_call_ids.map((tool_call_id) =>
-          this.#tracked(tool_call_id, () =>
-            runToolCall({
-              host: this.#host,
-              owner: this,
-              turn_id: this.turn_id,
-              epoch: this.epoch,
-              message_id,
-              tool_call_id,
-              abort_signal: this.#abort.signal,
-              approvalMode: () => this.#stepMode,
-              toolAllowances: () => this.#stepAllowances,
-              hasEnded: () => this.#hasEnded(),
-              update: (id, transition) => this.#update(id, transition),
-            }),
-          ),
-        ),
-      ),
-    );
-  }
-
-  async #tracked(tool_call_id: string, run: () => Promise<void>): Promise<void> {
-    this.#runningTools.add(tool_call_id);
-    try {
-      await run();
-    } finally {
-      this.#runningTools.delete(tool_call_id);
-      this.#maybePark();
-    }
-  }
-
-  async #update(
-    message_id: string,
-    transition: AssistantTransitionFn,
-  ): Promise<AssistantMessage | undefined> {
-    const result = await this.#host.writer.updateAssistant(message_id, transition, { epoch: this.epoch });
-    return result?.message;
-  }
-
-  async #close(
-    status: "completed" | "stopped" | "failed",
-    tool_error: string,
-    cancel_reason: CancelReason,
-  ): Promise<void> {
-    if (!this.#messageId) return;
-    await this.#update(this.#messageId, (current, now) =>
-      closeAssistantMessage(current, { status, tool_error, cancel_reason, now }),
-    );
-  }
-
-  /** The close of the open message and the Turn's finish are one commit. */
-  async #finishCompleted(): Promise<void> {
-    const tool_error = "Tool did not complete before Assistant Message closed";
-    const finish = { type: "finish", status: "completed", text: this.#lastText } as const;
-    const commands = { ends_turn: { turn_id: this.turn_id, cancel_queued_prompts: false } };
-    if (!this.#messageId) await this.#records.turnMutation(finish, this.#markFinished, commands);
-    else {
-      try {
-        await this.#records.closeAndFinish(
-          this.#messageId,
-          (current, now) =>
-            closeAssistantMessage(current, {
-              status: "completed",
-              tool_error,
-              cancel_reason: "turn_stopped",
-              now,
-            }),
-          finish,
-          this.#markFinished,
-          commands,
-        );
-      } catch (error) {
-        // A prompt queued for this Turn refused the finish (it joins as a steer): the message still
-        // closes, on its own, before the Turn goes on with a new segment.
-        if (error instanceof StoreConflictError && error.kind === "queued") {
-          await this.#close("completed", tool_error, "turn_stopped");
-        }
-        throw error;
-      }
-    }
-    this.#written({ turn_id: this.turn_id, text: this.#lastText, success: true });
-  }
-
-  /**
-   * Stop (docs/behaviour.md#commands): each pending Interaction is cancelled in its own revision,
-   * then the message closes `stopped`.
-   */
-  async #finishStopped(reason: CancelReason): Promise<void> {
-    try {
-      await this.#consumer?.flush().catch(() => undefined);
-      const message_id = this.#messageId ?? (await this.#opening?.catch(() => undefined));
-      if (message_id) {
-        const { store } = this.#host.context;
-        const current =
-          this.#host.writer.cached(message_id) ?? (await store.getMessage(this.#host.session_id, message_id));
-        for (const interaction of current?.type === "assistant" ? pendingInteractionsOf(current) : []) {
-          await this.#update(message_id, (latest, now) =>
-            cancelInteraction(latest, { interaction_id: interaction.interaction_id, reason }, now),
-          );
-        }
-        await this.#update(message_id, (latest, now) =>
-          latest.status === "streaming"
-            ? closeAssistantMessage(latest, {
-                status: "stopped",
-                tool_error: TURN_STOPPED,
-                cancel_reason: reason,
-                now,
-              })
-            : null,
-        );
-      }
-      // Stop: the prompts queued for this Turn are cancelled with its finish, and every queued stop
-      // (from any instance) is answered in the same commit.
-      const queued = await this.#host.context.store.listQueuedCommands(this.#host.session_id);
-      const result: StopResult = {
-        stopped: true,
-        turn_id: this.turn_id,
-        cancelled_queued_prompts: queued.filter(
-          (command) => command.kind === "prompt" && command.turn_id === this.turn_id,
-        ).length,
-        reason: "stopped",
-      };
-      await this.#records.turnMutation(
-        { type: "finish", status: "stopped", error: TURN_STOPPED },
-        () => {
-          this.stopResult = result;
-          this.#markFinished();
-        },
-        {
-          settle_commands: queued
-            .filter((command) => command.kind === "stop")
-            .map((command) => ({ command_id: command.command_id, status: "applied", result })),
-          ends_turn: { turn_id: this.turn_id, cancel_queued_prompts: true },
-        },
-      );
-    } catch (error) {
-      this.#host.context.logger?.error(
-        { session_id: this.#host.session_id, err: error },
-        "stopping the turn failed",
-      );
-    }
-    this.#written({ turn_id: this.turn_id, text: "", success: false, error: TURN_STOPPED });
-  }
-
-  /**
-   * docs/behaviour.md#turn-and-step: the message keeps its parts and closes `failed`, then one
-   * `error` message.
-   */
-  async #finishFailed(error: unknown): Promise<void> {
-    const message = errorText(error);
-    try {
-      await this.#consumer?.flush().catch(() => undefined);
-      await this.#close("failed", message, "turn_stopped");
-      await this.#records.errorMessage("turn_execution_failed", message);
-      await this.#records.turnMutation(
-        { type: "finish", status: "failed", error: message },
-        this.#markFinished,
-        { ends_turn: { turn_id: this.turn_id, cancel_queued_prompts: true } },
-      );
-    } catch (writeError) {
-      this.#host.context.logger?.error(
-        { session_id: this.#host.session_id, err: writeError },
-        "failing the turn failed",
-      );
-    }
-    this.#written({ turn_id: this.turn_id, text: "", success: false, error: message });
+    const { writer, context } = this.#host;
+    return parkVerdict({
+      running: this.#state.kind === "running",
+      running_tools: this.#tools.running,
+      waitingTools: () => context.waiters.waitingTools(this),
+      writes_idle: () => writer.isIdle,
+      committedMessage: () => {
+        const { messageId } = this.#segment;
+        return messageId === undefined ? undefined : writer.cached(messageId);
+      },
+    });
   }
 
   /** A Step whose stream was cut by a crash is not replayed (docs/behaviour.md#durability). */
   async #interrupt(): Promise<void> {
-    await this.#close("failed", TURN_INTERRUPTED, "runtime_interrupted");
-    await this.#records.errorMessage("turn_interrupted", TURN_INTERRUPTED);
-    await this.#records.turnMutation(
-      { type: "finish", status: "failed", error: TURN_INTERRUPTED },
-      undefined,
-      {
-        ends_turn: { turn_id: this.turn_id, cancel_queued_prompts: true },
-      },
-    );
-    this.#written({ turn_id: this.turn_id, text: "", success: false, error: TURN_INTERRUPTED });
+    this.#written(await writeInterruptedFinish(this.#finishing()));
+  }
+
+  /** What the Turn's end is written with (see `turn-finishes.ts`). */
+  #finishing(): FinishingTurn {
+    const { session_id, context, writer } = this.#host;
+    return {
+      turn_id: this.turn_id,
+      session_id,
+      context,
+      writer,
+      segment: this.#segment,
+      records: this.#records,
+      markFinished: this.#markFinished,
+    };
   }
 
   /** The Turn's end is written (or writing it failed and was logged): deliver `result`. */

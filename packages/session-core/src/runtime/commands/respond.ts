@@ -3,13 +3,13 @@ import type { InteractionRecord } from "../../ports/session-store.js";
 import type { TurnLease } from "../../ports/turn-lease.js";
 import { type InteractionResult, type RespondInput, respondInputSchema } from "../../schema/interaction.js";
 import type { SessionRecord } from "../../schema/session.js";
+import { allowanceOfAnswer, grantAllowance } from "../interactions/approval-allowance.js";
+import { assertEditFitsTool } from "../interactions/approval-edit.js";
+import { assertRespondable } from "../interactions/respond-validation.js";
 import type { Actor } from "../session/session-facade.js";
 import type { SessionHost } from "../session/session-host.js";
 import type { SessionHosts } from "../session/session-hosts.js";
 import { respondToInteraction } from "../transitions/interaction-transitions.js";
-import { allowanceOfAnswer, grantAllowance } from "./approval-allowance.js";
-import { assertEditFitsTool } from "./approval-edit.js";
-import { assertRespondable } from "./respond-validation.js";
 
 /**
  * `session.respond()`'s input, validated before anything else happens

@@ -1,0 +1,141 @@
+import { describe, expect, it } from "vitest";
+import { createScriptedModel } from "../../testing/scripted-model.js";
+import { RuntimeHarness } from "../runtime-harness.js";
+import { approve, turnFinish, untilHostless, waitingInA } from "./durable-fixtures.js";
+import { createApprovalTool } from "./tools.js";
+
+describe("a waiting Turn is rows", () => {
+  async function parkedInA(tool_call_ids = ["call_1"]) {
+    const approval = createApprovalTool();
+    const model = createScriptedModel([
+      tool_call_ids.map((id, index) => ({
+        tool_call: { id, name: "delete_file", input: { path: `file-${index}` } },
+      })),
+      [{ text: "all done" }],
+    ]);
+    const harness = new RuntimeHarness({
+      model,
+      tools: { delete_file: approval.tool },
+      park_waiting_turns: true,
+    });
+    const session = await harness.createSession({ process_id: "A" });
+    const turn = await session.prompt({ query: "delete" });
+    const interaction_ids: string[] = [];
+    for (const id of tool_call_ids) interaction_ids.push(await harness.pendingInteraction(id));
+    await untilHostless(harness, "A");
+    return { harness, session, turn, interaction_ids, effects: approval.effects };
+  }
+
+  it("once every open tool waits for a person, the Turn holds no lease and no host; recovery leaves it alone", async () => {
+    const { harness, session } = await parkedInA();
+    expect(harness.leases.holderOf(session.id)).toBeNull();
+    expect(harness.runtime("A").stats()).toEqual({ hosts: 0 });
+    expect(await harness.runtime("B").recover()).toEqual({ resumed_session_ids: [] });
+    expect(await session.status()).toMatchObject({ state: "running" });
+    expect(await session.interactions()).toHaveLength(1);
+  });
+
+  it("the process that commits the answer resumes the Turn by replay; the side effect runs once", async () => {
+    const { harness, session, turn, interaction_ids, effects } = await parkedInA();
+    const remote = await harness.runtime("B").openSession(session.id);
+    const finished = turnFinish(harness, turn.id);
+    await remote?.respond(approve(interaction_ids[0] ?? ""));
+    expect(await finished).toMatchObject({ status: "completed", text: "all done" });
+    expect(await turn.finished).toMatchObject({ success: true, text: "all done" });
+    expect(effects).toEqual(["file-0"]);
+    expect((await harness.tool(session.id, "call_1")).interactions).toHaveLength(1);
+  });
+
+  it("a resumed tool reading its answer from a store slower than a timer tick is not parked again", async () => {
+    const { harness, session, turn, interaction_ids, effects } = await parkedInA();
+    // Postgres answers in milliseconds, the in-memory store in microtasks: the resumed tool registers
+    // its waiter, then reads the stored answer; the Turn must not take that moment for "waiting".
+    const getMessage = harness.store.getMessage.bind(harness.store);
+    harness.store.getMessage = async (session_id, message_id) => {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      return getMessage(session_id, message_id);
+    };
+    const remote = await harness.runtime("B").openSession(session.id);
+    const finished = turnFinish(harness, turn.id);
+    await remote?.respond(approve(interaction_ids[0] ?? ""));
+    expect(await finished).toMatchObject({ status: "completed", text: "all done" });
+    expect(effects).toEqual(["file-0"]);
+  });
+
+  it("respond acknowledges once the answer is committed; resuming the parked Turn does not delay it", async () => {
+    const { harness, session, turn, interaction_ids, effects } = await parkedInA();
+    // Hold back the resuming process's read of the open Turn: with Postgres that read, the replay
+    // setup and the answer's delivery race; a reply that waits for them lags the committed answer
+    // its client already sees.
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let held = 0;
+    const listOpen = harness.store.listOpenAssistantMessages.bind(harness.store);
+    harness.store.listOpenAssistantMessages = async (session_id) => {
+      held += 1;
+      await gate;
+      return listOpen(session_id);
+    };
+    const remote = await harness.runtime("B").openSession(session.id);
+    const finished = turnFinish(harness, turn.id);
+    const result = await remote?.respond(approve(interaction_ids[0] ?? ""));
+    expect(result).toMatchObject({ status: "resolved" });
+    expect(held).toBeGreaterThan(0);
+    expect(effects).toEqual([]);
+    release();
+    expect(await finished).toMatchObject({ status: "completed", text: "all done" });
+    expect(effects).toEqual(["file-0"]);
+  });
+
+  it("two waiting tools: each answer resumes the Turn; the first answer's tool runs, the other parks again", async () => {
+    const { harness, session, turn, interaction_ids, effects } = await parkedInA(["call_1", "call_2"]);
+    const finished = turnFinish(harness, turn.id);
+    await session.respond(approve(interaction_ids[0] ?? ""));
+    await harness.waitFor(
+      (mutation) =>
+        mutation.variant === "part" && mutation.part.type === "tool" && mutation.part.state === "completed",
+    );
+    await untilHostless(harness, "A");
+    expect(effects).toEqual(["file-0"]);
+    const remote = await harness.runtime("B").openSession(session.id);
+    await remote?.respond(approve(interaction_ids[1] ?? ""));
+    expect(await finished).toMatchObject({ status: "completed", text: "all done" });
+    expect(effects).toEqual(["file-0", "file-1"]);
+  });
+
+  it("a stop from any process stops a parked Turn", async () => {
+    const { harness, session, turn } = await parkedInA();
+    const remote = await harness.runtime("B").openSession(session.id);
+    expect(await remote?.stop()).toEqual({
+      stopped: true,
+      turn_id: turn.id,
+      cancelled_queued_prompts: 0,
+      reason: "stopped",
+    });
+    expect(await session.interactions()).toEqual([]);
+  });
+});
+
+describe("no lost wake-up", () => {
+  it("an answer whose bus notice was lost still reaches the tool of the Turn held by a live process", async () => {
+    const { harness, session, turn, interaction_ids, effects } = await waitingInA();
+    const publish = harness.bus.publish.bind(harness.bus);
+    let dropped = 0;
+    harness.bus.publish = async (events) => {
+      // The answer's notice never arrives (a lost NOTIFY, a dead LISTEN connection).
+      if (events.session_events.some((event) => event.mutation.variant === "part")) {
+        dropped += 1;
+        return;
+      }
+      await publish(events);
+    };
+    const remote = await harness.runtime("B").openSession(session.id);
+    await remote?.respond(approve(interaction_ids[0] ?? ""));
+    harness.bus.publish = publish;
+    expect(dropped).toBe(1);
+    expect(await turn.finished).toMatchObject({ success: true, text: "all done" });
+    expect(effects).toEqual(["file-0"]);
+  });
+});

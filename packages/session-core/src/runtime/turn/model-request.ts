@@ -1,0 +1,80 @@
+import { loadAllMessages } from "../runtime-context.js";
+import type { SessionSettings } from "../session/session-settings.js";
+import { TurnFencedError } from "../session/session-writer.js";
+import { lastStepText, startStep } from "../transitions/assistant-transitions.js";
+import type { OpenSegment } from "./open-segment.js";
+import { buildModelPrompt, toModelTools } from "./prompt-builder.js";
+import { errorText, StepStreamConsumer } from "./step-stream-consumer.js";
+import type { ToolCallHost } from "./tool-call-host.js";
+
+/** What one model request of a Step works with. */
+export interface ModelRequest {
+  readonly host: ToolCallHost & { readonly settings: SessionSettings };
+  readonly segment: OpenSegment;
+  readonly abort_signal: AbortSignal;
+  /** `work`, unless the Turn ends first (stopped or given up): then it throws and the loop unwinds. */
+  raceEnded<T>(work: Promise<T>): Promise<T>;
+  throwIfEnded(): void;
+}
+
+/** What the model answered: its last Step's text, and the tool calls it made (`ready`: to run). */
+export interface ModelAnswer {
+  text: string;
+  tool_calls: number;
+  /** Undefined when the model wrote nothing (no message was opened). */
+  message_id: string | undefined;
+  ready: string[];
+}
+
+/**
+ * The Step's model request (docs/behaviour.md#turn-and-step): the whole session is the prompt, and
+ * the model's stream is written into the open segment as it arrives (a later Step of the segment
+ * commits its `step-start` with its first change). A provider error fails the Turn; a stop or
+ * give-up ends the request at once.
+ */
+export async function requestModel(request: ModelRequest): Promise<ModelAnswer> {
+  const { host, segment } = request;
+  const { agent, context } = host;
+  const prompt = buildModelPrompt(agent.system, await loadAllMessages(context.store, host.session_id));
+  const consumer = new StepStreamConsumer(
+    {
+      ensureMessage: () => segment.ensureMessage(),
+      update: async (id, fn) => {
+        await segment.update(id, fn);
+      },
+    },
+    agent.tools,
+    context.ids,
+    context.delta_flush_ms,
+  );
+  segment.consumer = consumer;
+  if (segment.messageId) {
+    const step_part_id = context.ids.part("step-start");
+    consumer.ridesAlongWithFirstWrite((current) => startStep(current, step_part_id));
+  }
+  try {
+    const result = await request.raceEnded(
+      Promise.resolve(
+        host.settings
+          .stepModel()
+          .doStream({ prompt, tools: toModelTools(agent.tools), abortSignal: request.abort_signal }),
+      ),
+    );
+    await request.raceEnded(consumer.consume(result.stream));
+  } catch (error) {
+    request.throwIfEnded();
+    if (error instanceof TurnFencedError) throw error;
+    throw error instanceof Error ? error : new Error(errorText(error));
+  }
+  const message_id = segment.messageId;
+  if (!message_id) return { text: "", tool_calls: 0, message_id: undefined, ready: [] };
+  // The consumer committed the end of the model stream with the Step's last batch when it called
+  // tools; otherwise the close that comes next records it.
+  const message = host.writer.cached(message_id);
+  return {
+    text: message ? lastStepText(message) : "",
+    tool_calls: consumer.toolCalls.length,
+    message_id,
+    ready: consumer.toolCalls.filter((call) => call.ready).map((call) => call.tool_call_id),
+  };
+}
