@@ -3,6 +3,7 @@ import type { InteractionRecord } from "../../ports/session-store.js";
 import type { TurnLease } from "../../ports/turn-lease.js";
 import { type InteractionResult, type RespondInput, respondInputSchema } from "../../schema/interaction.js";
 import type { SessionRecord } from "../../schema/session.js";
+import type { ToolAllowance } from "../../schema/tool-allowance.js";
 import { allowanceOfAnswer, grantAllowance } from "../interactions/approval-allowance.js";
 import { assertEditFitsTool } from "../interactions/approval-edit.js";
 import { assertRespondable } from "../interactions/respond-validation.js";
@@ -76,12 +77,7 @@ export async function respondToSessionInteraction(
   const allowance = allowanceOfAnswer(record.interaction, input.response);
   return hosts.use(
     session_id,
-    async (host) => {
-      // The allowance is configured before the answer commits: the tool woken by the answer may
-      // reach the next Step checkpoint at once, and that checkpoint must already apply it.
-      if (allowance) await grantAllowance(host, allowance);
-      return commitResponse(host, input, record, actor);
-    },
+    async (host) => commitResponse(host, input, record, actor, allowance),
     session,
   );
 }
@@ -91,6 +87,7 @@ async function commitResponse(
   input: RespondInput,
   record: InteractionRecord,
   actor: Actor | undefined,
+  allowance: ToolAllowance | null,
 ): Promise<InteractionResult> {
   // No copy here (another process runs the Turn, or it is about to be resumed): the message is read
   // while the lease is tried instead of after it. It was committed with the Interaction just read,
@@ -131,6 +128,17 @@ async function commitResponse(
   if (!result) {
     if (lease) await host.unclaim(lease);
     throw new Error(`Responding to ${input.interaction_id} committed nothing`);
+  }
+  // Only the answer that committed grants its allowance (of two at once, the loser's must add
+  // nothing), and before the Turn is resumed here, so that the resumed Turn's next Step checkpoint
+  // applies it. A Turn held live elsewhere may pass one checkpoint before the grant lands; its next
+  // one applies it.
+  if (allowance) {
+    try {
+      await grantAllowance(host, allowance);
+    } catch (error) {
+      host.context.logger?.error({ session_id: host.session_id, err: error }, "granting an allowance failed");
+    }
   }
   // The answer is committed: that is what the caller waits for. Resuming the Turn (reading it back,
   // replaying the Step) is the lease holder's work and does not delay the acknowledgement.

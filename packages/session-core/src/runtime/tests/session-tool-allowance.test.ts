@@ -62,6 +62,39 @@ describe("allow a tool for the rest of the session, and the auto-approved mark",
     });
   });
 
+  it("of two answers at once, only the one that commits grants: a losing 'allow for this session' adds nothing", async () => {
+    const remove = createApprovalTool("delete_file");
+    const model = createScriptedModel([
+      [{ tool_call: { id: "call_a", name: "delete_file", input: { path: "a" } } }],
+      [{ text: "done" }],
+    ]);
+    const harness = new RuntimeHarness({ model, tools: { delete_file: remove.tool } });
+    const session = await harness.createSession();
+    const turn = await session.prompt({ query: "go" });
+    const interaction_id = await harness.pendingInteraction("call_a");
+    const onB = await harness.runtime("B").openSession(session.id);
+    if (!onB) throw new Error("session not found on B");
+    const [once, forSession] = await Promise.allSettled([
+      session.respond({
+        interaction_id,
+        response: { type: "approval", outcome: "resolved", payload: { decision: "approved" } },
+      }),
+      onB.respond({
+        interaction_id,
+        response: {
+          type: "approval",
+          outcome: "resolved",
+          payload: { decision: "approved", scope: "session" },
+        },
+      }),
+    ]);
+    expect([once.status, forSession.status].sort()).toEqual(["fulfilled", "rejected"]);
+    expect(await turn.finished).toMatchObject({ success: true, text: "done" });
+    expect(remove.effects).toEqual(["a"]);
+    const granted = forSession.status === "fulfilled" ? [{ tool_name: "delete_file" }] : [];
+    expect((await session.status()).security.tool_allowances).toEqual(granted);
+  });
+
   it("a call run under always-allow carries the always-allow mark", async () => {
     const remove = createApprovalTool("delete_file");
     const model = createScriptedModel([
