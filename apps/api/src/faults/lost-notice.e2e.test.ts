@@ -68,7 +68,6 @@ describe.each(["on", "off"] as const)("a lost bus notice (PARLEY_PARK_WAITING_TU
     });
 
     // The answer reaches the Turn within 2 s (asserted as 2 s): its tool completes, then it finishes.
-    const answered_at = Date.now();
     await waitUntil(
       "the answered tool to complete, seen by a client of B",
       () =>

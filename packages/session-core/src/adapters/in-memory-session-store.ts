@@ -46,14 +46,6 @@ export interface LeaseEpochSink {
   leaseReleased?(session_id: string, holder: string): void;
 }
 
-/** A failure the next matching commits raise instead of writing (tests of storage write failures). */
-export interface CommitFailureInjection {
-  /** Stops failing commits; idempotent. */
-  remove(): void;
-  /** How many commits this injection has failed so far. */
-  readonly hits: number;
-}
-
 interface SessionState {
   record: SessionRecord;
   /** By message_id. */
@@ -69,13 +61,6 @@ interface SessionState {
   active_turn_id: string | null;
 }
 
-interface FailureRule {
-  error: Error;
-  match: (commit: SessionCommit) => boolean;
-  remaining: number;
-  hits: number;
-}
-
 /**
  * The reference `SessionStore`: every port rule held in process memory. A commit is checked in
  * full before anything is written, and runs without an `await` in between, so it is atomic with
@@ -88,7 +73,6 @@ export class InMemorySessionStore implements SessionStore, LeaseEpochSink {
   readonly #interactionEvents: InteractionEvent[] = [];
   /** Fencing epochs by session; a session never leased has epoch 0. */
   readonly #epochs = new Map<string, number>();
-  readonly #failures: FailureRule[] = [];
   readonly #turns = new InMemoryTurns();
 
   async createSession(record: SessionRecord): Promise<void> {
@@ -135,7 +119,6 @@ export class InMemorySessionStore implements SessionStore, LeaseEpochSink {
   async commit(commit: SessionCommit): Promise<CommitResult> {
     assertCommitWellFormed(commit);
     const state = this.#requireSession(commit.session_id);
-    this.#raiseInjectedFailure(commit);
     this.#checkCommit(state, commit);
     return this.#applyCommit(state, structuredClone(commit));
   }
@@ -359,52 +342,10 @@ export class InMemorySessionStore implements SessionStore, LeaseEpochSink {
     return this.#epochs.get(session_id) ?? 0;
   }
 
-  /**
-   * Makes the next `times` commits that `match` (default: every commit) throw `error` and write
-   * nothing, as a failed storage write would. The failure is raised after the session lookup and
-   * before any check, so it wins over conflicts.
-   */
-  injectCommitFailure(options: {
-    error: Error;
-    match?: (commit: SessionCommit) => boolean;
-    times?: number;
-  }): CommitFailureInjection {
-    const rule: FailureRule = {
-      error: options.error,
-      match: options.match ?? (() => true),
-      remaining: options.times ?? Number.POSITIVE_INFINITY,
-      hits: 0,
-    };
-    this.#failures.push(rule);
-    return {
-      remove: () => {
-        const index = this.#failures.indexOf(rule);
-        if (index >= 0) this.#failures.splice(index, 1);
-      },
-      get hits() {
-        return rule.hits;
-      },
-    };
-  }
-
-  /** Fails exactly the next commit that `match`es (default: the next commit) with `error`. */
-  failNextCommit(error: Error, match?: (commit: SessionCommit) => boolean): CommitFailureInjection {
-    return this.injectCommitFailure(match ? { error, match, times: 1 } : { error, times: 1 });
-  }
-
   #requireSession(session_id: string): SessionState {
     const state = this.#sessions.get(session_id);
     if (!state) throw new ParleyError("session_not_found", `Session not found: ${session_id}`);
     return state;
-  }
-
-  #raiseInjectedFailure(commit: SessionCommit): void {
-    const rule = this.#failures.find((candidate) => candidate.match(commit));
-    if (!rule) return;
-    rule.hits += 1;
-    rule.remaining -= 1;
-    if (rule.remaining <= 0) this.#failures.splice(this.#failures.indexOf(rule), 1);
-    throw rule.error;
   }
 
   /** The rules of the port that read stored state (well-formedness is checked before), before anything is written. */

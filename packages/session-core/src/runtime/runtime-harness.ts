@@ -8,6 +8,7 @@ import type { ApprovalMode } from "../schema/approval-mode.js";
 import type { AssistantMessage, SessionMessage } from "../schema/messages.js";
 import type { SessionMutation } from "../schema/mutation.js";
 import type { ToolPart } from "../schema/parts.js";
+import { CommitFaults } from "../testing/commit-faults.js";
 import { ProcessConnections } from "../testing/simulated-process.js";
 import type { AnyAgentTool, WorkspaceRef } from "../tools/define-agent-tool.js";
 import { type ComposedRuntime, composeRuntime } from "./compose-runtime.js";
@@ -71,6 +72,8 @@ export interface HarnessLogEntry {
  */
 export class RuntimeHarness {
   readonly store = new InMemorySessionStore();
+  /** Storage write failures every process's commits go through (`harness.faults.failNextCommit`). */
+  readonly faults = new CommitFaults(this.store);
   readonly bus = new InMemoryEventBus();
   readonly leases = new InMemoryLeaseRegistry({ epochs: this.store });
   /** Every committed session event, in publish order. */
@@ -100,7 +103,7 @@ export class RuntimeHarness {
   runtime(process_id = "A"): SessionRuntime {
     const running = this.#processes.get(process_id);
     if (running) return running.composed.runtime;
-    const connections = new ProcessConnections(process_id, { store: this.store, bus: this.bus });
+    const connections = new ProcessConnections(process_id, { store: this.faults.store, bus: this.bus });
     const log = (level: HarnessLogEntry["level"]) => (fields: Record<string, unknown>, message: string) =>
       this.logs.push({ process_id, level, fields, message });
     const { workspace } = this.#options;

@@ -4,6 +4,7 @@ export {
   RuntimeHarness,
   type RuntimeHarnessOptions,
 } from "../runtime/runtime-harness.js";
+export * from "./commit-faults.js";
 export * from "./event-bus-conformance.js";
 export * from "./fixtures.js";
 export * from "./gates.js";

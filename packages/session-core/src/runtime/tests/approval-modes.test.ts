@@ -304,7 +304,7 @@ describe("approval modes, status and set", () => {
     const harness = new RuntimeHarness({ model });
     const session = await harness.createSession();
     await session.set(ALWAYS);
-    harness.store.failNextCommit(
+    harness.faults.failNextCommit(
       new Error("action write failed"),
       (commit) => commit.message?.snapshot.type === "action",
     );

@@ -169,7 +169,7 @@ describe("Interaction creation and structure", () => {
       [{ text: "after" }],
     ]);
     const harness = new RuntimeHarness({ model, tools: { asker: asker.tool } });
-    harness.store.failNextCommit(new Error("disk full"), (commit) =>
+    harness.faults.failNextCommit(new Error("disk full"), (commit) =>
       (commit.interaction_events ?? []).some((event) => event.kind === "created"),
     );
     const session = await harness.createSession();

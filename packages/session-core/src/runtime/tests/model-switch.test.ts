@@ -182,7 +182,7 @@ describe("models per session", () => {
     const harness = harnessOf(models);
     const session = await harness.createSession();
     await session.set({ model_id: NEW });
-    harness.store.failNextCommit(
+    harness.faults.failNextCommit(
       new Error("action write failed"),
       (commit) => commit.message?.snapshot.type === "action",
     );

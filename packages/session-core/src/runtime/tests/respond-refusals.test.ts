@@ -55,7 +55,7 @@ describe("respond(): refusals change nothing", () => {
 
   it("G19: a storage failure while responding leaves everything pending; a retry succeeds", async () => {
     const { harness, session, interaction_id, turn, decisions, effects } = await pendingApproval();
-    harness.store.failNextCommit(new Error("connection reset"));
+    harness.faults.failNextCommit(new Error("connection reset"));
     await expect(session.respond({ interaction_id, response: approval("approved") })).rejects.toThrow(
       "connection reset",
     );
