@@ -1,6 +1,6 @@
 "use client";
 
-import type { RespondInput } from "@parley/session-core";
+import type { RespondInput } from "@parley/sdk";
 import { ExternalLink, Lock } from "lucide-react";
 import Link from "next/link";
 import { useRouter, useSearchParams } from "next/navigation";

@@ -1,6 +1,6 @@
 "use client";
 
-import type { ApprovalPayload, Interaction, JsonValue } from "@parley/session-core";
+import type { ApprovalPayload, Interaction, JsonValue } from "@parley/sdk";
 import { Check, CheckCheck, FilePlus2, FileX2, FolderOpen, Pencil, X } from "lucide-react";
 import { type FormEvent, useId, useRef, useState } from "react";
 import { readEditFields } from "@/lib/approval-edit";

@@ -1,6 +1,6 @@
 "use client";
 
-import type { JsonValue } from "@parley/session-core";
+import type { JsonValue } from "@parley/sdk";
 import { Check } from "lucide-react";
 import { type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
 import {

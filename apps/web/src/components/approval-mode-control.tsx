@@ -1,6 +1,6 @@
 "use client";
 
-import type { ApprovalMode } from "@parley/session-core";
+import type { ApprovalMode } from "@parley/sdk";
 import * as Dialog from "@radix-ui/react-dialog";
 import clsx from "clsx";
 import { Clock, ShieldAlert } from "lucide-react";

@@ -1,6 +1,6 @@
 "use client";
 
-import type { Interaction, Question } from "@parley/session-core";
+import type { Interaction, Question } from "@parley/sdk";
 import { Ban, Send } from "lucide-react";
 import { type FormEvent, useId, useState } from "react";
 import { buildQuestionDecline, formatJson } from "@/lib/interaction-view";

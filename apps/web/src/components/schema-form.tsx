@@ -1,6 +1,6 @@
 "use client";
 
-import type { JsonValue } from "@parley/session-core";
+import type { JsonValue } from "@parley/sdk";
 import { Send, X } from "lucide-react";
 import { type FormEvent, useId, useState } from "react";
 import { formatJson } from "@/lib/interaction-view";

@@ -1,6 +1,6 @@
 "use client";
 
-import type { AssistantMessage, AssistantPart, SessionMessage } from "@parley/session-core";
+import type { AssistantMessage, AssistantPart, SessionMessage } from "@parley/sdk";
 import clsx from "clsx";
 import { AlertOctagon, Bot, Info, User } from "lucide-react";
 import { useEffect, useLayoutEffect, useRef, useState } from "react";

@@ -1,6 +1,6 @@
 "use client";
 
-import type { SessionStatus, ToolAllowance } from "@parley/session-core";
+import type { SessionStatus, ToolAllowance } from "@parley/sdk";
 import clsx from "clsx";
 import { Clock, X } from "lucide-react";
 import { useId, useMemo, useRef } from "react";
