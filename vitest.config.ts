@@ -16,7 +16,12 @@ export default defineConfig({
         extends: true,
         test: {
           name: "unit",
-          include: ["packages/*/src/**/*.test.ts", "apps/api/src/**/*.test.ts", "apps/web/src/**/*.test.ts"],
+          include: [
+            "packages/*/src/**/*.test.ts",
+            "apps/api/src/**/*.test.ts",
+            "apps/web/src/**/*.test.ts",
+            "scripts/**/*.test.ts",
+          ],
           exclude: ["**/*.int.test.ts", "**/*.e2e.test.ts", "**/node_modules/**"],
           // A bound for a hang, not for speed: the slowest unit cases (1,000 sessions opened, 300
           // rounds of file-system churn, a full approval over HTTP) take 1-3 s alone and past the
