@@ -2,6 +2,7 @@
 
 import type { RespondInput } from "@parley/sdk";
 import { useCallback, useEffect, useReducer, useState } from "react";
+import { followAdminInbox } from "@/lib/admin-inbox-follow";
 import { type InboxLists, loadInboxLists } from "@/lib/admin-inbox-lists";
 import { type AdminInboxState, adminInboxReducer, createAdminInboxState } from "@/lib/admin-inbox-state";
 import { type DisplayError, type ParleyApi, toDisplayError } from "@/lib/parley-api";
@@ -17,12 +18,9 @@ export interface AdminInboxFeed {
 }
 
 /**
- * The inbox's data: the live feed (`admin.onInteraction`) with the lists loaded beside it. The lists
- * are read at once (so an unreachable server shows the error state) and again each time the feed
- * (re)starts: a read before the feed listens, or during a reconnect, may have missed an event, and
- * the re-read once it listens closes that gap. They are also re-read when a row of an unseen
- * session arrives (it lacks title and owner), and when an answer finds its interaction already
- * answered elsewhere.
+ * The inbox's data, followed live (`followAdminInbox`: the lists are re-read each time the feed
+ * (re)starts). The lists are also re-read when a row of an unseen session arrives (it lacks title
+ * and owner), and when an answer finds its interaction already answered elsewhere.
  */
 export function useAdminInboxFeed(api: ParleyApi): AdminInboxFeed {
   const [state, dispatch] = useReducer(adminInboxReducer, undefined, createAdminInboxState);
@@ -38,29 +36,15 @@ export function useAdminInboxFeed(api: ParleyApi): AdminInboxFeed {
   }, [api, apply]);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: attempt re-runs the load on "Retry"
-  useEffect(() => {
-    let disposed = false;
-    const unsubscribe = api.subscribeAdmin(
-      (event) => {
-        if (!disposed) dispatch({ type: "event", event });
-      },
-      (error) => {
-        if (!disposed)
-          dispatch({ type: "error", message: `Live updates stopped: ${toDisplayError(error).message}` });
-      },
-      () => {
-        if (!disposed) reread();
-      },
-    );
-    loadInboxLists(api).then(
-      (lists) => !disposed && apply(lists),
-      (error: unknown) => !disposed && dispatch({ type: "error", message: toDisplayError(error).message }),
-    );
-    return () => {
-      disposed = true;
-      unsubscribe();
-    };
-  }, [api, apply, reread, attempt]);
+  useEffect(
+    () =>
+      followAdminInbox(api, {
+        event: (event) => dispatch({ type: "event", event }),
+        lists: apply,
+        failed: (message) => dispatch({ type: "error", message }),
+      }),
+    [api, apply, attempt],
+  );
 
   useEffect(() => {
     if (state.needs_refresh) reread();

@@ -15,7 +15,7 @@ export interface InboxLists {
 }
 
 /** The inbox's snapshot: every pending row (up to the bound) and the latest answers. */
-export async function loadInboxLists(api: ParleyApi): Promise<InboxLists> {
+export async function loadInboxLists(api: Pick<ParleyApi, "adminInteractions">): Promise<InboxLists> {
   const [pendingPages, resolved, denied] = await Promise.all([
     loadAllPending(api),
     api.adminInteractions({ status: "resolved", limit: RECENTLY_ANSWERED_LIMIT }),
@@ -29,7 +29,7 @@ export async function loadInboxLists(api: ParleyApi): Promise<InboxLists> {
 }
 
 /** Every pending row, page by page (oldest first), up to a bound the page reports when reached. */
-async function loadAllPending(api: ParleyApi) {
+async function loadAllPending(api: Pick<ParleyApi, "adminInteractions">) {
   const items: AdminInboxItem[] = [];
   let cursor: string | null = null;
   for (let page = 0; page < MAX_PENDING_PAGES; page += 1) {
