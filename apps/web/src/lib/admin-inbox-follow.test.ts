@@ -1,34 +1,10 @@
-import type { Interaction } from "@parley/sdk";
 import { describe, expect, it, vi } from "vitest";
 import { followAdminInbox } from "./admin-inbox-follow";
 import type { InboxLists } from "./admin-inbox-lists";
 import type { AdminInboxItem, AdminInteractionEvent, AdminInteractionsQuery, ParleyApi } from "./parley-api";
+import { inboxRow } from "./testing/inbox-rows";
 
-function pendingRow(id: string): AdminInboxItem {
-  const interaction: Interaction = {
-    interaction_id: id,
-    interaction_type: "approval",
-    status: "pending",
-    request: {
-      interaction_id: id,
-      turn_id: "turn:1",
-      type: "approval",
-      source: { type: "tool", tool_call_id: `call:${id}`, tool_name: "delete_file" },
-      payload: { operation: "tool" },
-      created_at: 100,
-    },
-  };
-  return {
-    interaction,
-    session_id: "session:1",
-    session_title: "Report",
-    owner_id: "user:m",
-    owner_name: "Mia",
-    tool_name: "delete_file",
-    tool_call_id: `call:${id}`,
-    created_at: 100,
-  };
-}
+const pendingRow = (id: string) => inboxRow(id, "session:1", 100);
 
 /**
  * An API whose pending list is whatever the test says it is now, whose `admin.onInteraction` the
