@@ -3,10 +3,10 @@
 import { type filterChoices, hasFilters, type InboxFilters, noFilters } from "@/lib/admin-inbox-state";
 
 const ageChoices = [
-  { label: "Any age", value: 0 },
-  { label: "Older than 1 minute", value: 60_000 },
-  { label: "Older than 10 minutes", value: 600_000 },
-  { label: "Older than 1 hour", value: 3_600_000 },
+  { label: "Any age", value: "0" },
+  { label: "Older than 1 minute", value: String(60_000) },
+  { label: "Older than 10 minutes", value: String(600_000) },
+  { label: "Older than 1 hour", value: String(3_600_000) },
 ];
 
 interface FilterOption {
@@ -47,19 +47,13 @@ export function AdminInboxFilters({
           label: session.title || session.session_id,
         }))}
       />
-      <label className="filter">
-        <span className="field-label">Age</span>
-        <select
-          value={filters.min_age_ms}
-          onChange={(event) => onChange({ ...filters, min_age_ms: Number(event.target.value) })}
-        >
-          {ageChoices.map((choice) => (
-            <option key={choice.value} value={choice.value}>
-              {choice.label}
-            </option>
-          ))}
-        </select>
-      </label>
+      <FilterSelect
+        label="Age"
+        value={String(filters.min_age_ms)}
+        onChange={(age) => onChange({ ...filters, min_age_ms: Number(age) })}
+        options={ageChoices}
+        anyOption={false}
+      />
       {hasFilters(filters) ? (
         <button type="button" className="button ghost" onClick={() => onChange(noFilters)}>
           Clear filters
@@ -69,22 +63,25 @@ export function AdminInboxFilters({
   );
 }
 
+/** One filter: its choices, after an "All" choice (value "") unless `anyOption` is false. */
 function FilterSelect({
   label,
   value,
   options,
   onChange,
+  anyOption = true,
 }: {
   label: string;
   value: string;
   options: FilterOption[];
   onChange: (value: string) => void;
+  anyOption?: boolean;
 }) {
   return (
     <label className="filter">
       <span className="field-label">{label}</span>
       <select value={value} onChange={(event) => onChange(event.target.value)}>
-        <option value="">All</option>
+        {anyOption ? <option value="">All</option> : null}
         {options.map((option) => (
           <option key={option.value} value={option.value}>
             {option.label}
