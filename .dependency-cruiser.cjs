@@ -52,6 +52,15 @@ module.exports = {
       to: { path: "^packages/db/" },
     },
     {
+      name: "web-imports-wire-types-through-the-sdk",
+      severity: "error",
+      comment:
+        "The web app talks to Parley through the SDK, which re-exports every wire type, schema and limit the " +
+        "web needs: one client vocabulary, so the web never reaches past its client into the domain package.",
+      from: { path: "^apps/web/src/" },
+      to: { path: "^packages/session-core/" },
+    },
+    {
       name: "web-e2e-uses-only-db-testing",
       severity: "error",
       comment: "Browser tests may create and drop scratch databases (`@parley/db/testing`), nothing more.",

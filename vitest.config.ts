@@ -21,6 +21,7 @@ export default defineConfig({
             "apps/api/src/**/*.test.ts",
             "apps/web/src/**/*.test.ts",
             "bench/**/*.test.ts",
+            "scripts/**/*.test.ts",
           ],
           exclude: ["**/*.int.test.ts", "**/*.e2e.test.ts", "**/node_modules/**"],
           // A bound for a hang, not for speed: the slowest unit cases (1,000 sessions opened, 300

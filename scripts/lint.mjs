@@ -7,11 +7,13 @@
 // - lint:unused — knip (knip.jsonc): unused files, exports and dependencies, and dependencies used
 //   but not declared;
 // - lint:duplicates — jscpd (.jscpd.json): copied code in product code and the bench (tests
-//   excluded), over a fixed threshold.
+//   excluded), over a fixed threshold;
+// - lint:file-size — scripts/check-file-size.mjs: no product file over 400 lines, save those in
+//   its allow-list (scripts/file-size-allow-list.txt), which may only shrink.
 import { spawnSync } from "node:child_process";
 
 const root = new URL("..", import.meta.url).pathname;
-const checks = ["lint:format", "lint:imports", "lint:unused", "lint:duplicates"];
+const checks = ["lint:format", "lint:imports", "lint:unused", "lint:duplicates", "lint:file-size"];
 
 const failed = [];
 for (const check of checks) {

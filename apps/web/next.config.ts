@@ -8,7 +8,7 @@ const nextConfig: NextConfig = {
   poweredByHeader: false,
   // Workspace packages are consumed as built ESM (`dist/`); transpiling keeps their syntax in step
   // with the app's browser targets.
-  transpilePackages: ["@parley/sdk", "@parley/session-core"],
+  transpilePackages: ["@parley/sdk"],
   turbopack: { root: monorepoRoot },
   outputFileTracingRoot: monorepoRoot,
   // `npm run typecheck` (tsc, strict) is the type gate; the build does not repeat it.

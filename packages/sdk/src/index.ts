@@ -1,5 +1,6 @@
 export {
   isParleyCode,
+  LIMITS,
   PARLEY_CODES,
   type ParleyCode,
   ParleyError,

@@ -15,3 +15,5 @@ export * from "./schema/parts.js";
 export * from "./schema/question.js";
 export * from "./schema/queued-prompt.js";
 export * from "./schema/session.js";
+// The allowance shape only: its matching helpers are the runtime's, not the wire's.
+export type { ToolAllowance } from "./schema/tool-allowance.js";

@@ -1,8 +1,8 @@
 "use client";
 
-import type { ApprovalPayload, Interaction, JsonValue } from "@parley/session-core";
+import type { ApprovalPayload, Interaction, JsonValue } from "@parley/sdk";
 import { Check, CheckCheck, FilePlus2, FileX2, FolderOpen, Pencil, X } from "lucide-react";
-import { type FormEvent, useId, useRef, useState } from "react";
+import { type FormEvent, type ReactNode, useId, useRef, useState } from "react";
 import { readEditFields } from "@/lib/approval-edit";
 import {
   buildApprovalResponse,
@@ -16,7 +16,8 @@ import { ApprovalChanges } from "./approval-changes";
 import { ApprovalEditForm } from "./approval-edit-form";
 import { useConnection } from "./connection-provider";
 import { DiffView } from "./diff-view";
-import { errorText, type InteractionBodyProps, useRespond } from "./use-respond";
+import { AnswerError } from "./form-fields";
+import { type InteractionBodyProps, useRespond } from "./use-respond";
 
 function inputField(payload: ApprovalPayload | null, key: string): string | undefined {
   const input = payload?.validated_input;
@@ -26,6 +27,32 @@ function inputField(payload: ApprovalPayload | null, key: string): string | unde
 }
 
 /** What the call will do, per operation: a diff for writes, the size for deletes, where a command runs. */
+/** What a file call does to its file: the path, the effect as a tag, then any detail. */
+function FileEffectLine({
+  icon,
+  path,
+  testId,
+  effect,
+  children,
+}: {
+  icon: ReactNode;
+  path: string;
+  testId: string;
+  effect: string;
+  children?: ReactNode;
+}) {
+  return (
+    <p className="effect-line">
+      {icon}
+      <code className="break">{path}</code>
+      <span className="tag" data-testid={testId}>
+        {effect}
+      </span>
+      {children}
+    </p>
+  );
+}
+
 function Effect({ interaction, payload }: { interaction: Interaction; payload: ApprovalPayload | null }) {
   const tool_name = interaction.request.source.tool_name;
   if (payload === null) {
@@ -70,18 +97,20 @@ function Effect({ interaction, payload }: { interaction: Interaction; payload: A
           : null;
     return (
       <div className="approval-section" data-testid="approval-effect">
-        <p className="effect-line">
-          <FilePlus2 size={15} aria-hidden />
-          <code className="break">{path}</code>
-          <span className="tag" data-testid="write-effect">
-            {target === undefined
+        <FileEffectLine
+          icon={<FilePlus2 size={15} aria-hidden />}
+          path={path}
+          testId="write-effect"
+          effect={
+            target === undefined
               ? "writes the file"
               : target.exists
                 ? `overwrites ${formatBytes(target.size_bytes ?? 0)}`
-                : "new file"}
-          </span>
+                : "new file"
+          }
+        >
           <span className="muted small">→ {formatBytes(new TextEncoder().encode(content).length)}</span>
-        </p>
+        </FileEffectLine>
         {diff ? (
           diff.length === 0 ? (
             <p className="muted small">No change: the content is the same as the file's.</p>
@@ -104,17 +133,18 @@ function Effect({ interaction, payload }: { interaction: Interaction; payload: A
     const target = payload.target;
     return (
       <div className="approval-section" data-testid="approval-effect">
-        <p className="effect-line">
-          <FileX2 size={15} aria-hidden />
-          <code className="break">{path}</code>
-          <span className="tag" data-testid="delete-effect">
-            {target === undefined
+        <FileEffectLine
+          icon={<FileX2 size={15} aria-hidden />}
+          path={path}
+          testId="delete-effect"
+          effect={
+            target === undefined
               ? "deletes the file"
               : target.exists
                 ? `deletes ${formatBytes(target.size_bytes ?? 0)}`
-                : "file not found now"}
-          </span>
-        </p>
+                : "file not found now"
+          }
+        />
       </div>
     );
   }
@@ -173,11 +203,7 @@ export function ApprovalBody({
     void submit(buildApprovalResponse("denied", { reason }));
   }
 
-  const errorLine = error ? (
-    <p className="field-error" role="alert" data-testid="interaction-error">
-      {errorText(error)}
-    </p>
-  ) : null;
+  const errorLine = <AnswerError error={error} />;
   if (!expanded) return errorLine;
   return (
     <div className="approval-body">

@@ -1,4 +1,4 @@
-import type { Interaction, JsonValue } from "@parley/session-core";
+import type { Interaction, JsonValue } from "@parley/sdk";
 import { PencilLine } from "lucide-react";
 import { describeEdit, editedInputOf, type FieldChange } from "@/lib/approval-edit";
 import { formatJson, unifiedDiff } from "@/lib/interaction-view";

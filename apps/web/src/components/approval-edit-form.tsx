@@ -1,6 +1,6 @@
 "use client";
 
-import type { JsonValue } from "@parley/session-core";
+import type { JsonValue } from "@parley/sdk";
 import { Check } from "lucide-react";
 import { type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
 import {
@@ -10,6 +10,7 @@ import {
   type EditResult,
   initialDraft,
 } from "@/lib/approval-edit";
+import { CheckboxOption } from "./form-fields";
 
 /**
  * The approver's form over the fields of the call's input (for write_file its path and content,
@@ -137,17 +138,14 @@ function EditFieldInput({
   if (field.kind === "boolean") {
     return (
       <div className="question-field">
-        <label className="option" htmlFor={id}>
-          <input
-            id={id}
-            type="checkbox"
-            checked={value === true}
-            disabled={disabled}
-            onChange={(event) => onChange(event.target.checked)}
-            data-testid={`edit-field-${field.key}`}
-          />
-          <span className="option-label">{field.key}</span>
-        </label>
+        <CheckboxOption
+          id={id}
+          label={field.key}
+          checked={value === true}
+          disabled={disabled}
+          onChange={onChange}
+          inputProps={{ "data-testid": `edit-field-${field.key}` }}
+        />
       </div>
     );
   }

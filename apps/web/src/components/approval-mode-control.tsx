@@ -1,10 +1,11 @@
 "use client";
 
-import type { ApprovalMode } from "@parley/session-core";
+import type { ApprovalMode } from "@parley/sdk";
 import * as Dialog from "@radix-ui/react-dialog";
 import clsx from "clsx";
 import { Clock, ShieldAlert } from "lucide-react";
 import { useId, useState } from "react";
+import { ControlError } from "./form-fields";
 import { useSettingChange } from "./use-setting-change";
 
 const modeLabel: Record<ApprovalMode, string> = { ask: "Ask first", "always-allow": "Always allow" };
@@ -87,11 +88,7 @@ export function ApprovalModeControl({
           <span className="muted">In effect: {modeLabel[security.effective_approval_mode]}</span>
         )}
       </p>
-      {error ? (
-        <p className="field-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ControlError message={error} />
       <Dialog.Root open={confirming} onOpenChange={setConfirming}>
         <Dialog.Portal>
           <Dialog.Overlay className="dialog-overlay" />

@@ -1,6 +1,6 @@
 "use client";
 
-import type { Interaction, ToolPart } from "@parley/session-core";
+import type { Interaction, ToolPart } from "@parley/sdk";
 import clsx from "clsx";
 import {
   Ban,

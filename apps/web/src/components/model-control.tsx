@@ -3,6 +3,7 @@
 import { useId } from "react";
 import type { ModelChoice } from "@/lib/parley-api";
 import type { SessionModelState } from "@/lib/session-state";
+import { ControlError } from "./form-fields";
 import { ModelSelect } from "./model-select";
 import { useSettingChange } from "./use-setting-change";
 
@@ -71,11 +72,7 @@ export function ModelControl({
           </span>
         )}
       </p>
-      {error ? (
-        <p className="field-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ControlError message={error} />
     </div>
   );
 }

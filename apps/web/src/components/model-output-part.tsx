@@ -1,6 +1,6 @@
 "use client";
 
-import type { FilePart, SourcePart } from "@parley/session-core";
+import type { FilePart, SourcePart } from "@parley/sdk";
 import { Download, ExternalLink, FileText } from "lucide-react";
 import { formatBytes } from "@/lib/interaction-view";
 

@@ -1,6 +1,6 @@
 "use client";
 
-import type { Interaction, Question } from "@parley/session-core";
+import type { Interaction, Question } from "@parley/sdk";
 import { Ban, Send } from "lucide-react";
 import { type FormEvent, useId, useState } from "react";
 import { buildQuestionDecline, formatJson } from "@/lib/interaction-view";
@@ -13,7 +13,8 @@ import {
   toggleMultiValue,
 } from "@/lib/question-answers";
 import { useConnection } from "./connection-provider";
-import { errorText, type InteractionBodyProps, useRespond } from "./use-respond";
+import { AnswerError, AnswerProgress, ChoiceFieldset } from "./form-fields";
+import { type InteractionBodyProps, useRespond } from "./use-respond";
 
 /** The answers held in a terminal Interaction's response, as a draft to show them read-only. */
 function draftFromResponse(interaction: Interaction): AnswerDraft {
@@ -63,11 +64,7 @@ export function QuestionForm({ interaction, onRespond, outcome, expanded }: Inte
   }
 
   if (!expanded) {
-    return error ? (
-      <p className="field-error" role="alert" data-testid="interaction-error">
-        {errorText(error)}
-      </p>
-    ) : null;
+    return <AnswerError error={error} />;
   }
   const shown = interaction.status === "pending" ? draft : draftFromResponse(interaction);
   const answered = questions.filter((question) => isQuestionAnswered(question, shown)).length;
@@ -124,25 +121,19 @@ export function QuestionForm({ interaction, onRespond, outcome, expanded }: Inte
             <span>Decline</span>
           </button>
         ) : null}
-        {outcome ? (
-          <span className="interaction-outcome" data-testid="interaction-outcome">
-            {outcome}
-          </span>
-        ) : (
-          <span className="card-note" id={`${formId}-progress`} role="status">
-            {busy
+        <AnswerProgress
+          outcome={outcome}
+          id={`${formId}-progress`}
+          progress={
+            busy
               ? "Sending…"
               : sent
                 ? "Answers sent — waiting for the agent"
-                : `${answered} of ${questions.length} answered`}
-          </span>
-        )}
+                : `${answered} of ${questions.length} answered`
+          }
+        />
       </div>
-      {error ? (
-        <p className="field-error" role="alert" data-testid="interaction-error">
-          {errorText(error)}
-        </p>
-      ) : null}
+      <AnswerError error={error} />
     </form>
   );
 }
@@ -179,29 +170,15 @@ function QuestionField({
   const multi = question.type === "multi_select";
   const picked = multi ? (Array.isArray(value) ? value : []) : typeof value === "string" ? [value] : [];
   return (
-    <fieldset className="question-field" disabled={disabled}>
-      <legend className="question-text">
-        {question.question}{" "}
-        <span className="muted small question-hint">{multi ? "(choose any)" : "(choose one)"}</span>
-      </legend>
-      <div className="options">
-        {(question.options ?? []).map((option, index) => (
-          <label key={option.value} className="option" htmlFor={`${id}-${index}`}>
-            <input
-              id={`${id}-${index}`}
-              type={multi ? "checkbox" : "radio"}
-              name={id}
-              value={option.value}
-              checked={picked.includes(option.value)}
-              onChange={() => onChange(multi ? toggleMultiValue(picked, option.value) : option.value)}
-            />
-            <span>
-              <span className="option-label">{option.label}</span>
-              {option.description ? <span className="option-description">{option.description}</span> : null}
-            </span>
-          </label>
-        ))}
-      </div>
-    </fieldset>
+    <ChoiceFieldset
+      id={id}
+      legend={question.question}
+      hint={multi ? "(choose any)" : "(choose one)"}
+      multi={multi}
+      choices={question.options ?? []}
+      picked={picked}
+      disabled={disabled}
+      onPick={(option) => onChange(multi ? toggleMultiValue(picked, option) : option)}
+    />
   );
 }

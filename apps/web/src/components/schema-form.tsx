@@ -1,6 +1,6 @@
 "use client";
 
-import type { JsonValue } from "@parley/session-core";
+import type { JsonValue } from "@parley/sdk";
 import { Send, X } from "lucide-react";
 import { type FormEvent, useId, useState } from "react";
 import { formatJson } from "@/lib/interaction-view";
@@ -10,7 +10,8 @@ import {
   type SchemaDraft,
   type SchemaField,
 } from "@/lib/schema-form-fields";
-import { errorText, type InteractionBodyProps, useRespond } from "./use-respond";
+import { AnswerError, AnswerProgress, CheckboxOption, ChoiceFieldset } from "./form-fields";
+import { type InteractionBodyProps, useRespond } from "./use-respond";
 
 function draftFromPayload(payload: JsonValue | undefined): SchemaDraft {
   if (typeof payload !== "object" || payload === null || Array.isArray(payload)) return {};
@@ -89,21 +90,12 @@ export function SchemaForm({ interaction, onRespond, outcome }: InteractionBodyP
           <X size={15} aria-hidden />
           <span>Decline</span>
         </button>
-        {outcome ? (
-          <span className="interaction-outcome" data-testid="interaction-outcome">
-            {outcome}
-          </span>
-        ) : (
-          <span className="card-note" role="status">
-            {busy ? "Sending…" : sent ? "Answer sent — waiting for the agent" : ""}
-          </span>
-        )}
+        <AnswerProgress
+          outcome={outcome}
+          progress={busy ? "Sending…" : sent ? "Answer sent — waiting for the agent" : ""}
+        />
       </div>
-      {error ? (
-        <p className="field-error" role="alert" data-testid="interaction-error">
-          {errorText(error)}
-        </p>
-      ) : null}
+      <AnswerError error={error} />
     </form>
   );
 }
@@ -124,48 +116,36 @@ function SchemaFieldInput({
   const label = `${field.label}${field.required ? " *" : ""}`;
   if (field.kind === "boolean") {
     return (
-      <label className="option" htmlFor={id}>
-        <input
-          id={id}
-          type="checkbox"
-          checked={value === true}
-          disabled={disabled}
-          onChange={(event) => onChange(event.target.checked)}
-        />
-        <span className="option-label">{label}</span>
-      </label>
+      <CheckboxOption
+        id={id}
+        label={label}
+        checked={value === true}
+        disabled={disabled}
+        onChange={onChange}
+      />
     );
   }
   if (field.kind === "enum" || field.kind === "multi-enum") {
     const multi = field.kind === "multi-enum";
     const picked = Array.isArray(value) ? value : typeof value === "string" ? [value] : [];
     return (
-      <fieldset className="question-field" disabled={disabled}>
-        <legend className="question-text">{label}</legend>
-        <div className="options">
-          {field.options.map((option, index) => (
-            <label key={option} className="option" htmlFor={`${id}-${index}`}>
-              <input
-                id={`${id}-${index}`}
-                type={multi ? "checkbox" : "radio"}
-                name={id}
-                value={option}
-                checked={picked.includes(option)}
-                onChange={() =>
-                  onChange(
-                    multi
-                      ? picked.includes(option)
-                        ? picked.filter((item) => item !== option)
-                        : field.options.filter((item) => item === option || picked.includes(item))
-                      : option,
-                  )
-                }
-              />
-              <span className="option-label">{option}</span>
-            </label>
-          ))}
-        </div>
-      </fieldset>
+      <ChoiceFieldset
+        id={id}
+        legend={label}
+        multi={multi}
+        choices={field.options.map((option) => ({ value: option, label: option }))}
+        picked={picked}
+        disabled={disabled}
+        onPick={(option) =>
+          onChange(
+            multi
+              ? picked.includes(option)
+                ? picked.filter((item) => item !== option)
+                : field.options.filter((item) => item === option || picked.includes(item))
+              : option,
+          )
+        }
+      />
     );
   }
   return (

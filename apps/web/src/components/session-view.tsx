@@ -1,6 +1,6 @@
 "use client";
 
-import type { RespondInput } from "@parley/session-core";
+import type { RespondInput } from "@parley/sdk";
 import { useQueryClient } from "@tanstack/react-query";
 import { ArrowLeft, Square } from "lucide-react";
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from "react";

@@ -1,10 +1,11 @@
 "use client";
 
-import type { AssistantMessage, AssistantPart, SessionMessage } from "@parley/session-core";
+import type { AssistantMessage, AssistantPart, SessionMessage } from "@parley/sdk";
 import clsx from "clsx";
 import { AlertOctagon, Bot, Info, User } from "lucide-react";
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import { formatClock } from "@/lib/format-time";
+import { ExamplePrompts } from "./example-prompts";
 import { Markdown } from "./markdown";
 import { FilePartView, SourcePartView } from "./model-output-part";
 import { EmptyState } from "./states";
@@ -22,19 +23,6 @@ export interface TimelineProps {
   onExample?: (prompt: string) => void;
   /** Where the agent works and whether it asks first: the empty session says so truthfully. */
   setup?: { workspace_id: string | null; always_allow: boolean };
-}
-
-/** One-click prompts for a new session; the built-in demo model understands each of them. */
-export const EXAMPLE_PROMPTS = [
-  { label: "Write a file", prompt: "write todo.md: buy milk", asks_first: true },
-  { label: "Look around", prompt: "list files", asks_first: false },
-  { label: "Run a command", prompt: "run ls -la", asks_first: true },
-  { label: "Get asked a question", prompt: "ask me where to deploy", asks_first: false },
-] as const;
-
-/** An example's label, with "(asks you first)" where an approval will be asked for. */
-export function exampleLabel(example: (typeof EXAMPLE_PROMPTS)[number], always_allow = false): string {
-  return example.asks_first && !always_allow ? `${example.label} (asks you first)` : example.label;
 }
 
 export function Timeline({
@@ -97,22 +85,7 @@ export function Timeline({
                   ? "Approvals are set to Always allow: file changes and commands run without asking."
                   : "Anything that changes a file or runs a command waits for your approval first."}
               </p>
-              {onExample ? (
-                <fieldset className="examples">
-                  <legend className="sr-only">Example prompts</legend>
-                  {EXAMPLE_PROMPTS.map((example) => (
-                    <button
-                      key={example.prompt}
-                      type="button"
-                      className="button example"
-                      onClick={() => onExample(example.prompt)}
-                    >
-                      <span className="example-label">{exampleLabel(example, setup.always_allow)}</span>
-                      <code>{example.prompt}</code>
-                    </button>
-                  ))}
-                </fieldset>
-              ) : null}
+              {onExample ? <ExamplePrompts always_allow={setup.always_allow} onPick={onExample} /> : null}
             </EmptyState>
           </li>
         ) : null}

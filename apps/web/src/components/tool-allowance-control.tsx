@@ -1,6 +1,6 @@
 "use client";
 
-import type { SessionStatus, ToolAllowance } from "@parley/session-core";
+import type { SessionStatus, ToolAllowance } from "@parley/sdk";
 import clsx from "clsx";
 import { Clock, X } from "lucide-react";
 import { useId, useMemo, useRef } from "react";
@@ -11,6 +11,7 @@ import {
   allowanceRows,
   withoutAllowance,
 } from "@/lib/tool-allowance-view";
+import { ControlError } from "./form-fields";
 import { useSettingChange } from "./use-setting-change";
 
 const stateText: Record<AllowanceRow["state"], string> = {
@@ -120,11 +121,7 @@ export function ToolAllowanceControl({
           </>
         ) : null}
       </p>
-      {error ? (
-        <p className="field-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ControlError message={error} />
     </div>
   );
 }

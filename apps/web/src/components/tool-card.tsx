@@ -1,6 +1,6 @@
 "use client";
 
-import type { ToolPart } from "@parley/session-core";
+import type { ToolPart } from "@parley/sdk";
 import clsx from "clsx";
 import {
   Ban,

@@ -1,6 +1,6 @@
 "use client";
 
-import type { Interaction, InteractionResponse, RespondInput } from "@parley/session-core";
+import type { Interaction, InteractionResponse, RespondInput } from "@parley/sdk";
 import { useState } from "react";
 import { focusAfterAnswer } from "@/lib/focus";
 import type { DisplayError } from "@/lib/parley-api";

@@ -1,6 +1,6 @@
 "use client";
 
-import { LIMITS } from "@parley/session-core/contract";
+import { LIMITS } from "@parley/sdk";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { useSignedIn } from "./auth-provider";

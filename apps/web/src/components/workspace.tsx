@@ -9,10 +9,11 @@ import { toDisplayError } from "@/lib/parley-api";
 import { AppHeader } from "./app-header";
 import { useSignedIn } from "./auth-provider";
 import { useConnection } from "./connection-provider";
+import { ExamplePrompts } from "./example-prompts";
+import { ControlError } from "./form-fields";
 import { RequireSignIn } from "./require-sign-in";
 import { SESSIONS_QUERY_KEY, SessionSidebar } from "./session-sidebar";
 import { SessionView } from "./session-view";
-import { EXAMPLE_PROMPTS, exampleLabel } from "./timeline";
 
 export function Workspace() {
   return (
@@ -103,27 +104,9 @@ function Welcome({ onOpen }: { onOpen: (session_id: string) => void }) {
         </li>
       </ul>
       <h2 className="welcome-try">Try one — it starts a new session</h2>
-      <fieldset className="examples">
-        <legend className="sr-only">Example prompts</legend>
-        {EXAMPLE_PROMPTS.map((example) => (
-          <button
-            key={example.prompt}
-            type="button"
-            className="button example"
-            disabled={busy || !online}
-            onClick={() => void start(example.prompt)}
-          >
-            <span className="example-label">{exampleLabel(example)}</span>
-            <code>{example.prompt}</code>
-          </button>
-        ))}
-      </fieldset>
+      <ExamplePrompts disabled={busy || !online} onPick={(prompt) => void start(prompt)} />
       <p className="muted small">Or name a session on the left and press Create.</p>
-      {error ? (
-        <p className="field-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ControlError message={error} />
     </div>
   );
 }

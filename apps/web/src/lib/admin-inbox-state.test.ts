@@ -1,4 +1,4 @@
-import type { Interaction } from "@parley/session-core";
+import type { Interaction } from "@parley/sdk";
 import { describe, expect, it } from "vitest";
 import {
   type AdminInboxState,
@@ -13,47 +13,7 @@ import {
   noFilters,
 } from "./admin-inbox-state";
 import type { AdminInboxItem, AdminInteractionEvent } from "./parley-api";
-
-function interaction(
-  id: string,
-  fields: Partial<Interaction> = {},
-  tool = "delete_file",
-  created_at = 100,
-): Interaction {
-  return {
-    interaction_id: id,
-    interaction_type: "approval",
-    status: "pending",
-    request: {
-      interaction_id: id,
-      turn_id: "turn:1",
-      type: "approval",
-      source: { type: "tool", tool_call_id: `call:${id}`, tool_name: tool },
-      payload: { operation: "tool" },
-      created_at,
-    },
-    ...fields,
-  };
-}
-
-function row(
-  id: string,
-  session_id: string,
-  created_at: number,
-  fields: Partial<Interaction> = {},
-): AdminInboxItem {
-  const value = interaction(id, fields, "delete_file", created_at);
-  return {
-    interaction: value,
-    session_id,
-    session_title: `Title ${session_id}`,
-    owner_id: "user:m",
-    owner_name: "Mia",
-    tool_name: "delete_file",
-    tool_call_id: `call:${id}`,
-    created_at,
-  };
-}
+import { inboxInteraction as interaction, inboxRow as row } from "./testing/inbox-rows";
 
 const event = (
   event_id: number,

@@ -1,4 +1,4 @@
-import type { Interaction } from "@parley/session-core";
+import type { Interaction } from "@parley/sdk";
 import { describe, expect, it } from "vitest";
 import {
   buildEditedInput,

@@ -1,4 +1,4 @@
-import type { Interaction, JsonValue } from "@parley/session-core";
+import type { Interaction, JsonValue } from "@parley/sdk";
 
 /**
  * Edit before approve: the approver changes the fields of a request's `validated_input` and

@@ -1,4 +1,4 @@
-import type { ApprovalPayload, Interaction, InteractionResponse, JsonValue } from "@parley/session-core";
+import type { ApprovalPayload, Interaction, InteractionResponse, JsonValue } from "@parley/sdk";
 import { structuredPatch } from "diff";
 
 /** Reads an approval payload without trusting it; unknown fields are ignored, wrong types dropped. */

@@ -1,10 +1,4 @@
-import type {
-  AssistantMessage,
-  Interaction,
-  SessionInfo,
-  SessionMutation,
-  SessionStatus,
-} from "@parley/session-core";
+import type { AssistantMessage, Interaction, SessionInfo, SessionMutation, SessionStatus } from "@parley/sdk";
 import { describe, expect, it } from "vitest";
 import { isSameSummary, summarizeSessionView, withLiveSummary } from "./live-session-summary";
 import { createSessionViewState, type SessionViewState, sessionViewReducer } from "./session-state";

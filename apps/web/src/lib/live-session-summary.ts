@@ -1,4 +1,4 @@
-import type { SessionInfo } from "@parley/session-core";
+import type { SessionInfo } from "@parley/sdk";
 import { isTurnRunning, pendingInteractionCount, type SessionViewState } from "./session-state";
 
 /**

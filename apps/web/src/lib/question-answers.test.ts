@@ -1,4 +1,4 @@
-import type { Question } from "@parley/session-core";
+import type { Question } from "@parley/sdk";
 import { describe, expect, it } from "vitest";
 import {
   buildQuestionResponse,

@@ -1,4 +1,4 @@
-import type { InteractionResponse, Question, QuestionAnswer } from "@parley/session-core";
+import type { InteractionResponse, Question, QuestionAnswer } from "@parley/sdk";
 
 /** The form state of one question card: what the person picked or typed, keyed by `question_id`. */
 export type AnswerDraft = Readonly<Record<string, string | readonly string[]>>;

@@ -1,4 +1,4 @@
-import type { JsonValue } from "@parley/session-core";
+import type { JsonValue } from "@parley/sdk";
 
 /**
  * The fields of a custom Interaction's `response_schema` that the web form can render: an object

@@ -6,7 +6,7 @@ import type {
   SessionStatus,
   ToolPart,
   UserMessage,
-} from "@parley/session-core";
+} from "@parley/sdk";
 import { describe, expect, it } from "vitest";
 import {
   createSessionViewState,

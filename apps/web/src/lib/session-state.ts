@@ -7,7 +7,7 @@ import type {
   SessionMutation,
   SessionStatus,
   ToolPart,
-} from "@parley/session-core";
+} from "@parley/sdk";
 
 /**
  * The browser's view of one Session, built only from persisted state the server published.

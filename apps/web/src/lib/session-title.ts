@@ -1,4 +1,4 @@
-import { LIMITS } from "@parley/session-core/contract";
+import { LIMITS } from "@parley/sdk";
 
 /** The server's bound on a session title (after trimming), from the one contract. */
 export const TITLE_MAX_CHARS = LIMITS.title_chars;

@@ -1,4 +1,4 @@
-import type { SessionStatus, ToolAllowance } from "@parley/session-core";
+import type { SessionStatus, ToolAllowance } from "@parley/sdk";
 
 /**
  * One row of the session header's allowance list. `active`: configured and in effect. `adding`:
