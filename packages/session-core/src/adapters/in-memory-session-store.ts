@@ -14,6 +14,8 @@ import type {
   SessionPage,
   SessionQuery,
   SessionStore,
+  WorkNeedingDriver,
+  WorkNeedingDriverQuery,
 } from "../ports/session-store.js";
 import type { SessionMessage } from "../schema/messages.js";
 import type { SessionMutation, UnsequencedMutation } from "../schema/mutation.js";
@@ -324,6 +326,17 @@ export class InMemorySessionStore implements SessionStore, LeaseEpochSink {
       const state = this.#sessions.get(session_id);
       return state !== undefined && state.record.closed_at === null;
     });
+  }
+
+  async listWorkNeedingDriver(query: WorkNeedingDriverQuery): Promise<WorkNeedingDriver> {
+    const { queued_grace_ms } = query;
+    return {
+      turns: await this.listTurnsNeedingDriver({ limit: query.turn_limit, queued_grace_ms }),
+      command_session_ids: await this.listSessionsWithQueuedCommands({
+        limit: query.command_session_limit,
+        queued_grace_ms,
+      }),
+    };
   }
 
   async listQueuedPrompts(session_id: string): Promise<PromptCommand[]> {
