@@ -99,7 +99,8 @@ interface WorkRow {
 
 /**
  * Both lists in one statement, each by its own SQL and LIMIT (the same index reads as alone),
- * told apart by `kind`. The outer ORDER BY restates each list's order: the command rows' Turn
+ * told apart by `kind`. It opens with the commands' CTE so that its text is told apart from
+ * `listTurnsNeedingDriver`'s where statements are listed by their opening (bench/lib/idle-window.ts). The outer ORDER BY restates each list's order: the command rows' Turn
  * columns are null, so they sort by `session_id` alone.
  */
 export async function listWorkNeedingDriver(
@@ -112,7 +113,7 @@ export async function listWorkNeedingDriver(
   const rows = await readRows<WorkRow>(
     pool,
     Prisma.sql`
-      WITH ${HELD_CTE}, needing_turns AS (${turns}), command_sessions AS (${sessions})
+      WITH command_sessions AS (${sessions}), ${HELD_CTE}, needing_turns AS (${turns})
       SELECT * FROM (
         SELECT 'turn' AS kind, session_id, turn_id, state, holder, epoch, updated_at FROM needing_turns
         UNION ALL
