@@ -122,7 +122,7 @@ async function measureCase(context: SuiteContext, idleCase: IdleCase): Promise<I
         seconds: scale.idle_window_s,
       });
       context.log(
-        `${idleCase.name}: API ${window.api_cpu_pct.toFixed(2)} %, Postgres ${window.postgres_cpu_pct.toFixed(2)} %, ${window.transactions_per_s.toFixed(2)} tx/s (heartbeat ${window.heartbeat_transactions_per_s.toFixed(2)}), ${window.rows_read_per_s.toFixed(0)} rows/s, ${window.processes_started} processes started and ${window.processes_ended} ended during the window`,
+        `${idleCase.name}: API ${window.api_cpu_pct.toFixed(2)} %, Postgres ${window.postgres_cpu_pct.toFixed(2)} %, ${window.transactions_per_s.toFixed(2)} tx/s (heartbeat and liveness pass ${window.heartbeat_transactions_per_s.toFixed(2)}), ${window.rows_read_per_s.toFixed(0)} rows/s, ${window.processes_started} processes started and ${window.processes_ended} ended during the window`,
       );
       const answerer = createParleyClient({ url: api.url, token });
       try {
@@ -162,7 +162,7 @@ function figuresOf(result: IdleResult, few: IdleResult): Figure[] {
       note: `${what}: Postgres CPU (/proc: postmaster, background processes, this database's backends); goal under 1`,
     }),
     valueFigure(`${name}_tx_per_s`, "1/s", window.transactions_per_s, sessions, {
-      note: `${what}: transactions (pg_stat_database), of which heartbeat ${window.heartbeat_transactions_per_s.toFixed(2)}/s`,
+      note: `${what}: transactions (pg_stat_database), of which heartbeat and liveness pass ${window.heartbeat_transactions_per_s.toFixed(2)}/s`,
     }),
     valueFigure(
       `${name}_tx_beyond_heartbeat_per_s`,
