@@ -4,7 +4,7 @@ import { createScratchDatabase } from "@parley/db/testing";
 import { createParleyClient, type ParleyClient } from "@parley/sdk";
 import { type BuiltApiProcess, startBuiltApi } from "./lib/built-api-process.js";
 import { type IdleSeed, seedIdleSessions } from "./lib/idle-seed.js";
-import { type IdleWindow, measureIdleWindow } from "./lib/idle-window.js";
+import { type IdleWindow, LIVENESS_PASS, measureIdleWindow } from "./lib/idle-window.js";
 import { type Figure, latencyFigure, valueFigure } from "./lib/report.js";
 import { APPROVE, SessionWatch } from "./lib/session-watch.js";
 import { type Distribution, now, summarize, WAIT_MS, within } from "./lib/stats.js";
@@ -122,7 +122,7 @@ async function measureCase(context: SuiteContext, idleCase: IdleCase): Promise<I
         seconds: scale.idle_window_s,
       });
       context.log(
-        `${idleCase.name}: API ${window.api_cpu_pct.toFixed(2)} %, Postgres ${window.postgres_cpu_pct.toFixed(2)} %, ${window.transactions_per_s.toFixed(2)} tx/s (heartbeat ${window.heartbeat_transactions_per_s.toFixed(2)}), ${window.rows_read_per_s.toFixed(0)} rows/s, ${window.processes_started} processes started and ${window.processes_ended} ended during the window`,
+        `${idleCase.name}: API ${window.api_cpu_pct.toFixed(2)} %, Postgres ${window.postgres_cpu_pct.toFixed(2)} %, ${window.transactions_per_s.toFixed(2)} tx/s (heartbeat and liveness pass ${window.heartbeat_transactions_per_s.toFixed(2)}), ${window.rows_read_per_s.toFixed(0)} rows/s, ${window.processes_started} processes started and ${window.processes_ended} ended during the window`,
       );
       const answerer = createParleyClient({ url: api.url, token });
       try {
@@ -143,6 +143,13 @@ async function measureCase(context: SuiteContext, idleCase: IdleCase): Promise<I
   }
 }
 
+/** The liveness pass's transactions/s in the window (NaN without `pg_stat_statements`). */
+function livenessPassRate(window: IdleWindow): number {
+  if (window.statements.length === 0) return Number.NaN;
+  const pass = window.statements.find((statement) => statement.heartbeat === LIVENESS_PASS);
+  return pass?.heartbeat_transactions_per_s ?? 0;
+}
+
 function figuresOf(result: IdleResult, few: IdleResult): Figure[] {
   const { name, sessions, queued } = result.case;
   const { window } = result;
@@ -155,15 +162,20 @@ function figuresOf(result: IdleResult, few: IdleResult): Figure[] {
       note: `${what}: Postgres CPU (/proc: postmaster, background processes, this database's backends); goal under 1`,
     }),
     valueFigure(`${name}_tx_per_s`, "1/s", window.transactions_per_s, sessions, {
-      note: `${what}: transactions (pg_stat_database), of which heartbeat ${window.heartbeat_transactions_per_s.toFixed(2)}/s`,
+      note: `${what}: transactions (pg_stat_database), of which heartbeat and liveness pass ${window.heartbeat_transactions_per_s.toFixed(2)}/s`,
     }),
     valueFigure(
       `${name}_tx_beyond_heartbeat_per_s`,
       "1/s",
       window.transactions_per_s - window.heartbeat_transactions_per_s,
       sessions,
-      { note: `${what}: transactions other than the LISTEN and lease heartbeats; goal under 1` },
+      {
+        note: `${what}: transactions other than the LISTEN and lease heartbeats and the liveness pass; goal under 1`,
+      },
     ),
+    valueFigure(`${name}_liveness_pass_tx_per_s`, "1/s", livenessPassRate(window), sessions, {
+      note: `${what}: transactions of the liveness pass (recover(): dead holders, orphaned commands; pg_stat_statements)`,
+    }),
     valueFigure(`${name}_rows_read_per_s`, "1/s", window.rows_read_per_s, sessions, {
       note: `${what}: tup_returned + tup_fetched (pg_stat_database)`,
     }),

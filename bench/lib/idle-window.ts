@@ -10,10 +10,15 @@ import {
 } from "./proc-cpu.js";
 
 /**
- * The statements of the liveness mechanism (as `pg_stat_statements` normalises them), and the
- * transactions each call costs: what "heartbeat aside" leaves out. Nothing else runs at a fixed
- * rate for liveness; the recovery pass and the command sweep are polls and count as work.
+ * The statements of the liveness mechanism (as `pg_stat_statements` normalises them, cut to the
+ * 160 characters `statementsOf` keeps), and the transactions each call costs: what "heartbeat
+ * aside" leaves out. The liveness pass is one of them: `…_tx_beyond_heartbeat_per_s` then shows
+ * whatever else runs at rest, and the pass's own rate is its row in the statement list, so the
+ * report gives both. Nothing else runs at a fixed rate for liveness.
  */
+/** How the liveness pass's statement is labelled (`IdleStatement.heartbeat`). */
+export const LIVENESS_PASS = "liveness pass (dead holders, orphaned commands)";
+
 const HEARTBEAT_STATEMENTS: Record<string, { what: string; transactions: number }> = {
   // packages/db event-bus/listen-connection.ts: the LISTEN connection NOTIFYs itself every second.
   // Two transactions: the NOTIFY's, and the one in which the listening backend reads the queue
@@ -22,6 +27,10 @@ const HEARTBEAT_STATEMENTS: Record<string, { what: string; transactions: number 
   // packages/db leases/postgres-turn-lease-manager.ts: the lease connection is probed every 500 ms
   // while it is open.
   "SELECT $1": { what: "lease connection probe", transactions: 1 },
+  // packages/db session-store/work-needing-driver.ts `listWorkNeedingDriver`: `recover()` every
+  // PARLEY_RECOVER_INTERVAL_MS (1 s) on every instance, one read in its own transaction.
+  "WITH command_sessions AS ( SELECT needy.session_id FROM ( SELECT t.session_id FROM turns t WHERE (t.state = $7 OR (t.state = $8 AND t.updated_at <= $1::bigint))":
+    { what: LIVENESS_PASS, transactions: 1 },
 };
 
 /** One statement's share of the window (from `pg_stat_statements`, reset at the window's start). */

@@ -21,10 +21,17 @@ export interface ComposedApi {
  * It owns `adapters` from here on: it closes them when it fails and in `close()`.
  */
 export async function composeApi(
-  options: { adapters: ApiAdapters; logger: Logger; member_quotas?: MemberQuotaLimits } & Pick<
-    ComposeRuntimeOptions,
-    "park_waiting_turns" | "recover_interval_ms"
-  >,
+  options: {
+    adapters: ApiAdapters;
+    logger: Logger;
+    member_quotas?: MemberQuotaLimits;
+    /**
+     * The liveness pass's interval (`PARLEY_RECOVER_INTERVAL_MS`): required, because a server
+     * without its recovery loop would neither take over dead holders' Turns nor drive queued
+     * commands whose notice was lost.
+     */
+    recover_interval_ms: number;
+  } & Pick<ComposeRuntimeOptions, "park_waiting_turns">,
 ): Promise<ComposedApi> {
   const { adapters, logger } = options;
   const { database, agent, models, workspaces, metrics } = adapters;

@@ -2,6 +2,7 @@ import { runSessionStoreConformance } from "@parley/session-core/testing";
 import type { PrismaClient } from "@prisma/client";
 import pg from "pg";
 import { afterAll } from "vitest";
+import { PostgresTurnLeaseManager } from "../leases/postgres-turn-lease-manager.js";
 import { createPrismaClient } from "../prisma-client.js";
 import { createTestDatabase, type TestDatabase } from "../testing/test-database.js";
 import { PrismaSessionStore } from "./prisma-session-store.js";
@@ -22,15 +23,17 @@ runSessionStoreConformance("PrismaSessionStore on PostgreSQL", async () => {
     const pool = new pg.Pool({ connectionString: database.url, max: 12 });
     shared = { database, pool, prisma: createPrismaClient(pool) };
   }
-  const { pool, prisma } = shared;
+  const { database, pool, prisma } = shared;
   await pool.query(
     "TRUNCATE sessions, session_commands, turns, messages, interactions, session_events, interaction_events RESTART IDENTITY",
   );
+  const leases = new PostgresTurnLeaseManager({ url: database.url, pool, holder_id: "conformance" });
   return {
     store: new PrismaSessionStore(prisma, pool),
+    leases,
     async setLeaseEpoch(session_id, epoch) {
       await pool.query("UPDATE sessions SET lease_epoch = $2 WHERE session_id = $1", [session_id, epoch]);
     },
-    cleanup: async () => undefined,
+    cleanup: () => leases.close(),
   };
 });

@@ -20,6 +20,8 @@ import type {
   SessionStore,
   TurnRecord,
   WithdrawPromptResult,
+  WorkNeedingDriver,
+  WorkNeedingDriverQuery,
 } from "@parley/session-core";
 import {
   assertCommitWellFormed,
@@ -31,7 +33,6 @@ import {
 } from "@parley/session-core";
 import { Prisma, type PrismaClient } from "@prisma/client";
 import type pg from "pg";
-import { HELD_LEASE_KEYS_SQL } from "../leases/turn-lease-holder.js";
 import type { CommitObserver } from "./commit-observer.js";
 import { commitRevision } from "./commit-revision.js";
 import { INTERACTION_PAGE_ORDER, interactionPageSql } from "./interaction-page.js";
@@ -58,6 +59,11 @@ import {
   SESSION_EVENT_COLUMNS,
 } from "./tables.js";
 import { TURN_SELECT, type TurnRow, toTurnRecord } from "./turn-rows.js";
+import {
+  listSessionsWithQueuedCommands,
+  listTurnsNeedingDriver,
+  listWorkNeedingDriver,
+} from "./work-needing-driver.js";
 
 /**
  * `SessionStore` on PostgreSQL: commits through Prisma, each one statement, one round trip (see
@@ -231,28 +237,8 @@ export class PrismaSessionStore implements SessionStore {
     return rows.map(toSessionCommand);
   }
 
-  /**
-   * Two index ranges, never a scan of what waits: queued prompts of `queued`/`running` Turns
-   * (`turns (state, updated_at)`, then each session's commands by key) and queued stops
-   * (`session_commands (kind, status, …)`). A prompt behind a `waiting` Turn is not read.
-   */
-  async listSessionsWithQueuedCommands(query: ListQueuedSessionsQuery): Promise<string[]> {
-    const after = query.after ?? null;
-    // Queued rows are stamped with the enqueuing process's `Date.now()` (see `enqueueCommand`).
-    const queued_before = Date.now() - (query.queued_grace_ms ?? 0);
-    const rows = await this.#read<{ session_id: string }>(Prisma.sql`
-      SELECT needy.session_id FROM (
-        SELECT t.session_id FROM turns t
-         WHERE (t.state = 'running' OR (t.state = 'queued' AND t.updated_at <= ${queued_before}::bigint))
-           AND EXISTS (SELECT 1 FROM session_commands c
-                        WHERE c.session_id = t.session_id AND c.status = 'queued' AND c.kind = 'prompt')
-        UNION
-        SELECT c.session_id FROM session_commands c WHERE c.kind = 'stop' AND c.status = 'queued'
-      ) AS needy JOIN sessions s USING (session_id)
-       WHERE s.closed_at IS NULL
-         AND (${after}::text IS NULL OR needy.session_id COLLATE "C" > ${after}::text COLLATE "C")
-       ORDER BY needy.session_id COLLATE "C" LIMIT ${query.limit}::int`);
-    return rows.map((row) => row.session_id);
+  listSessionsWithQueuedCommands(query: ListQueuedSessionsQuery): Promise<string[]> {
+    return listSessionsWithQueuedCommands(this.#pool, query);
   }
 
   listQueuedPrompts(session_id: string): Promise<PromptCommand[]> {
@@ -275,21 +261,12 @@ export class PrismaSessionStore implements SessionStore {
     return rows[0] ? toTurnRecord(rows[0]) : null;
   }
 
-  /**
-   * `turns (state, updated_at)` gives the queued and running Turns; a Turn whose session's advisory
-   * lock is held (its holder lives) is left out, so the rows returned are the ones to drive.
-   */
-  async listTurnsNeedingDriver(query: { limit: number; queued_grace_ms?: number }): Promise<TurnRecord[]> {
-    const queued_before = Date.now() - (query.queued_grace_ms ?? 0);
-    const rows = await this.#read<TurnRow>(Prisma.sql`
-      WITH held AS MATERIALIZED (${Prisma.raw(HELD_LEASE_KEYS_SQL)})
-      SELECT ${TURN_SELECT} FROM turns JOIN sessions s ON s.session_id = turns.session_id
-       WHERE (turns.state = 'running' OR (turns.state = 'queued' AND turns.updated_at <= ${queued_before}::bigint))
-         AND s.closed_at IS NULL
-         AND hashtextextended(turns.session_id, 0) NOT IN (SELECT key FROM held)
-       ORDER BY turns.updated_at, turns.session_id COLLATE "C", turns.turn_id COLLATE "C"
-       LIMIT ${query.limit}::int`);
-    return rows.map(toTurnRecord);
+  listTurnsNeedingDriver(query: { limit: number; queued_grace_ms?: number }): Promise<TurnRecord[]> {
+    return listTurnsNeedingDriver(this.#pool, query);
+  }
+
+  listWorkNeedingDriver(query: WorkNeedingDriverQuery): Promise<WorkNeedingDriver> {
+    return listWorkNeedingDriver(this.#pool, query);
   }
 
   async getActiveTurnId(session_id: string): Promise<string | null> {

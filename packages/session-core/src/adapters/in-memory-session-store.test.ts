@@ -2,12 +2,14 @@ import { describe, expect, it } from "vitest";
 import { buildSessionRecord, buildUserMessage, messageCommitOf } from "../testing/fixtures.js";
 import { runSessionStoreConformance } from "../testing/session-store-conformance.js";
 import { InMemorySessionStore } from "./in-memory-session-store.js";
+import { InMemoryLeaseRegistry } from "./in-memory-turn-lease.js";
 
 runSessionStoreConformance("InMemorySessionStore", async () => {
   const store = new InMemorySessionStore();
   return {
     store,
     setLeaseEpoch: (session_id, epoch) => store.setLeaseEpoch(session_id, epoch),
+    leases: new InMemoryLeaseRegistry({ epochs: store }).forProcess("conformance"),
     cleanup: async () => {},
   };
 });

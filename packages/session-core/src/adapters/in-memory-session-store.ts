@@ -14,6 +14,8 @@ import type {
   SessionPage,
   SessionQuery,
   SessionStore,
+  WorkNeedingDriver,
+  WorkNeedingDriverQuery,
 } from "../ports/session-store.js";
 import type { SessionMessage } from "../schema/messages.js";
 import type { SessionMutation, UnsequencedMutation } from "../schema/mutation.js";
@@ -281,6 +283,10 @@ export class InMemorySessionStore implements SessionStore, LeaseEpochSink {
   }
 
   async listSessionsWithQueuedCommands(query: ListQueuedSessionsQuery): Promise<string[]> {
+    return this.#sessionsWithQueuedCommands(query);
+  }
+
+  #sessionsWithQueuedCommands(query: ListQueuedSessionsQuery): string[] {
     const found: string[] = [];
     const queued_before = Date.now() - (query.queued_grace_ms ?? 0);
     for (const [session_id, state] of this.#sessions) {
@@ -303,10 +309,25 @@ export class InMemorySessionStore implements SessionStore, LeaseEpochSink {
   }
 
   async listTurnsNeedingDriver(query: { limit: number; queued_grace_ms?: number }): Promise<TurnRecord[]> {
+    return this.#turnsNeedingDriver(query);
+  }
+
+  #turnsNeedingDriver(query: { limit: number; queued_grace_ms?: number }): TurnRecord[] {
     return this.#turns.needingDriver(query, (session_id) => {
       const state = this.#sessions.get(session_id);
       return state !== undefined && state.record.closed_at === null;
     });
+  }
+
+  async listWorkNeedingDriver(query: WorkNeedingDriverQuery): Promise<WorkNeedingDriver> {
+    const { queued_grace_ms } = query;
+    return {
+      turns: this.#turnsNeedingDriver({ limit: query.turn_limit, queued_grace_ms }),
+      command_session_ids: this.#sessionsWithQueuedCommands({
+        limit: query.command_session_limit,
+        queued_grace_ms,
+      }),
+    };
   }
 
   async listQueuedPrompts(session_id: string): Promise<PromptCommand[]> {

@@ -1,4 +1,5 @@
 import type { TurnProgress, TurnRecord } from "../schema/turn.js";
+import { compareTurnsNeedingDriver } from "../store/store-order.js";
 
 /**
  * The in-memory store's Turn rows (DESIGN §10.7) and who holds each session's lease now: what the
@@ -71,7 +72,7 @@ export class InMemoryTurns {
         }
       }
     }
-    found.sort((left, right) => left.updated_at - right.updated_at);
+    found.sort(compareTurnsNeedingDriver);
     return found.slice(0, query.limit);
   }
 

@@ -195,6 +195,23 @@ export interface ListQueuedSessionsQuery {
   queued_grace_ms?: number;
 }
 
+/** `listWorkNeedingDriver`'s query: the first page of each of its two lists. */
+export interface WorkNeedingDriverQuery {
+  /** At most this many Turns (`listTurnsNeedingDriver`'s `limit`). */
+  turn_limit: number;
+  /** At most this many sessions: the first page of `listSessionsWithQueuedCommands`. */
+  command_session_limit: number;
+  queued_grace_ms?: number;
+}
+
+/** What needs a driver now, as one liveness pass reads it. */
+export interface WorkNeedingDriver {
+  /** As `listTurnsNeedingDriver` returns them. */
+  turns: TurnRecord[];
+  /** As the first page of `listSessionsWithQueuedCommands` lists them (ascending by `session_id`). */
+  command_session_ids: string[];
+}
+
 /**
  * The persistence port. Every write is `commit`, one atomic revision. Implementations: the
  * in-memory store here and the Prisma store in `@parley/db`; both must pass
@@ -275,4 +292,12 @@ export interface SessionStore {
    * `listSessionsWithQueuedCommands`), measured on the store's clock.
    */
   listTurnsNeedingDriver(query: { limit: number; queued_grace_ms?: number }): Promise<TurnRecord[]>;
+  /**
+   * The liveness pass's read (DESIGN §10.7): `listTurnsNeedingDriver({ limit: turn_limit })` and the
+   * first page of `listSessionsWithQueuedCommands({ limit: command_session_limit })`, both with
+   * `queued_grace_ms`, in one statement, so that an instance at rest costs one transaction per pass.
+   * The caller reads the further command pages with `listSessionsWithQueuedCommands({ after })`
+   * when the first one is full.
+   */
+  listWorkNeedingDriver(query: WorkNeedingDriverQuery): Promise<WorkNeedingDriver>;
 }

@@ -8,6 +8,12 @@ import type { AgentDefinition } from "./session/session-facade.js";
 import { SessionRuntime } from "./session-runtime.js";
 import type { RuntimeLogger, SessionRuntimeOptions } from "./session-runtime-options.js";
 
+/**
+ * A composition without a recovery loop (tests, benches; the server always has one) sweeps queued
+ * commands this often, as every runtime did before the pass took the sweep over.
+ */
+const UNLOOPED_COMMAND_SWEEP_MS = 250;
+
 /** The ports a runtime runs on, already built: Postgres (`@parley/db`) or in-memory. */
 export interface RuntimeAdapters {
   store: SessionStore;
@@ -38,8 +44,9 @@ export interface ComposeRuntimeOptions
   workspaces?: WorkspaceResolver;
   logger?: RuntimeLogger;
   /**
-   * How often `start()` re-runs recovery after its first pass, in ms (docs/behaviour.md#durability);
-   * omitted: `start()` recovers once.
+   * How often `start()` re-runs the liveness pass (`recover()`) after its first one, in ms
+   * (docs/behaviour.md#durability); omitted: `start()` recovers once, and queued commands are swept
+   * by the runtime's own timer (`command_sweep_ms`, 250 ms unless set).
    */
   recover_interval_ms?: number;
 }
@@ -75,7 +82,10 @@ export function composeRuntime(options: ComposeRuntimeOptions): ComposedRuntime 
     clock: options.clock,
     ids: options.ids,
     delta_flush_ms: options.delta_flush_ms,
-    command_sweep_ms: options.command_sweep_ms,
+    // Without a recovery loop nothing runs the pass, so the runtime sweeps commands on its own timer.
+    command_sweep_ms:
+      options.command_sweep_ms ??
+      (options.recover_interval_ms === undefined ? UNLOOPED_COMMAND_SWEEP_MS : undefined),
     park_waiting_turns: options.park_waiting_turns,
   });
   let recovery: RecoveryLoop | null = null;

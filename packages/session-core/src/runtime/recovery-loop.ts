@@ -6,8 +6,9 @@ export interface RecoveryLoop {
 }
 
 /**
- * Runs `runtime.recover()` now and then every `interval_ms` (never two passes at once), so that
- * Turns whose owning process died are taken over within ~2 s (docs/behaviour.md#durability).
+ * Runs `runtime.recover()`, the liveness pass, now and then every `interval_ms` (never two passes at
+ * once), so that Turns whose owning process died are taken over, and queued commands whose notice
+ * was lost are driven, within ~2 s (docs/behaviour.md#durability). At rest a pass is one read.
  */
 export function startRecoveryLoop(options: {
   runtime: SessionRuntimeApi;

@@ -121,9 +121,12 @@ export class RuntimeHarness {
       ids: this.#options.ids,
       delta_flush_ms: this.#options.delta_flush_ms ?? 5,
       park_waiting_turns: this.#options.park_waiting_turns ?? true,
-      ...(this.#options.command_sweep_ms === undefined
-        ? {}
-        : { command_sweep_ms: this.#options.command_sweep_ms }),
+      // With the loop on, its pass sweeps commands as in production: no timer of the runtime's own.
+      ...(this.#options.command_sweep_ms !== undefined
+        ? { command_sweep_ms: this.#options.command_sweep_ms }
+        : this.#options.recovery_loop === false
+          ? {}
+          : { command_sweep_ms: 0 }),
     });
     // The loop `composed.start()` would run, held here so that `sever` can stop it alone.
     const recovery =

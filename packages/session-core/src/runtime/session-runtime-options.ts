@@ -27,8 +27,9 @@ export interface SessionRuntimeOptions {
   /** How long text/reasoning deltas are coalesced into one revision, in ms (default 50). */
   delta_flush_ms?: number;
   /**
-   * How often this runtime looks for queued session commands to drive, in ms (default 250; 0 turns
-   * the sweep off, for tests that drive it with `sweepCommands()`).
+   * A timer of its own that looks for queued session commands to drive, every this many ms
+   * (default 0: none). The liveness pass (`recover()`, which the recovery loop runs every second)
+   * sweeps commands already; a composition without that loop sets it (`composeRuntime`).
    */
   command_sweep_ms?: number;
   /**
@@ -62,8 +63,9 @@ export interface SessionRuntimeApi {
    */
   openSession(session_id: string, known?: SessionRecord): Promise<Session | null>;
   /**
-   * Takes over and resumes every open Turn whose owner is gone (startup recovery; the API also
-   * calls it periodically so that takeover happens within 2 s of an owner's death).
+   * The liveness pass: takes over and resumes every open Turn whose owner is gone, and drives every
+   * queued command that needs a driver, from one read (startup recovery; the recovery loop runs it
+   * every second, so that a takeover or a command whose notice was lost happens within 2 s).
    */
   recover(): Promise<{ resumed_session_ids: string[] }>;
   /** Stops taking work and releases leases; persisted state (pending interactions) stays as it is. */

@@ -1,6 +1,7 @@
 import { ParleyError } from "../errors.js";
 import { systemClock } from "../ports/clock.js";
 import type { SessionRecord } from "../schema/session.js";
+import { DriverPass } from "./driver-pass.js";
 import { createRandomIdSource, RuntimeIds } from "./ids.js";
 import { InteractionWaiters } from "./interactions/interaction-waiters.js";
 import type { RuntimeContext } from "./runtime-context.js";
@@ -14,21 +15,6 @@ import type {
 } from "./session-runtime-options.js";
 
 const DEFAULT_DELTA_FLUSH_MS = 50;
-/**
- * How often queued commands are looked for (they reach their Turn within 2 s:
- * docs/behaviour.md#durability).
- */
-const DEFAULT_COMMAND_SWEEP_MS = 250;
-/** Sessions read per page of a sweep; every page is read (no cap starves newer sessions). */
-const SWEEP_PAGE = 500;
-/** Turns one recovery pass takes over at most; the next pass (1 s later) takes the rest. */
-const RECOVER_BATCH = 200;
-/**
- * How long a Turn stays `queued` before another process drives it: the process that committed the
- * prompt starts it at once, and another one taking the lease meanwhile would fence it. Within the
- * 2 s a queued command has to reach its Turn (recovery runs every second).
- */
-const QUEUED_GRACE_MS = 500;
 /** A session created without a title is untitled (`""`) until its first prompt or a rename names it. */
 const DEFAULT_TITLE = "";
 
@@ -48,8 +34,8 @@ export class SessionRuntime implements SessionRuntimeApi {
   readonly #hosts: SessionHosts;
   readonly #unsubscribe: () => void;
   readonly #closing = new AbortController();
+  readonly #pass: DriverPass;
   readonly #sweepTimer: ReturnType<typeof setInterval> | undefined;
-  #sweeping = false;
   #shutDown = false;
 
   constructor(options: SessionRuntimeOptions) {
@@ -68,6 +54,7 @@ export class SessionRuntime implements SessionRuntimeApi {
       park_waiting_turns: options.park_waiting_turns ?? true,
     };
     this.#hosts = new SessionHosts(this.#context);
+    this.#pass = new DriverPass(this.#context, this.#hosts);
     this.#unsubscribe = options.bus.subscribe({
       onSessionEvent: (event) => {
         this.#context.waiters.observe(event);
@@ -77,7 +64,8 @@ export class SessionRuntime implements SessionRuntimeApi {
         }
       },
     });
-    const sweep_ms = options.command_sweep_ms ?? DEFAULT_COMMAND_SWEEP_MS;
+    // No timer by default: the liveness pass (`recover()`, every second) sweeps commands too.
+    const sweep_ms = options.command_sweep_ms ?? 0;
     if (sweep_ms > 0) {
       this.#sweepTimer = setInterval(() => void this.sweepCommands(), sweep_ms);
       (this.#sweepTimer as { unref?: () => void }).unref?.();
@@ -85,50 +73,12 @@ export class SessionRuntime implements SessionRuntimeApi {
   }
 
   /**
-   * The wake-up of commands (docs/behaviour.md#durability) and its safety net: every session with a
-   * queued `prompt` or `stop` gets a driver — a Turn running here applies a queued stop at once
-   * (prompts at its next checkpoint); a session no live process drives is taken by this process
-   * (its lease decides). Another instance's commit therefore reaches the Turn without any
-   * notification.
+   * Drives every session whose queued `prompt` or `stop` needs a driver now (the command half of
+   * `recover()`'s pass), for a caller that knows commands may have been missed.
    */
   async sweepCommands(): Promise<void> {
-    if (this.#sweeping || this.#shutDown) return;
-    this.#sweeping = true;
-    try {
-      await this.#settleAnsweredWaiters();
-      let after: string | undefined;
-      for (;;) {
-        const page = await this.#context.store.listSessionsWithQueuedCommands({
-          ...(after === undefined ? {} : { after }),
-          limit: SWEEP_PAGE,
-          queued_grace_ms: QUEUED_GRACE_MS,
-        });
-        for (const session_id of page) {
-          if (this.#shutDown) return;
-          await this.#driveQueued(session_id);
-        }
-        after = page.at(-1);
-        if (page.length < SWEEP_PAGE || after === undefined) break;
-      }
-    } catch (error) {
-      this.#context.logger?.warn({ err: error }, "sweeping queued commands failed");
-    } finally {
-      this.#sweeping = false;
-    }
-  }
-
-  /** A session with queued commands that need a driver: its Turn here, or this process takes it. */
-  async #driveQueued(session_id: string): Promise<void> {
-    const held = this.#hosts.peek(session_id);
-    if (held?.ownsTurn) {
-      held.wake();
-      return;
-    }
-    try {
-      await this.#hosts.use(session_id, async (host) => host.wake());
-    } catch (error) {
-      this.#context.logger?.warn({ session_id, err: error }, "driving queued commands failed");
-    }
+    if (this.#shutDown) return;
+    await this.#pass.sweepCommands();
   }
 
   async createSession(input: CreateSessionInput): Promise<Session> {
@@ -172,50 +122,13 @@ export class SessionRuntime implements SessionRuntimeApi {
     return new SessionHandle(this.#hosts, session_id, known);
   }
 
+  /**
+   * The liveness pass (`DriverPass`): takes over Turns whose holder is gone, drives queued commands
+   * nobody drives and settles answers whose notice was lost, from one read when there is nothing.
+   */
   async recover(): Promise<{ resumed_session_ids: string[] }> {
     this.#assertRunning();
-    // Only the Turns that need a driver now (DESIGN §10.7): `queued` or `running` with no live
-    // lease holder, read through an index. Waiting Turns are rows nobody reads until answered.
-    const turns = await this.#context.store.listTurnsNeedingDriver({
-      limit: RECOVER_BATCH,
-      queued_grace_ms: QUEUED_GRACE_MS,
-    });
-    const resumed_session_ids: string[] = [];
-    for (const turn of turns) {
-      const { session_id } = turn;
-      try {
-        const record = await this.#context.store.getSession(session_id);
-        // A closed session is never resumed (docs/behaviour.md#close).
-        if (!record || record.closed_at !== null) continue;
-        if (turn.state === "queued") {
-          // Its prompt is committed and nobody started it: the queue's driver starts it.
-          await this.#driveQueued(session_id);
-          continue;
-        }
-        const resumed = await this.#hosts.use(
-          session_id,
-          async (host) => !host.ownsTurn && (await host.takeOver()),
-          record,
-        );
-        if (resumed) resumed_session_ids.push(session_id);
-      } catch (error) {
-        this.#context.logger?.error({ session_id, err: error }, "resuming the session failed");
-      }
-    }
-    return { resumed_session_ids };
-  }
-
-  /**
-   * No lost wake-up (docs/behaviour.md#durability): a tool of a Turn held here waits on the bus for
-   * its answer's `part` mutation; if that notice was lost, the committed answer is read here
-   * instead.
-   */
-  async #settleAnsweredWaiters(): Promise<void> {
-    const { store, waiters } = this.#context;
-    for (const interaction_id of waiters.waitingInteractionIds()) {
-      const record = await store.getInteraction(interaction_id);
-      if (record && record.interaction.status !== "pending") waiters.settleFrom(record.interaction);
-    }
+    return this.#pass.run();
   }
 
   async shutdown(): Promise<void> {

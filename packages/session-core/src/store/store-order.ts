@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { InteractionRecord } from "../ports/session-store.js";
+import type { TurnRecord } from "../schema/turn.js";
 
 // The orders of the `SessionStore` port, written once. The in-memory store sorts with these
 // comparators; the Postgres store's ORDER BY clauses and cursor conditions state the same orders in
@@ -79,5 +80,14 @@ export function comparePendingInteractions(
     left.message_sequence - right.message_sequence ||
     left.part_sequence - right.part_sequence ||
     left.ordinal - right.ordinal
+  );
+}
+
+/** `listTurnsNeedingDriver`: least recently updated first, then `session_id`, then `turn_id`. */
+export function compareTurnsNeedingDriver(left: TurnRecord, right: TurnRecord): number {
+  return (
+    left.updated_at - right.updated_at ||
+    compareStrings(left.session_id, right.session_id) ||
+    compareStrings(left.turn_id, right.turn_id)
   );
 }

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe } from "vitest";
 import type { SessionStore } from "../ports/session-store.js";
+import type { TurnLeaseManager } from "../ports/turn-lease.js";
 import { describeCommandConformance } from "./conformance/command-cases.js";
 import { describeCommitConformance } from "./conformance/commit-cases.js";
 import type { ConformanceContext } from "./conformance/context.js";
@@ -7,6 +8,7 @@ import { describeCrossSessionConformance } from "./conformance/cross-session-cas
 import { describeCursorConformance } from "./conformance/cursor-cases.js";
 import { describeEventConformance } from "./conformance/event-cases.js";
 import { describeInteractionConformance } from "./conformance/interaction-cases.js";
+import { describeLivenessConformance } from "./conformance/liveness-cases.js";
 import { describeMessageConformance } from "./conformance/message-cases.js";
 import { describeQueuedPromptConformance } from "./conformance/queued-prompt-cases.js";
 import { describeSessionConformance } from "./conformance/session-cases.js";
@@ -20,6 +22,12 @@ export interface SessionStoreConformanceSubject {
    * lease. Commits carrying another epoch must then fail with `StoreConflictError("fenced")`.
    */
   setLeaseEpoch(session_id: string, epoch: number): Promise<void>;
+  /**
+   * A lease manager over the same storage, as a process running the store would have: a session
+   * whose lease it holds has a live holder (its Turn needs no driver), and acquiring records the
+   * holder and epoch on the session's unfinished Turn row.
+   */
+  leases: TurnLeaseManager;
   /** Releases what the factory created (connections, databases). */
   cleanup(): Promise<void>;
 }
@@ -55,6 +63,10 @@ export function runSessionStoreConformance(name: string, factory: SessionStoreCo
         if (!subject) throw new Error("The conformance subject is only available inside a test");
         return subject.setLeaseEpoch(session_id, epoch);
       },
+      get leases() {
+        if (!subject) throw new Error("The conformance subject is only available inside a test");
+        return subject.leases;
+      },
     };
 
     beforeEach(async () => {
@@ -75,5 +87,6 @@ export function runSessionStoreConformance(name: string, factory: SessionStoreCo
     describeCursorConformance(context);
     describeCrossSessionConformance(context);
     describeTurnConformance(context);
+    describeLivenessConformance(context);
   });
 }

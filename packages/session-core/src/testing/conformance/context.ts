@@ -1,15 +1,24 @@
 import { expect } from "vitest";
 import { type ParleyCode, ParleyError, StoreConflictError } from "../../errors.js";
 import type { CommitResult, SessionCommit, SessionStore } from "../../ports/session-store.js";
+import type { TurnLeaseManager } from "../../ports/turn-lease.js";
 import type { Interaction } from "../../schema/interaction.js";
 import type { AssistantMessage, SessionMessage } from "../../schema/messages.js";
 import type { SessionRecord } from "../../schema/session.js";
-import { buildAssistantMessage, buildSessionRecord, buildToolPart, messageCommitOf } from "../fixtures.js";
+import {
+  buildAssistantMessage,
+  buildSessionRecord,
+  buildToolPart,
+  messageCommitOf,
+  T0,
+} from "../fixtures.js";
 
 /** What every conformance case works with; valid only inside a test. */
 export interface ConformanceContext {
   readonly store: SessionStore;
   setLeaseEpoch(session_id: string, epoch: number): Promise<void>;
+  /** The subject's lease manager: a lease it holds is a live holder's (see `SessionStoreConformanceSubject`). */
+  readonly leases: TurnLeaseManager;
 }
 
 export async function createSession(
@@ -20,6 +29,38 @@ export async function createSession(
   const record = buildSessionRecord({ session_id, ...overrides });
   await context.store.createSession(record);
   return record;
+}
+
+let promptCounter = 0;
+
+/**
+ * Queues a prompt: it starts Turn `turn_id` (a row, `queued`) when the session has no active Turn,
+ * and joins the active one otherwise.
+ */
+export function enqueuePrompt(context: ConformanceContext, session_id: string, turn_id: string) {
+  promptCounter += 1;
+  return context.store.enqueueCommand({
+    session_id,
+    command_id: `command:turn-${promptCounter}`,
+    command: { kind: "prompt", input: { query: `query ${promptCounter}` } },
+    created_at: T0 + promptCounter,
+    new_turn_id: turn_id,
+  });
+}
+
+/** A commit that moves Turn `turn_id` on (without a message). */
+export function progress(
+  context: ConformanceContext,
+  session_id: string,
+  turn_id: string,
+  state: "running" | "waiting",
+  epoch?: number,
+) {
+  return context.store.commit({
+    session_id,
+    ...(epoch === undefined ? {} : { epoch }),
+    turn: { turn_id, state },
+  });
 }
 
 /** Commits `message` as its own revision, with its interaction rows and its `message` mutation. */

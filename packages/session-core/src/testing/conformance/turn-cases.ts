@@ -1,36 +1,12 @@
 import { describe, expect, it } from "vitest";
-import type { NewSessionCommand } from "../../schema/session-command.js";
 import { T0 } from "../fixtures.js";
-import { type ConformanceContext, createSession, expectConflict } from "./context.js";
-
-const prompt = (query: string): NewSessionCommand => ({ kind: "prompt", input: { query } });
-
-let counter = 0;
-
-function enqueuePrompt(context: ConformanceContext, session_id: string, turn_id: string) {
-  counter += 1;
-  return context.store.enqueueCommand({
-    session_id,
-    command_id: `command:turn-${counter}`,
-    command: prompt(`query ${counter}`),
-    created_at: T0 + counter,
-    new_turn_id: turn_id,
-  });
-}
-
-function progress(
-  context: ConformanceContext,
-  session_id: string,
-  turn_id: string,
-  state: "running" | "waiting",
-  epoch?: number,
-) {
-  return context.store.commit({
-    session_id,
-    ...(epoch === undefined ? {} : { epoch }),
-    turn: { turn_id, state },
-  });
-}
+import {
+  type ConformanceContext,
+  createSession,
+  enqueuePrompt,
+  expectConflict,
+  progress,
+} from "./context.js";
 
 /** The Turn row (DESIGN §10.7): written with the commits that move a Turn, read through an index. */
 export function describeTurnConformance(context: ConformanceContext): void {
