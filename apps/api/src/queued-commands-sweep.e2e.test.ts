@@ -10,8 +10,9 @@ const SESSIONS = 1_500;
 const SEED_PREFIX = "session_seed_";
 
 /**
- * Startup recovery takes over at most 200 queued Turns a pass; with its loop slowed to a minute,
- * the other 1,300 seeded sessions can only be found by the command sweep (every 250 ms, every page).
+ * A liveness pass takes over at most 200 queued Turns; with the loop slowed to a minute, only the
+ * startup pass runs in the test's time, so the other 1,300 seeded sessions can only be found by that
+ * pass's command half, which must read every page (no cap).
  */
 const RECOVERY_SLOWED = { PARLEY_RECOVER_INTERVAL_MS: "60000" };
 
