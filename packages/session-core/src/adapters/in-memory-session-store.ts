@@ -1,4 +1,4 @@
-import { ParleyError, StoreConflictError } from "../errors.js";
+import { ParleyError } from "../errors.js";
 import type {
   CommitResult,
   EnqueueCommandInput,
@@ -18,7 +18,6 @@ import type {
   WorkNeedingDriverQuery,
 } from "../ports/session-store.js";
 import type { SessionMessage } from "../schema/messages.js";
-import type { SessionMutation, UnsequencedMutation } from "../schema/mutation.js";
 import type { WithdrawPromptResult } from "../schema/queued-prompt.js";
 import type { SessionRecord } from "../schema/session.js";
 import type { PromptCommand, SessionCommand } from "../schema/session-command.js";
@@ -33,6 +32,12 @@ import {
   type PendingInteractionPosition,
   sessionPosition,
 } from "../store/store-order.js";
+import {
+  applyCommit,
+  checkCommit,
+  type InMemoryCommitTarget,
+  type InMemorySessionState,
+} from "./in-memory-commit.js";
 import { InMemoryTurns } from "./in-memory-turns.js";
 import { queuedPromptsOf, withdrawPromptIn } from "./queued-prompts.js";
 
@@ -48,21 +53,6 @@ export interface LeaseEpochSink {
   leaseReleased?(session_id: string, holder: string): void;
 }
 
-interface SessionState {
-  record: SessionRecord;
-  /** By message_id. */
-  messages: Map<string, SessionMessage>;
-  /** sequence → message_id; a sequence belongs to one message forever. */
-  sequences: Map<number, string>;
-  last_sequence: number;
-  /** Ids of the interactions of this session (the records live in the global index). */
-  interaction_ids: Set<string>;
-  events: SessionEvent[];
-  /** Every command of the session, in commit order. */
-  commands: SessionCommand[];
-  active_turn_id: string | null;
-}
-
 /**
  * The reference `SessionStore`: every port rule held in process memory. A commit is checked in
  * full before anything is written, and runs without an `await` in between, so it is atomic with
@@ -70,12 +60,18 @@ interface SessionState {
  * change stored state through a reference they passed or received.
  */
 export class InMemorySessionStore implements SessionStore, LeaseEpochSink {
-  readonly #sessions = new Map<string, SessionState>();
+  readonly #sessions = new Map<string, InMemorySessionState>();
   readonly #interactions = new Map<string, InteractionRecord>();
   readonly #interactionEvents: InteractionEvent[] = [];
   /** Fencing epochs by session; a session never leased has epoch 0. */
   readonly #epochs = new Map<string, number>();
   readonly #turns = new InMemoryTurns();
+  readonly #commitTarget: InMemoryCommitTarget = {
+    interactions: this.#interactions,
+    interaction_events: this.#interactionEvents,
+    turns: this.#turns,
+    leaseEpoch: (session_id) => this.leaseEpoch(session_id),
+  };
 
   async createSession(record: SessionRecord): Promise<void> {
     if (this.#sessions.has(record.session_id)) {
@@ -121,8 +117,8 @@ export class InMemorySessionStore implements SessionStore, LeaseEpochSink {
   async commit(commit: SessionCommit): Promise<CommitResult> {
     assertCommitWellFormed(commit);
     const state = this.#requireSession(commit.session_id);
-    this.#checkCommit(state, commit);
-    return this.#applyCommit(state, structuredClone(commit));
+    checkCommit(this.#commitTarget, state, commit);
+    return applyCommit(this.#commitTarget, state, structuredClone(commit));
   }
 
   async getMessage(session_id: string, message_id: string): Promise<SessionMessage | null> {
@@ -363,144 +359,10 @@ export class InMemorySessionStore implements SessionStore, LeaseEpochSink {
     return this.#epochs.get(session_id) ?? 0;
   }
 
-  #requireSession(session_id: string): SessionState {
+  #requireSession(session_id: string): InMemorySessionState {
     const state = this.#sessions.get(session_id);
     if (!state) throw new ParleyError("session_not_found", `Session not found: ${session_id}`);
     return state;
-  }
-
-  /** The rules of the port that read stored state (well-formedness is checked before), before anything is written. */
-  #checkCommit(state: SessionState, commit: SessionCommit): void {
-    const { session_id } = commit;
-    if (state.record.closed_at !== null) {
-      throw new ParleyError("session_closed", `Session is closed: ${session_id}`);
-    }
-    if (commit.epoch !== undefined && commit.epoch !== this.leaseEpoch(session_id)) {
-      throw new StoreConflictError(
-        "fenced",
-        `Lease epoch ${commit.epoch} is not the current epoch ${this.leaseEpoch(session_id)} of session ${session_id}`,
-      );
-    }
-    if (commit.message) {
-      const { snapshot, expected_revision } = commit.message;
-      const stored = state.messages.get(snapshot.message_id);
-      const stored_revision = stored?.revision ?? 0;
-      if (stored_revision !== expected_revision) {
-        throw new StoreConflictError(
-          "revision",
-          `Message ${snapshot.message_id} is at revision ${stored_revision}, not ${expected_revision}`,
-        );
-      }
-      if (stored && stored.sequence !== snapshot.sequence) {
-        throw new Error(
-          `Message ${snapshot.message_id} cannot move from sequence ${stored.sequence} to ${snapshot.sequence}`,
-        );
-      }
-      const holder = state.sequences.get(snapshot.sequence);
-      if (!stored && holder !== undefined) {
-        throw new StoreConflictError(
-          "sequence",
-          `Sequence ${snapshot.sequence} of session ${session_id} is taken by message ${holder}`,
-        );
-      }
-    }
-    for (const record of commit.interactions ?? []) {
-      const existing = this.#interactions.get(record.interaction.interaction_id);
-      if (existing && existing.session_id !== session_id) {
-        throw new ParleyError(
-          "invalid_input",
-          `Interaction ${record.interaction.interaction_id} already belongs to session ${existing.session_id}`,
-        );
-      }
-    }
-    for (const settlement of commit.settle_commands ?? []) {
-      const command = state.commands.find((candidate) => candidate.command_id === settlement.command_id);
-      if (command?.status !== "queued") {
-        throw new StoreConflictError("revision", `Command is not queued: ${settlement.command_id}`);
-      }
-    }
-    const ends = commit.ends_turn;
-    if (ends && !ends.cancel_queued_prompts) {
-      const settled = new Set((commit.settle_commands ?? []).map((settlement) => settlement.command_id));
-      const waiting = state.commands.some(
-        (command) =>
-          command.status === "queued" &&
-          command.kind === "prompt" &&
-          command.turn_id === ends.turn_id &&
-          !settled.has(command.command_id),
-      );
-      if (waiting) {
-        throw new StoreConflictError("queued", `A prompt for Turn ${ends.turn_id} is still queued`);
-      }
-    }
-  }
-
-  /** Writes a checked commit; nothing here can fail, which makes the commit all-or-nothing. */
-  #applyCommit(state: SessionState, commit: SessionCommit): CommitResult {
-    if (commit.message) {
-      const { snapshot } = commit.message;
-      state.messages.set(snapshot.message_id, snapshot);
-      state.sequences.set(snapshot.sequence, snapshot.message_id);
-      state.last_sequence = Math.max(state.last_sequence, snapshot.sequence);
-    }
-    for (const record of commit.interactions ?? []) {
-      this.#interactions.set(record.interaction.interaction_id, record);
-      state.interaction_ids.add(record.interaction.interaction_id);
-    }
-    if (commit.session_patch) {
-      state.record = { ...state.record, ...commit.session_patch };
-    }
-    for (const settlement of commit.settle_commands ?? []) {
-      const index = state.commands.findIndex((candidate) => candidate.command_id === settlement.command_id);
-      const command = state.commands[index];
-      if (!command) continue;
-      state.commands[index] =
-        command.kind === "stop"
-          ? { ...command, status: settlement.status, result: settlement.result ?? null }
-          : { ...command, status: settlement.status };
-    }
-    const ends = commit.ends_turn;
-    if (ends) {
-      if (ends.cancel_queued_prompts) {
-        state.commands = state.commands.map((command) =>
-          command.status === "queued" && command.kind === "prompt" && command.turn_id === ends.turn_id
-            ? { ...command, status: "cancelled" }
-            : command,
-        );
-      }
-      if (state.active_turn_id === ends.turn_id) state.active_turn_id = null;
-      this.#turns.finish(commit.session_id, ends.turn_id);
-    }
-    if (commit.turn && commit.turn.turn_id !== ends?.turn_id) {
-      this.#turns.progress(
-        commit.session_id,
-        commit.turn.turn_id,
-        commit.turn.state,
-        this.leaseEpoch(commit.session_id),
-      );
-    }
-    const append = (mutation: UnsequencedMutation): SessionEvent => {
-      const event_id = state.events.length + 1;
-      const event = {
-        session_id: commit.session_id,
-        event_id,
-        mutation: { ...mutation, event_id } as SessionMutation,
-      };
-      state.events.push(event);
-      return event;
-    };
-    const preceding_event = commit.preceding_mutation ? append(commit.preceding_mutation) : undefined;
-    const event = commit.mutation ? append(commit.mutation) : undefined;
-    const interaction_events = (commit.interaction_events ?? []).map((entry) => {
-      const stored: InteractionEvent = { ...entry, event_id: this.#interactionEvents.length + 1 };
-      this.#interactionEvents.push(stored);
-      return stored;
-    });
-    return structuredClone({
-      ...(event ? { event } : {}),
-      ...(preceding_event ? { preceding_event } : {}),
-      interaction_events,
-    });
   }
 
   #sessionInteractions(session_id: string): InteractionRecord[] {

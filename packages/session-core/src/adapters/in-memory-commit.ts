@@ -1,0 +1,180 @@
+import { ParleyError, StoreConflictError } from "../errors.js";
+import type {
+  CommitResult,
+  InteractionEvent,
+  InteractionRecord,
+  SessionCommit,
+  SessionEvent,
+} from "../ports/session-store.js";
+import type { SessionMessage } from "../schema/messages.js";
+import type { SessionMutation, UnsequencedMutation } from "../schema/mutation.js";
+import type { SessionRecord } from "../schema/session.js";
+import type { SessionCommand } from "../schema/session-command.js";
+import type { InMemoryTurns } from "./in-memory-turns.js";
+
+/** One session as the in-memory store holds it. */
+export interface InMemorySessionState {
+  record: SessionRecord;
+  /** By message_id. */
+  messages: Map<string, SessionMessage>;
+  /** sequence → message_id; a sequence belongs to one message forever. */
+  sequences: Map<number, string>;
+  last_sequence: number;
+  /** Ids of the interactions of this session (the records live in the global index). */
+  interaction_ids: Set<string>;
+  events: SessionEvent[];
+  /** Every command of the session, in commit order. */
+  commands: SessionCommand[];
+  active_turn_id: string | null;
+}
+
+/** What a commit reads and writes beyond its session: the store's cross-session indexes. */
+export interface InMemoryCommitTarget {
+  interactions: Map<string, InteractionRecord>;
+  interaction_events: InteractionEvent[];
+  turns: InMemoryTurns;
+  /** The fencing epoch commits of a session must carry. */
+  leaseEpoch(session_id: string): number;
+}
+
+/** The rules of the port that read stored state (well-formedness is checked before), before anything is written. */
+export function checkCommit(
+  target: InMemoryCommitTarget,
+  state: InMemorySessionState,
+  commit: SessionCommit,
+): void {
+  const { session_id } = commit;
+  if (state.record.closed_at !== null) {
+    throw new ParleyError("session_closed", `Session is closed: ${session_id}`);
+  }
+  if (commit.epoch !== undefined && commit.epoch !== target.leaseEpoch(session_id)) {
+    throw new StoreConflictError(
+      "fenced",
+      `Lease epoch ${commit.epoch} is not the current epoch ${target.leaseEpoch(session_id)} of session ${session_id}`,
+    );
+  }
+  if (commit.message) {
+    const { snapshot, expected_revision } = commit.message;
+    const stored = state.messages.get(snapshot.message_id);
+    const stored_revision = stored?.revision ?? 0;
+    if (stored_revision !== expected_revision) {
+      throw new StoreConflictError(
+        "revision",
+        `Message ${snapshot.message_id} is at revision ${stored_revision}, not ${expected_revision}`,
+      );
+    }
+    if (stored && stored.sequence !== snapshot.sequence) {
+      throw new Error(
+        `Message ${snapshot.message_id} cannot move from sequence ${stored.sequence} to ${snapshot.sequence}`,
+      );
+    }
+    const holder = state.sequences.get(snapshot.sequence);
+    if (!stored && holder !== undefined) {
+      throw new StoreConflictError(
+        "sequence",
+        `Sequence ${snapshot.sequence} of session ${session_id} is taken by message ${holder}`,
+      );
+    }
+  }
+  for (const record of commit.interactions ?? []) {
+    const existing = target.interactions.get(record.interaction.interaction_id);
+    if (existing && existing.session_id !== session_id) {
+      throw new ParleyError(
+        "invalid_input",
+        `Interaction ${record.interaction.interaction_id} already belongs to session ${existing.session_id}`,
+      );
+    }
+  }
+  for (const settlement of commit.settle_commands ?? []) {
+    const command = state.commands.find((candidate) => candidate.command_id === settlement.command_id);
+    if (command?.status !== "queued") {
+      throw new StoreConflictError("revision", `Command is not queued: ${settlement.command_id}`);
+    }
+  }
+  const ends = commit.ends_turn;
+  if (ends && !ends.cancel_queued_prompts) {
+    const settled = new Set((commit.settle_commands ?? []).map((settlement) => settlement.command_id));
+    const waiting = state.commands.some(
+      (command) =>
+        command.status === "queued" &&
+        command.kind === "prompt" &&
+        command.turn_id === ends.turn_id &&
+        !settled.has(command.command_id),
+    );
+    if (waiting) {
+      throw new StoreConflictError("queued", `A prompt for Turn ${ends.turn_id} is still queued`);
+    }
+  }
+}
+
+/** Writes a checked commit; nothing here can fail, which makes the commit all-or-nothing. */
+export function applyCommit(
+  target: InMemoryCommitTarget,
+  state: InMemorySessionState,
+  commit: SessionCommit,
+): CommitResult {
+  if (commit.message) {
+    const { snapshot } = commit.message;
+    state.messages.set(snapshot.message_id, snapshot);
+    state.sequences.set(snapshot.sequence, snapshot.message_id);
+    state.last_sequence = Math.max(state.last_sequence, snapshot.sequence);
+  }
+  for (const record of commit.interactions ?? []) {
+    target.interactions.set(record.interaction.interaction_id, record);
+    state.interaction_ids.add(record.interaction.interaction_id);
+  }
+  if (commit.session_patch) {
+    state.record = { ...state.record, ...commit.session_patch };
+  }
+  for (const settlement of commit.settle_commands ?? []) {
+    const index = state.commands.findIndex((candidate) => candidate.command_id === settlement.command_id);
+    const command = state.commands[index];
+    if (!command) continue;
+    state.commands[index] =
+      command.kind === "stop"
+        ? { ...command, status: settlement.status, result: settlement.result ?? null }
+        : { ...command, status: settlement.status };
+  }
+  const ends = commit.ends_turn;
+  if (ends) {
+    if (ends.cancel_queued_prompts) {
+      state.commands = state.commands.map((command) =>
+        command.status === "queued" && command.kind === "prompt" && command.turn_id === ends.turn_id
+          ? { ...command, status: "cancelled" }
+          : command,
+      );
+    }
+    if (state.active_turn_id === ends.turn_id) state.active_turn_id = null;
+    target.turns.finish(commit.session_id, ends.turn_id);
+  }
+  if (commit.turn && commit.turn.turn_id !== ends?.turn_id) {
+    target.turns.progress(
+      commit.session_id,
+      commit.turn.turn_id,
+      commit.turn.state,
+      target.leaseEpoch(commit.session_id),
+    );
+  }
+  const append = (mutation: UnsequencedMutation): SessionEvent => {
+    const event_id = state.events.length + 1;
+    const event = {
+      session_id: commit.session_id,
+      event_id,
+      mutation: { ...mutation, event_id } as SessionMutation,
+    };
+    state.events.push(event);
+    return event;
+  };
+  const preceding_event = commit.preceding_mutation ? append(commit.preceding_mutation) : undefined;
+  const event = commit.mutation ? append(commit.mutation) : undefined;
+  const interaction_events = (commit.interaction_events ?? []).map((entry) => {
+    const stored: InteractionEvent = { ...entry, event_id: target.interaction_events.length + 1 };
+    target.interaction_events.push(stored);
+    return stored;
+  });
+  return structuredClone({
+    ...(event ? { event } : {}),
+    ...(preceding_event ? { preceding_event } : {}),
+    interaction_events,
+  });
+}
