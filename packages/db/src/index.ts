@@ -9,7 +9,6 @@ export {
   startEmbeddedPostgres,
 } from "./embedded-postgres.js";
 export {
-  type BusFaults,
   type BusTransport,
   BusUnreachableError,
   type TransportHandlers,
