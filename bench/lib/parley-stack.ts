@@ -1,7 +1,13 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type ApiServer, createWorkspaceCatalog, startApiServer, type WorkspaceCatalog } from "@parley/api";
+import {
+  type ApiServer,
+  composeApiServices,
+  createWorkspaceCatalog,
+  startApiServer,
+  type WorkspaceCatalog,
+} from "@parley/api";
 import { createDatabase, migrateDatabase } from "@parley/db";
 import { createScratchDatabase, type ScratchDatabase } from "@parley/db/testing";
 import { createParleyClient, type ParleyClient } from "@parley/sdk";
@@ -117,17 +123,14 @@ export async function startParleyStack(options: {
     bus_url: options.bus_url,
   });
   const server = await startApiServer({
-    services: {
+    services: composeApiServices({
       runtime,
-      store: database.store,
-      bus: database.bus,
-      auth: database.auth,
-      inbox: database.inbox,
+      adapters: database,
+      agent: { agent_id: BENCH_AGENT_ID },
       workspaces,
-      agent_id: BENCH_AGENT_ID,
       models: BENCH_MODELS,
       logger: benchLogger(),
-    },
+    }),
     port: options.port,
     host: "127.0.0.1",
     limits: BENCH_API_LIMITS,
