@@ -1,6 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createInterface } from "node:readline";
-import { findPostgresBinaries, type PrivatePostgres, startPrivatePostgres } from "@parley/api/testing";
 import { createEventBus, createPrismaClient, PrismaSessionStore } from "@parley/db";
 import { type PrivateNats, startPrivateNats } from "@parley/db/testing";
 import { createParleyClient, type ParleyClient } from "@parley/sdk";
@@ -9,6 +8,7 @@ import { buildSessionRecord, buildUserMessage, messageCommitOf } from "@parley/s
 import pg from "pg";
 import { runLoadSession } from "./lib/load-session.js";
 import { describeMachine } from "./lib/machine.js";
+import { startBenchPostgresServer } from "./lib/postgres-server.js";
 import { type Figure, latencyFigure, renderTable, valueFigure, writeReport } from "./lib/report.js";
 import { resolveScale } from "./lib/scale.js";
 import { now, summarize } from "./lib/stats.js";
@@ -50,16 +50,8 @@ const CONFIGURATIONS: Configuration[] = [
 async function main(): Promise<void> {
   const scale = resolveScale(process.env);
   const started_at = new Date().toISOString();
-  let privatePostgres: PrivatePostgres | null = null;
-  let serverUrl = process.env.BENCH_DATABASE_URL;
-  if (!serverUrl && findPostgresBinaries()) {
-    privatePostgres = await startPrivatePostgres({
-      port: PRIVATE_POSTGRES_PORT,
-      settings: { max_connections: "300" },
-    });
-    serverUrl = privatePostgres.url();
-  }
-  serverUrl ??= process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+  const postgres = await startBenchPostgresServer({ port: PRIVATE_POSTGRES_PORT });
+  const serverUrl = postgres.url;
   // Read now: the private cluster is gone by the time the report is written.
   const machine = await describeMachine(serverUrl);
   const nats = await startPrivateNats();
@@ -103,7 +95,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await nats.stop();
-    await privatePostgres?.destroy();
+    await postgres.destroy();
   }
   console.log(renderTable(figures));
   const path = writeReport(

@@ -1,13 +1,13 @@
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
-import { findPostgresBinaries, type PrivatePostgres, startPrivatePostgres } from "@parley/api/testing";
 import { migrateDatabase } from "@parley/db";
 import { createScratchDatabase } from "@parley/db/testing";
 import { createParleyClient, type ParleyClient } from "@parley/sdk";
 import pg from "pg";
 import { runLoadSession } from "./lib/load-session.js";
 import { describeMachine } from "./lib/machine.js";
+import { startBenchPostgresServer } from "./lib/postgres-server.js";
 import { type Figure, latencyFigure, renderTable, valueFigure, writeReport } from "./lib/report.js";
 import { type BenchScale, resolveScale } from "./lib/scale.js";
 import { now, summarize } from "./lib/stats.js";
@@ -107,16 +107,8 @@ async function main(): Promise<void> {
     );
   }
   const env = serverEnv(process.env);
-  let privateServer: PrivatePostgres | null = null;
-  let serverUrl = process.env.BENCH_DATABASE_URL;
-  if (!serverUrl && findPostgresBinaries()) {
-    privateServer = await startPrivatePostgres({
-      port: PRIVATE_POSTGRES_PORT,
-      settings: { max_connections: "300" },
-    });
-    serverUrl = privateServer.url();
-  }
-  serverUrl ??= process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+  const postgres = await startBenchPostgresServer({ port: PRIVATE_POSTGRES_PORT });
+  const serverUrl = postgres.url;
 
   const figures: Figure[] = [];
   const details: Record<string, unknown> = { server_env: env };
@@ -160,7 +152,7 @@ async function main(): Promise<void> {
     console.log(`written: ${path}`);
     if (failed) process.exitCode = 1;
   } finally {
-    await privateServer?.destroy();
+    await postgres.destroy();
   }
 }
 
