@@ -1,11 +1,14 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { createInterface } from "node:readline";
 import { createEventBus, createPrismaClient, PrismaSessionStore } from "@parley/db";
 import { type PrivateNats, startPrivateNats } from "@parley/db/testing";
 import { createParleyClient, type ParleyClient } from "@parley/sdk";
 import type { SessionEvent } from "@parley/session-core";
 import { buildSessionRecord, buildUserMessage, messageCommitOf } from "@parley/session-core/testing";
 import pg from "pg";
+import {
+  type BenchServerInfo,
+  type BenchServerProcess,
+  startBenchServer,
+} from "./lib/bench-server-process.js";
 import { runLoadSession } from "./lib/load-session.js";
 import { describeMachine } from "./lib/machine.js";
 import { startBenchPostgresServer } from "./lib/postgres-server.js";
@@ -17,12 +20,6 @@ const PRIVATE_POSTGRES_PORT = 4512;
 const FIRST_SERVER_PORT = 4600;
 /** How often the bus probe sends one event while the load runs. */
 const PROBE_EVERY_MS = 50;
-
-interface ServerInfo {
-  url: string;
-  token: string;
-  database_url: string;
-}
 
 type BusKind = "notify" | "nats";
 interface Configuration {
@@ -117,39 +114,6 @@ async function main(): Promise<void> {
   }
 }
 
-async function startServer(
-  serverUrl: string,
-  port: number,
-  env: Record<string, string>,
-): Promise<{ child: ChildProcess; info: ServerInfo }> {
-  const child = spawn(
-    process.execPath,
-    [
-      "--import",
-      "tsx",
-      "--conditions=parley-source",
-      new URL("./bench-server.ts", import.meta.url).pathname,
-      serverUrl,
-      String(port),
-    ],
-    { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, ...env } },
-  );
-  const info = await new Promise<ServerInfo>((resolve, reject) => {
-    child.once("exit", (code) => reject(new Error(`bench server exited with ${code}`)));
-    createInterface({ input: child.stdout as NodeJS.ReadableStream }).once("line", (line) =>
-      resolve(JSON.parse(line) as ServerInfo),
-    );
-  });
-  return { child, info };
-}
-
-async function stopServer(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGTERM");
-  await exited;
-}
-
 async function runConfiguration(
   configuration: Configuration,
   serverUrl: string,
@@ -157,19 +121,21 @@ async function runConfiguration(
   scale: ReturnType<typeof resolveScale>,
 ): Promise<{ latencies: number[]; busLatencies: number[]; errors: string[]; seconds: number }> {
   const busEnv: Record<string, string> = configuration.bus === "nats" ? { BENCH_BUS: nats.url } : {};
-  const servers: ChildProcess[] = [];
+  const servers: BenchServerProcess[] = [];
   const clients: ParleyClient[] = [];
   try {
     // The first instance makes (and at the end drops) the database; the second joins it.
-    const first = await startServer(serverUrl, FIRST_SERVER_PORT, busEnv);
-    servers.push(first.child);
+    const first = await startBenchServer({ serverUrl, port: FIRST_SERVER_PORT, env: busEnv });
+    servers.push(first);
     const infos = [first.info];
     if (configuration.instances === 2) {
-      const second = await startServer(serverUrl, FIRST_SERVER_PORT + 1, {
-        ...busEnv,
-        BENCH_SHARED_DATABASE_URL: first.info.database_url,
+      const second = await startBenchServer({
+        serverUrl,
+        port: FIRST_SERVER_PORT + 1,
+        databaseUrl: first.info.database_url,
+        env: busEnv,
       });
-      servers.push(second.child);
+      servers.push(second);
       infos.push(second.info);
     }
     const probe = await startBusProbe(
@@ -182,8 +148,8 @@ async function runConfiguration(
 
     const runSession = async (index: number) => {
       // Round-robin: session i lives on instance i mod n; its answers go to the next instance.
-      const home = infos[index % infos.length] as ServerInfo;
-      const other = infos[(index + 1) % infos.length] as ServerInfo;
+      const home = infos[index % infos.length] as BenchServerInfo;
+      const other = infos[(index + 1) % infos.length] as BenchServerInfo;
       const client = createParleyClient({ url: home.url, token: home.token });
       const responder = other === home ? client : createParleyClient({ url: other.url, token: other.token });
       clients.push(client);
@@ -202,7 +168,7 @@ async function runConfiguration(
   } finally {
     await Promise.all(clients.map((client) => client.close()));
     // The second instance first: the first one drops the database when it stops.
-    for (const child of servers.reverse()) await stopServer(child);
+    for (const server of servers.reverse()) await server.stop();
   }
 }
 
