@@ -6,6 +6,29 @@
 
 const PRODUCT_ROOT = "^(apps|packages)/([^/]+)/";
 
+// Test code: tests beside code (`*.test.ts`, `*.int.test.ts`, `*.e2e.test.ts`), the harness folders
+// (`testing/`, exported as `@parley/x/testing`; `test-support/`; `tests/`, the fixtures beside a
+// folder's tests), the API's fault suite (`faults/`) and the browser tests (`apps/web/e2e/`).
+// session-core's `runtime/runtime-harness.ts` is a test harness too (exported through its
+// `testing/`); it stays in `runtime/` because 25 runtime tests import it by that path.
+const TEST_CODE =
+  "(\\.test\\.ts$|/(testing|test-support|tests|faults)/|^apps/web/e2e/|^packages/session-core/src/runtime/runtime-harness\\.ts$)";
+
+// session-core's folders, lowest first; each may import only from its own level and below:
+//   schema/                        the shapes (zod schemas and their types); imports no other folder;
+//   errors.ts, contract/           the closed error codes, and the tRPC procedures' contract and wire
+//                                  limits: built on schema/ only;
+//   ports/                         what the runtime needs of the world (store, bus, leases, auth, inbox,
+//                                  clock, logger): schema/ and errors.ts;
+//   store/                         rules every store implementation shares: schema/, ports/, errors.ts;
+//   tools/                         the built-in agent tools: the levels below, never runtime/;
+//   adapters/                      session-core's in-memory implementations of the ports: the levels
+//                                  below, never runtime/ (a port an adapter needs lives in ports/);
+//   runtime/                       everything below, never adapters/ (it is handed its ports);
+//   index.ts, wire.ts              the entry points, exporting from every level.
+// testing/ is test code (see TEST_CODE): no product file imports it (product-never-imports-test-code).
+const CORE = "^packages/session-core/src/";
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -26,6 +49,66 @@ module.exports = {
         "(such as `@parley/x/src/...`).",
       from: {},
       to: { couldNotResolve: true },
+    },
+    {
+      name: "product-never-imports-test-code",
+      severity: "error",
+      comment:
+        "Product code (apps/*/src, packages/*/src) never imports test code (TEST_CODE above: tests, testing/, " +
+        "test-support/, tests/, faults/, the browser tests): what a deployment runs must not depend on, or " +
+        "ship, what only tests need. Fault injection reaches a process from outside (a `node --import` preload, " +
+        "an adapter wrapping a port), never through a hook the product reads.",
+      from: { path: "^(apps|packages)/[^/]+/src/", pathNot: TEST_CODE },
+      to: { path: TEST_CODE },
+    },
+    {
+      name: "core-schema-imports-no-other-folder",
+      severity: "error",
+      comment:
+        "session-core's schema/ is the lowest level (see the folder order above): it imports only schema/.",
+      from: { path: `${CORE}schema/` },
+      to: { path: CORE, pathNot: `${CORE}schema/` },
+    },
+    {
+      name: "core-contract-and-errors-import-only-schema",
+      severity: "error",
+      comment: "session-core's contract/ and errors.ts build on schema/ alone (see the folder order above).",
+      from: { path: `${CORE}(contract/|errors\\.ts$)` },
+      to: { path: CORE, pathNot: `${CORE}(schema/|contract/|errors\\.ts$)` },
+    },
+    {
+      name: "core-ports-import-only-schema-and-errors",
+      severity: "error",
+      comment:
+        "session-core's ports/ describe what the runtime needs in schema/ terms: schema/ and errors.ts only.",
+      from: { path: `${CORE}ports/` },
+      to: { path: CORE, pathNot: `${CORE}(schema/|ports/|errors\\.ts$)` },
+    },
+    {
+      name: "core-store-imports-only-schema-ports-and-errors",
+      severity: "error",
+      comment:
+        "session-core's store/ (rules every store shares) sits on the ports: schema/, ports/ and errors.ts only.",
+      from: { path: `${CORE}store/` },
+      to: { path: CORE, pathNot: `${CORE}(schema/|ports/|store/|errors\\.ts$)` },
+    },
+    {
+      name: "core-tools-and-adapters-never-import-the-runtime",
+      severity: "error",
+      comment:
+        "session-core's tools/ and adapters/ sit below runtime/, which uses them (see the folder order above): " +
+        "what both need (a logger, an id source) is a port.",
+      from: { path: `${CORE}(tools|adapters)/`, pathNot: TEST_CODE },
+      to: { path: `${CORE}runtime/` },
+    },
+    {
+      name: "core-runtime-never-imports-the-adapters",
+      severity: "error",
+      comment:
+        "session-core's runtime/ works on the ports it is handed (composeRuntime); the in-memory adapters are " +
+        "one implementation of them, chosen by the composer or a test.",
+      from: { path: `${CORE}runtime/`, pathNot: TEST_CODE },
+      to: { path: `${CORE}adapters/` },
     },
     {
       name: "session-core-imports-no-workspace-package",

@@ -1,14 +1,17 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { createInterface } from "node:readline";
-import { findPostgresBinaries, type PrivatePostgres, startPrivatePostgres } from "@parley/api/testing";
 import { createEventBus, createPrismaClient, PrismaSessionStore } from "@parley/db";
 import { type PrivateNats, startPrivateNats } from "@parley/db/testing";
 import { createParleyClient, type ParleyClient } from "@parley/sdk";
 import type { SessionEvent } from "@parley/session-core";
 import { buildSessionRecord, buildUserMessage, messageCommitOf } from "@parley/session-core/testing";
 import pg from "pg";
+import {
+  type BenchServerInfo,
+  type BenchServerProcess,
+  startBenchServer,
+} from "./lib/bench-server-process.js";
 import { runLoadSession } from "./lib/load-session.js";
 import { describeMachine } from "./lib/machine.js";
+import { startBenchPostgresServer } from "./lib/postgres-server.js";
 import { type Figure, latencyFigure, renderTable, valueFigure, writeReport } from "./lib/report.js";
 import { resolveScale } from "./lib/scale.js";
 import { now, summarize } from "./lib/stats.js";
@@ -17,12 +20,6 @@ const PRIVATE_POSTGRES_PORT = 4512;
 const FIRST_SERVER_PORT = 4600;
 /** How often the bus probe sends one event while the load runs. */
 const PROBE_EVERY_MS = 50;
-
-interface ServerInfo {
-  url: string;
-  token: string;
-  database_url: string;
-}
 
 type BusKind = "notify" | "nats";
 interface Configuration {
@@ -50,16 +47,8 @@ const CONFIGURATIONS: Configuration[] = [
 async function main(): Promise<void> {
   const scale = resolveScale(process.env);
   const started_at = new Date().toISOString();
-  let privatePostgres: PrivatePostgres | null = null;
-  let serverUrl = process.env.BENCH_DATABASE_URL;
-  if (!serverUrl && findPostgresBinaries()) {
-    privatePostgres = await startPrivatePostgres({
-      port: PRIVATE_POSTGRES_PORT,
-      settings: { max_connections: "300" },
-    });
-    serverUrl = privatePostgres.url();
-  }
-  serverUrl ??= process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+  const postgres = await startBenchPostgresServer({ port: PRIVATE_POSTGRES_PORT });
+  const serverUrl = postgres.url;
   // Read now: the private cluster is gone by the time the report is written.
   const machine = await describeMachine(serverUrl);
   const nats = await startPrivateNats();
@@ -103,7 +92,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await nats.stop();
-    await privatePostgres?.destroy();
+    await postgres.destroy();
   }
   console.log(renderTable(figures));
   const path = writeReport(
@@ -125,39 +114,6 @@ async function main(): Promise<void> {
   }
 }
 
-async function startServer(
-  serverUrl: string,
-  port: number,
-  env: Record<string, string>,
-): Promise<{ child: ChildProcess; info: ServerInfo }> {
-  const child = spawn(
-    process.execPath,
-    [
-      "--import",
-      "tsx",
-      "--conditions=parley-source",
-      new URL("./bench-server.ts", import.meta.url).pathname,
-      serverUrl,
-      String(port),
-    ],
-    { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, ...env } },
-  );
-  const info = await new Promise<ServerInfo>((resolve, reject) => {
-    child.once("exit", (code) => reject(new Error(`bench server exited with ${code}`)));
-    createInterface({ input: child.stdout as NodeJS.ReadableStream }).once("line", (line) =>
-      resolve(JSON.parse(line) as ServerInfo),
-    );
-  });
-  return { child, info };
-}
-
-async function stopServer(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGTERM");
-  await exited;
-}
-
 async function runConfiguration(
   configuration: Configuration,
   serverUrl: string,
@@ -165,19 +121,21 @@ async function runConfiguration(
   scale: ReturnType<typeof resolveScale>,
 ): Promise<{ latencies: number[]; busLatencies: number[]; errors: string[]; seconds: number }> {
   const busEnv: Record<string, string> = configuration.bus === "nats" ? { BENCH_BUS: nats.url } : {};
-  const servers: ChildProcess[] = [];
+  const servers: BenchServerProcess[] = [];
   const clients: ParleyClient[] = [];
   try {
     // The first instance makes (and at the end drops) the database; the second joins it.
-    const first = await startServer(serverUrl, FIRST_SERVER_PORT, busEnv);
-    servers.push(first.child);
+    const first = await startBenchServer({ serverUrl, port: FIRST_SERVER_PORT, env: busEnv });
+    servers.push(first);
     const infos = [first.info];
     if (configuration.instances === 2) {
-      const second = await startServer(serverUrl, FIRST_SERVER_PORT + 1, {
-        ...busEnv,
-        BENCH_SHARED_DATABASE_URL: first.info.database_url,
+      const second = await startBenchServer({
+        serverUrl,
+        port: FIRST_SERVER_PORT + 1,
+        databaseUrl: first.info.database_url,
+        env: busEnv,
       });
-      servers.push(second.child);
+      servers.push(second);
       infos.push(second.info);
     }
     const probe = await startBusProbe(
@@ -190,8 +148,8 @@ async function runConfiguration(
 
     const runSession = async (index: number) => {
       // Round-robin: session i lives on instance i mod n; its answers go to the next instance.
-      const home = infos[index % infos.length] as ServerInfo;
-      const other = infos[(index + 1) % infos.length] as ServerInfo;
+      const home = infos[index % infos.length] as BenchServerInfo;
+      const other = infos[(index + 1) % infos.length] as BenchServerInfo;
       const client = createParleyClient({ url: home.url, token: home.token });
       const responder = other === home ? client : createParleyClient({ url: other.url, token: other.token });
       clients.push(client);
@@ -210,7 +168,7 @@ async function runConfiguration(
   } finally {
     await Promise.all(clients.map((client) => client.close()));
     // The second instance first: the first one drops the database when it stops.
-    for (const child of servers.reverse()) await stopServer(child);
+    for (const server of servers.reverse()) await server.stop();
   }
 }
 

@@ -1,76 +1,17 @@
-import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
-import { createInterface } from "node:readline";
-import { findPostgresBinaries, type PrivatePostgres, startPrivatePostgres } from "@parley/api/testing";
 import { migrateDatabase } from "@parley/db";
 import { createScratchDatabase } from "@parley/db/testing";
 import { createParleyClient, type ParleyClient } from "@parley/sdk";
 import pg from "pg";
+import { type BenchServerProcess, startBenchServer } from "./lib/bench-server-process.js";
 import { runLoadSession } from "./lib/load-session.js";
 import { describeMachine } from "./lib/machine.js";
+import { startBenchPostgresServer } from "./lib/postgres-server.js";
 import { type Figure, latencyFigure, renderTable, valueFigure, writeReport } from "./lib/report.js";
 import { type BenchScale, resolveScale } from "./lib/scale.js";
 import { now, summarize } from "./lib/stats.js";
 
 const PRIVATE_POSTGRES_PORT = 4511;
 const FIRST_SERVER_PORT = 4590;
-
-interface ServerInfo {
-  url: string;
-  token: string;
-  database_url: string;
-}
-
-/** One API process of the load test, and its CPU time so far. */
-interface Instance {
-  info: ServerInfo;
-  cpuMs(): number;
-  stop(): Promise<void>;
-}
-
-/** utime + stime of a process, in ms, from `/proc/<pid>/stat` (Linux; NaN elsewhere). */
-function processCpuMs(pid: number | undefined): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // USER_HZ = 100
-  } catch {
-    return Number.NaN;
-  }
-}
-
-async function startInstance(serverUrl: string, port: number, databaseUrl: string, env: NodeJS.ProcessEnv) {
-  const child = spawn(
-    process.execPath,
-    [
-      // e.g. BENCH_SERVER_NODE_OPTIONS="--cpu-prof --cpu-prof-dir=/tmp/prof": a CPU profile of each
-      // API instance (`bench/profile-summary.ts` reads it).
-      ...(process.env.BENCH_SERVER_NODE_OPTIONS?.split(" ").filter(Boolean) ?? []),
-      "--import",
-      "tsx",
-      "--conditions=parley-source",
-      new URL("./bench-server.ts", import.meta.url).pathname,
-      serverUrl,
-      String(port),
-      databaseUrl,
-    ],
-    { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, ...env } },
-  );
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  const info = await new Promise<ServerInfo>((resolve, reject) => {
-    child.once("exit", (code) => reject(new Error(`bench server exited with ${code}`)));
-    createInterface({ input: child.stdout }).once("line", (line) => resolve(JSON.parse(line) as ServerInfo));
-  });
-  const instance: Instance = {
-    info,
-    cpuMs: () => processCpuMs(child.pid),
-    stop: async () => {
-      child.kill("SIGTERM");
-      await exited;
-    },
-  };
-  return instance;
-}
 
 /**
  * Environment given to every API instance of the load test, as `KEY=value` pairs separated by
@@ -107,16 +48,8 @@ async function main(): Promise<void> {
     );
   }
   const env = serverEnv(process.env);
-  let privateServer: PrivatePostgres | null = null;
-  let serverUrl = process.env.BENCH_DATABASE_URL;
-  if (!serverUrl && findPostgresBinaries()) {
-    privateServer = await startPrivatePostgres({
-      port: PRIVATE_POSTGRES_PORT,
-      settings: { max_connections: "300" },
-    });
-    serverUrl = privateServer.url();
-  }
-  serverUrl ??= process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+  const postgres = await startBenchPostgresServer({ port: PRIVATE_POSTGRES_PORT });
+  const serverUrl = postgres.url;
 
   const figures: Figure[] = [];
   const details: Record<string, unknown> = { server_env: env };
@@ -160,7 +93,7 @@ async function main(): Promise<void> {
     console.log(`written: ${path}`);
     if (failed) process.exitCode = 1;
   } finally {
-    await privateServer?.destroy();
+    await postgres.destroy();
   }
 }
 
@@ -168,11 +101,13 @@ async function main(): Promise<void> {
 async function runLoad(serverUrl: string, scale: BenchScale, instances: number, env: NodeJS.ProcessEnv) {
   const scratch = await createScratchDatabase(serverUrl, "parley_load");
   await migrateDatabase(scratch.url);
-  const servers: Instance[] = [];
+  const servers: BenchServerProcess[] = [];
   const clients: ParleyClient[] = [];
   try {
     for (let index = 0; index < instances; index++) {
-      servers.push(await startInstance(serverUrl, FIRST_SERVER_PORT + index, scratch.url, env));
+      servers.push(
+        await startBenchServer({ serverUrl, port: FIRST_SERVER_PORT + index, databaseUrl: scratch.url, env }),
+      );
     }
     const deadline = now() + scale.load_time_limit_s * 1000;
     const latencies: number[] = [];

@@ -1,4 +1,3 @@
-import { findPostgresBinaries, type PrivatePostgres, startPrivatePostgres } from "@parley/api/testing";
 import { measureConcurrency } from "./concurrent.js";
 import { measureCycle } from "./cycle.js";
 import { measureFloor } from "./floor.js";
@@ -6,6 +5,7 @@ import { measureIdleWaiting } from "./idle-waiting.js";
 import { measureInbox } from "./inbox.js";
 import { describeMachine } from "./lib/machine.js";
 import { closeProblems } from "./lib/parley-stack.js";
+import { startBenchPostgresServer } from "./lib/postgres-server.js";
 import { applyFloors, type BenchReport, type Figure, renderTable, writeReport } from "./lib/report.js";
 import { resolveScale } from "./lib/scale.js";
 import type { Suite, SuiteContext } from "./lib/suite.js";
@@ -54,21 +54,12 @@ async function main(): Promise<void> {
   const log = (message: string) =>
     console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
 
-  let privateServer: PrivatePostgres | null = null;
-  let serverUrl = process.env.BENCH_DATABASE_URL;
-  if (!serverUrl && findPostgresBinaries()) {
-    log(`starting a private PostgreSQL on port ${PRIVATE_POSTGRES_PORT}`);
-    privateServer = await startPrivatePostgres({
-      port: PRIVATE_POSTGRES_PORT,
-      settings: {
-        shared_preload_libraries: "pg_stat_statements",
-        "pg_stat_statements.track_planning": "on",
-        max_connections: "300",
-      },
-    });
-    serverUrl = privateServer.url();
-  }
-  serverUrl ??= process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+  const postgres = await startBenchPostgresServer({
+    port: PRIVATE_POSTGRES_PORT,
+    settings: { shared_preload_libraries: "pg_stat_statements", "pg_stat_statements.track_planning": "on" },
+    log,
+  });
+  const serverUrl = postgres.url;
 
   // If every handle closes while a suite still awaits something, Node would exit quietly with code 0
   // and leave the private server running: report it and clean up instead.
@@ -77,7 +68,7 @@ async function main(): Promise<void> {
     if (finished) return;
     console.error("bench stalled: a suite awaited something that can no longer happen");
     process.exitCode = 1;
-    void privateServer?.destroy();
+    void postgres.destroy();
   });
 
   let port = FIRST_LISTEN_PORT;
@@ -85,7 +76,7 @@ async function main(): Promise<void> {
   const context: SuiteContext = {
     scale,
     serverUrl,
-    privateServer: privateServer !== null,
+    privateServer: postgres.isPrivate,
     nextPort: () => {
       if (port > 4599) throw new Error("bench ran out of its port range 4500–4599");
       return port++;
@@ -136,7 +127,7 @@ async function main(): Promise<void> {
     }
   } finally {
     finished = true;
-    await privateServer?.destroy();
+    await postgres.destroy();
   }
 }
 

@@ -36,7 +36,12 @@ const CLEAN: Files = {
   "packages/sdk/src/index.ts": 'export { core as sdk } from "@parley/session-core";\n',
   "apps/api/src/index.ts":
     'import { db } from "@parley/db";\nimport { tools } from "@parley/tools";\nexport const api = db + tools;\n',
-  "apps/api/src/server.test.ts": 'import { sdk } from "@parley/sdk";\nexport const drives = sdk;\n',
+  "apps/api/src/server.test.ts":
+    'import { sdk } from "@parley/sdk";\nimport { scratchDatabase } from "@parley/db/testing";\nexport const drives = sdk + scratchDatabase;\n',
+  "packages/session-core/src/testing/index.ts":
+    'import { core } from "../index.js";\nexport const fixture = core;\n',
+  "packages/session-core/src/runtime/tests/fixtures.ts":
+    'export { fixture } from "../../testing/index.js";\n',
   "apps/web/src/index.ts": 'import { sdk } from "@parley/sdk";\nexport const web = sdk;\n',
   "apps/web/e2e/stack.ts":
     'import { scratchDatabase } from "@parley/db/testing";\nexport const e2e = scratchDatabase;\n',
@@ -58,6 +63,61 @@ const PLANTED: Record<string, { files: Files; from: string; to: string }> = {
     files: { "packages/tools/src/typo.ts": 'export { gone } from "./no-such-module.js";\n' },
     from: "packages/tools/src/typo.ts",
     to: "./no-such-module.js",
+  },
+  "product-never-imports-test-code": {
+    files: { "packages/db/src/pool.ts": 'export { scratchDatabase } from "@parley/db/testing";\n' },
+    from: "packages/db/src/pool.ts",
+    to: "packages/db/src/testing/index.ts",
+  },
+  "core-schema-imports-no-other-folder": {
+    files: {
+      "packages/session-core/src/schema/session.ts": 'export { port } from "../ports/store.js";\n',
+      "packages/session-core/src/ports/store.ts": "export const port = 1;\n",
+    },
+    from: "packages/session-core/src/schema/session.ts",
+    to: "packages/session-core/src/ports/store.ts",
+  },
+  "core-contract-and-errors-import-only-schema": {
+    files: {
+      "packages/session-core/src/errors.ts": 'export { rule } from "./store/rules.js";\n',
+      "packages/session-core/src/store/rules.ts": "export const rule = 1;\n",
+    },
+    from: "packages/session-core/src/errors.ts",
+    to: "packages/session-core/src/store/rules.ts",
+  },
+  "core-ports-import-only-schema-and-errors": {
+    files: {
+      "packages/session-core/src/ports/event-bus.ts": 'export { options } from "../store/options.js";\n',
+      "packages/session-core/src/store/options.ts": "export const options = 1;\n",
+    },
+    from: "packages/session-core/src/ports/event-bus.ts",
+    to: "packages/session-core/src/store/options.ts",
+  },
+  "core-store-imports-only-schema-ports-and-errors": {
+    files: {
+      "packages/session-core/src/store/cursor.ts": 'export { shell } from "../tools/shell.js";\n',
+      "packages/session-core/src/tools/shell.ts": "export const shell = 1;\n",
+    },
+    from: "packages/session-core/src/store/cursor.ts",
+    to: "packages/session-core/src/tools/shell.ts",
+  },
+  "core-tools-and-adapters-never-import-the-runtime": {
+    files: {
+      "packages/session-core/src/adapters/in-memory-bus.ts":
+        'export { options } from "../runtime/options.js";\n',
+      "packages/session-core/src/runtime/options.ts": "export const options = 1;\n",
+    },
+    from: "packages/session-core/src/adapters/in-memory-bus.ts",
+    to: "packages/session-core/src/runtime/options.ts",
+  },
+  "core-runtime-never-imports-the-adapters": {
+    files: {
+      "packages/session-core/src/runtime/runtime.ts":
+        'export { store } from "../adapters/in-memory-store.js";\n',
+      "packages/session-core/src/adapters/in-memory-store.ts": "export const store = 1;\n",
+    },
+    from: "packages/session-core/src/runtime/runtime.ts",
+    to: "packages/session-core/src/adapters/in-memory-store.ts",
   },
   "session-core-imports-no-workspace-package": {
     files: { "packages/session-core/src/store.ts": 'export { db } from "@parley/db";\n' },

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createWorkspaceCatalog, startApiServer } from "@parley/api";
+import { createWorkspaceCatalog } from "@parley/api";
 import { InMemoryAuthStore } from "@parley/api/testing";
 import { createParleyClient, type ParleyClient } from "@parley/sdk";
 import {
@@ -11,15 +11,8 @@ import {
   InMemorySessionStore,
   InMemoryTurnLeaseManager,
 } from "@parley/session-core";
-import pino from "pino";
-import {
-  BENCH_AGENT_ID,
-  BENCH_API_LIMITS,
-  BENCH_MODELS,
-  createBenchAgent,
-  ToolProbe,
-} from "./bench-agent.js";
-import type { BenchStack } from "./parley-stack.js";
+import { createBenchAgent, ToolProbe } from "./bench-agent.js";
+import { type BenchStack, startBenchApiServer } from "./parley-stack.js";
 
 /**
  * The same API server and runtime as `startParleyStack`, over session-core's in-memory store, bus
@@ -41,21 +34,11 @@ export async function startMemoryStack(options: { port: number }): Promise<Bench
   const token = await auth.issueToken(
     (await auth.createUser({ name: "bench-admin", role: "admin" })).user_id,
   );
-  const server = await startApiServer({
-    services: {
-      runtime,
-      store,
-      bus,
-      auth,
-      workspaces,
-      agent_id: BENCH_AGENT_ID,
-      models: BENCH_MODELS,
-      logger: pino({ level: process.env.BENCH_LOG_LEVEL ?? "error" }, pino.destination(2)),
-    },
+  const server = await startBenchApiServer({
+    runtime,
+    adapters: { store, bus, auth },
+    workspaces,
     port: options.port,
-    host: "127.0.0.1",
-    limits: BENCH_API_LIMITS,
-    checkHealth: async () => true,
   });
   const clients: ParleyClient[] = [];
   return {

@@ -1,11 +1,23 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type ApiServer, createWorkspaceCatalog, startApiServer, type WorkspaceCatalog } from "@parley/api";
+import {
+  type ApiServer,
+  composeApiServices,
+  createWorkspaceCatalog,
+  type ServiceAdapters,
+  startApiServer,
+  type WorkspaceCatalog,
+} from "@parley/api";
 import { createDatabase, migrateDatabase } from "@parley/db";
 import { createScratchDatabase, type ScratchDatabase } from "@parley/db/testing";
 import { createParleyClient, type ParleyClient } from "@parley/sdk";
-import { type AgentDefinition, composeRuntime, type SessionRuntime } from "@parley/session-core";
+import {
+  type AgentDefinition,
+  composeRuntime,
+  type SessionRuntime,
+  type SessionRuntimeApi,
+} from "@parley/session-core";
 import pino from "pino";
 import {
   BENCH_AGENT_ID,
@@ -63,6 +75,29 @@ export function benchLogger() {
   return pino({ level: process.env.BENCH_LOG_LEVEL ?? "error" }, pino.destination(2));
 }
 
+/** The API server both bench stacks run: the bench agent's services over `adapters`, the bench's limits. */
+export function startBenchApiServer(options: {
+  runtime: SessionRuntimeApi;
+  adapters: ServiceAdapters;
+  workspaces: WorkspaceCatalog;
+  port: number;
+}): Promise<ApiServer> {
+  return startApiServer({
+    services: composeApiServices({
+      runtime: options.runtime,
+      adapters: options.adapters,
+      agent: { agent_id: BENCH_AGENT_ID },
+      workspaces: options.workspaces,
+      models: BENCH_MODELS,
+      logger: benchLogger(),
+    }),
+    port: options.port,
+    host: "127.0.0.1",
+    limits: BENCH_API_LIMITS,
+    checkHealth: async () => true,
+  });
+}
+
 /** A runtime over an existing, migrated database, as one API process has it (no server). */
 export interface ParleyRuntime {
   database: Database;
@@ -116,23 +151,7 @@ export async function startParleyStack(options: {
   } = await startParleyRuntime(scratch.url, {
     bus_url: options.bus_url,
   });
-  const server = await startApiServer({
-    services: {
-      runtime,
-      store: database.store,
-      bus: database.bus,
-      auth: database.auth,
-      inbox: database.inbox,
-      workspaces,
-      agent_id: BENCH_AGENT_ID,
-      models: BENCH_MODELS,
-      logger: benchLogger(),
-    },
-    port: options.port,
-    host: "127.0.0.1",
-    limits: BENCH_API_LIMITS,
-    checkHealth: async () => true,
-  });
+  const server = await startBenchApiServer({ runtime, adapters: database, workspaces, port: options.port });
   const admin = await database.auth.ensureUser({ name: "bench-admin", role: "admin" });
   const adminToken = await database.auth.issueToken(admin.user_id);
   const clients: ParleyClient[] = [];

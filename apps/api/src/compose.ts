@@ -4,7 +4,7 @@ import type { Logger } from "pino";
 import { DEFAULT_MEMBER_QUOTAS, type MemberQuotaLimits, MemberQuotas } from "./limits/member-quotas.js";
 import type { ApiMetrics } from "./metrics/api-metrics.js";
 import type { ApiAdapters } from "./open-adapters.js";
-import type { ApiServices } from "./services.js";
+import { type ApiServices, composeApiServices } from "./services.js";
 
 export interface ComposedApi {
   services: ApiServices;
@@ -57,15 +57,12 @@ export async function composeApi(
     throw error;
   }
 
-  const services: ApiServices = {
+  const services = composeApiServices({
     runtime: composed.runtime,
-    store: database.store,
-    bus: database.bus,
-    auth: database.auth,
-    inbox: database.inbox,
+    adapters: database,
+    agent,
     workspaces,
     models,
-    agent_id: agent.agent_id,
     logger,
     session_states: new PostgresSessionListStates(database.pool),
     quotas: new MemberQuotas(
@@ -73,7 +70,7 @@ export async function composeApi(
       options.member_quotas ?? DEFAULT_MEMBER_QUOTAS,
       workspaces,
     ),
-  };
+  });
   return {
     services,
     metrics,

@@ -1,10 +1,4 @@
-import {
-  type BusFaults,
-  type CommitObserver,
-  createDatabase,
-  type ParleyDatabase,
-  resolveDatabaseUrl,
-} from "@parley/db";
+import { type CommitObserver, createDatabase, type ParleyDatabase, resolveDatabaseUrl } from "@parley/db";
 import type { Logger } from "pino";
 import type { Env } from "./env.js";
 
@@ -22,7 +16,7 @@ export interface OpenedDatabase {
 export async function openDatabase(
   env: Env,
   logger: Logger,
-  options: { commit_observer?: CommitObserver; bus_faults?: BusFaults } = {},
+  options: { commit_observer?: CommitObserver } = {},
 ): Promise<OpenedDatabase> {
   if (env.DATABASE_URL === undefined) {
     logger.info({ data_dir: env.PARLEY_DATA_DIR }, "DATABASE_URL unset: using the embedded Postgres");
@@ -41,7 +35,6 @@ export async function openDatabase(
       logger: logger.child({ component: "db" }),
       ...(env.PARLEY_DB_POOL_SIZE === undefined ? {} : { pool_size: env.PARLEY_DB_POOL_SIZE }),
       ...(options.commit_observer ? { commit_observer: options.commit_observer } : {}),
-      ...(options.bus_faults ? { bus_faults: options.bus_faults } : {}),
     });
     return {
       database,

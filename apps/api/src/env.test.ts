@@ -36,13 +36,10 @@ describe("parseEnv", () => {
     expect(() => parseEnv({ LOG_LEVEL: "loud" })).toThrow(/LOG_LEVEL/);
   });
 
-  it("parks waiting Turns unless switched off; the notice fault hook is unset unless named", () => {
+  it("parks waiting Turns unless switched off", () => {
     expect(parseEnv({}).PARLEY_PARK_WAITING_TURNS).toBe("on");
     expect(parseEnv({ PARLEY_PARK_WAITING_TURNS: "off" }).PARLEY_PARK_WAITING_TURNS).toBe("off");
     expect(() => parseEnv({ PARLEY_PARK_WAITING_TURNS: "yes" })).toThrow(/PARLEY_PARK_WAITING_TURNS/);
-    expect(parseEnv({}).PARLEY_FAULT_DROP_NOTICES).toBeUndefined();
-    expect(parseEnv({ PARLEY_FAULT_DROP_NOTICES: "received" }).PARLEY_FAULT_DROP_NOTICES).toBe("received");
-    expect(() => parseEnv({ PARLEY_FAULT_DROP_NOTICES: "all" })).toThrow(/PARLEY_FAULT_DROP_NOTICES/);
   });
 
   it("migrates unless PARLEY_MIGRATE=off; /metrics has no token or port unless set, its listener on loopback", () => {

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { NOTICE_FAULT_MODES } from "./faults/notice-faults.js";
 import { type ApiLimits, DEFAULT_API_LIMITS } from "./limits/api-limits.js";
 import { DEFAULT_MEMBER_QUOTAS, type MemberQuotaLimits } from "./limits/member-quotas.js";
 
@@ -84,11 +83,6 @@ export const envSchema = z.object({
       value === undefined || value.split(",").every((server) => /^nats:\/\/[^\s/]+$/.test(server.trim())),
     "PARLEY_BUS must be unset (Postgres NOTIFY) or nats://host:port",
   ),
-  /**
-   * FAULT HOOK for the fault suite, never for a deployment: `received` / `sent` makes this process
-   * lose every bus notice it receives / sends (`faults/notice-faults.ts`). Unset: no fault.
-   */
-  PARLEY_FAULT_DROP_NOTICES: z.enum(NOTICE_FAULT_MODES).optional(),
   /** Resource limits (`limits/api-limits.ts`, README "Limits"); beyond them `limit_exceeded`. */
   PARLEY_MAX_CONNECTIONS_PER_USER: z.coerce
     .number()

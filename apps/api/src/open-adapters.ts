@@ -5,7 +5,6 @@ import type { Logger } from "pino";
 import { createDefaultAgent } from "./agent/index.js";
 import { openDatabase } from "./database-connection.js";
 import type { Env } from "./env.js";
-import { noticeFaults } from "./faults/notice-faults.js";
 import { ApiMetrics } from "./metrics/api-metrics.js";
 import { createModelCatalog } from "./models/index.js";
 import type { ModelCatalog } from "./models/model-catalog.js";
@@ -37,17 +36,6 @@ export async function openApiAdapters(env: Env, logger: Logger): Promise<ApiAdap
   const agent = createDefaultAgent({ model: models.default_model.model, models, shell: shell.sandbox });
   const workspaces = createWorkspaceCatalog(parseWorkspaceConfig(env, process.cwd()));
   const metrics = new ApiMetrics();
-  const faultMode = env.PARLEY_FAULT_DROP_NOTICES;
-  if (faultMode) logger.warn({ mode: faultMode }, "FAULT HOOK on: bus notices are dropped (tests only)");
-  const opened = await openDatabase(env, logger, {
-    commit_observer: metrics.commitObserver,
-    ...(faultMode
-      ? {
-          bus_faults: noticeFaults(faultMode, (notice) =>
-            logger.warn({ notice }, "fault: bus notice dropped"),
-          ),
-        }
-      : {}),
-  });
+  const opened = await openDatabase(env, logger, { commit_observer: metrics.commitObserver });
   return { database: opened.database, agent, models, workspaces, metrics, close: () => opened.close() };
 }

@@ -2,9 +2,6 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { envSchema } from "./env.js";
 
-/** Read by env.ts only for the fault suite; never a deployment setting, so not documented there. */
-const FAULT_HOOKS = ["PARLEY_FAULT_DROP_NOTICES"];
-
 /** Every backticked variable name in the first column of the README's configuration table. */
 function documentedVariables(): Set<string> {
   const readme = readFileSync(new URL("../../../README.md", import.meta.url), "utf8");
@@ -16,7 +13,7 @@ function documentedVariables(): Set<string> {
 
 describe("README configuration table", () => {
   it("documents every variable apps/api/src/env.ts reads", () => {
-    const read = Object.keys(envSchema.shape).filter((name) => !FAULT_HOOKS.includes(name));
+    const read = Object.keys(envSchema.shape);
     const documented = documentedVariables();
     expect(read.filter((name) => !documented.has(name))).toEqual([]);
     expect(documented.size).toBeGreaterThanOrEqual(read.length);

@@ -2,7 +2,6 @@ import type { Clock, RuntimeLogger } from "@parley/session-core";
 import type { PrismaClient } from "@prisma/client";
 import pg from "pg";
 import { PrismaAuthStore } from "./auth/prisma-auth-store.js";
-import type { BusFaults } from "./event-bus/bus-transport.js";
 import { createEventBus } from "./event-bus/create-event-bus.js";
 import type { NoticeEventBus } from "./event-bus/notice-event-bus.js";
 import { PostgresTurnLeaseManager } from "./leases/postgres-turn-lease-manager.js";
@@ -37,8 +36,6 @@ export interface CreateDatabaseOptions {
   holder_id?: string;
   /** `PARLEY_BUS`: unset → LISTEN/NOTIFY on this database; `nats://host:port` → NATS. */
   bus_url?: string | undefined;
-  /** Deliberate bus faults for tests (e.g. a lost notice); see `BusFaults`. */
-  bus_faults?: BusFaults | undefined;
 }
 
 /** Everything session-core and the API need from PostgreSQL, over one pool. */
@@ -80,7 +77,6 @@ export async function createDatabase(options: CreateDatabaseOptions): Promise<Pa
     pool,
     database_url: options.url,
     logger: options.logger,
-    faults: options.bus_faults,
   });
   // The locks get a dedicated connection (`url`); the leases' writes share the pool's group commits.
   const leases = new PostgresTurnLeaseManager({

@@ -1,10 +1,15 @@
-import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { createHash, randomBytes } from "node:crypto";
-import { access, chmod, chown, mkdir, readFile, rm, stat, unlink, writeFile } from "node:fs/promises";
-import net from "node:net";
+import { readFile, rm } from "node:fs/promises";
 import path from "node:path";
-import { promisify } from "node:util";
 import pg from "pg";
+import {
+  exists,
+  firstLine,
+  initialise,
+  placeData,
+  postgresUser,
+  SUPERUSER,
+  spawnAs,
+} from "./embedded/cluster-setup.js";
 import {
   type EmbeddedCredentials,
   generateCredentials,
@@ -12,8 +17,8 @@ import {
   writeCredentials,
 } from "./embedded/credentials.js";
 import { EmbeddedPostgresError } from "./embedded/embedded-postgres-error.js";
-import { resolveBinaries, SYSTEM_ROOT } from "./embedded/postgres-binaries.js";
-import { canTraverse, type PosixIdentity } from "./embedded/traversal.js";
+import { freePort } from "./embedded/free-ports.js";
+import { resolveBinaries } from "./embedded/postgres-binaries.js";
 
 export interface EmbeddedPostgresOptions {
   /**
@@ -50,53 +55,12 @@ export interface EmbeddedPostgresServer {
   stop(): Promise<void>;
 }
 
-const SUPERUSER = "postgres";
 /** The fixed password of clusters initialised before passwords were generated; replaced on start. */
 const LEGACY_PASSWORD = "parley";
 const READY_TIMEOUT_MS = 60_000;
 
 function superuserUrl(port: number, password: string): string {
   return `postgresql://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
-}
-
-export async function freePort(): Promise<number> {
-  const [port] = await freePorts(1);
-  if (port === undefined) throw new Error("Could not determine a free port");
-  return port;
-}
-
-/**
- * `count` distinct ports free right now. The listeners are all open at once before any closes, so
- * the kernel cannot hand the same port out twice (a process restarted on one of them, as the fault
- * tests do, comes back where its clients reconnect).
- */
-export async function freePorts(count: number): Promise<number[]> {
-  const servers = await Promise.all(
-    Array.from(
-      { length: count },
-      () =>
-        new Promise<net.Server>((resolve, reject) => {
-          const server = net.createServer();
-          server.unref();
-          server.once("error", reject);
-          server.listen(0, "127.0.0.1", () => resolve(server));
-        }),
-    ),
-  );
-  const ports = servers.map((server) => {
-    const address = server.address();
-    if (!address || typeof address === "string") throw new Error("Could not determine a free port");
-    return address.port;
-  });
-  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
-  return ports;
-}
-
-async function exists(file: string): Promise<boolean> {
-  return access(file).then(
-    () => true,
-    () => false,
-  );
 }
 
 async function canConnect(url: string): Promise<boolean> {
@@ -130,156 +94,6 @@ async function findRunningServer(dataDir: string, password: string): Promise<num
     return null;
   }
   return (await canConnect(superuserUrl(port, password))) ? port : null;
-}
-
-const execFileAsync = promisify(execFile);
-
-/** As root: the `postgres` system user (created if missing), since PostgreSQL refuses root. */
-async function postgresUser(): Promise<PosixIdentity | null> {
-  if (process.getuid?.() !== 0) return null;
-  const lookup = async (): Promise<PosixIdentity | null> => {
-    try {
-      const uid = Number((await execFileAsync("id", ["-u", SUPERUSER])).stdout.trim());
-      const gid = Number((await execFileAsync("id", ["-g", SUPERUSER])).stdout.trim());
-      return { uid, gid };
-    } catch {
-      return null;
-    }
-  };
-  const found = await lookup();
-  if (found !== null) return found;
-  try {
-    await execFileAsync("useradd", [
-      "--system",
-      "--user-group",
-      "--no-create-home",
-      "--shell",
-      "/usr/sbin/nologin",
-      SUPERUSER,
-    ]);
-  } catch (error) {
-    throw new EmbeddedPostgresError(
-      `running as root, and the system user "postgres" does not exist and could not be created (${firstLine(error)})`,
-      "create it (useradd --system --user-group postgres) or run as an ordinary user",
-    );
-  }
-  const created = await lookup();
-  if (created === null) {
-    throw new EmbeddedPostgresError(
-      'the system user "postgres" was created but cannot be found',
-      "check /etc/passwd",
-    );
-  }
-  return created;
-}
-
-function firstLine(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
-  return (
-    text
-      .split("\n")
-      .find((line) => line.trim() !== "")
-      ?.trim() ?? "unknown error"
-  );
-}
-
-/**
- * Where the data goes. Unprivileged: `dataDir`. As root it must be reachable by `postgres`: the
- * place chosen before (`<dataDir>.location`), an existing cluster in `dataDir`, `dataDir` if its
- * chain is traversable, else `/var/lib/parley/clusters/<hash of dataDir>/data` (remembered in
- * `<dataDir>.location` so later starts find it).
- */
-async function placeData(dataDir: string, runAs: PosixIdentity | null, ephemeral: boolean): Promise<string> {
-  const parent = path.dirname(dataDir);
-  await mkdir(parent, { recursive: true });
-  if (runAs === null) return dataDir;
-  const pointer = `${dataDir}.location`;
-  if (await exists(pointer)) return (await readFile(pointer, "utf8")).trim();
-  if (await exists(path.join(dataDir, "PG_VERSION"))) return dataDir;
-  // `postgres` only needs to pass through the parent (e.g. `.parley/`), never to list it.
-  const mode = (await stat(parent)).mode & 0o7777;
-  if ((mode & 0o001) === 0) await chmod(parent, mode | 0o001);
-  if (await canTraverse(runAs, parent)) return dataDir;
-  const key = createHash("sha256").update(path.resolve(dataDir)).digest("hex").slice(0, 16);
-  const cluster = path.join(SYSTEM_ROOT, "clusters", key);
-  await mkdir(cluster, { recursive: true, mode: 0o755 });
-  await chmod(SYSTEM_ROOT, 0o755);
-  await chmod(path.join(SYSTEM_ROOT, "clusters"), 0o755);
-  await chmod(cluster, 0o755);
-  const relocated = path.join(cluster, "data");
-  if (!ephemeral) await writeFile(pointer, `${relocated}\n`, { mode: 0o600 });
-  return relocated;
-}
-
-function spawnAs(command: string, args: string[], runAs: PosixIdentity | null, cwd: string): ChildProcess {
-  return spawn(command, args, {
-    cwd,
-    ...(runAs ?? {}),
-    // The server needs nothing of ours: no secrets, no DATABASE_URL.
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", LANG: "C", LC_ALL: "C" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-}
-
-async function initialise(options: {
-  initdb: string;
-  dataDir: string;
-  password: string;
-  runAs: PosixIdentity | null;
-  log: (line: string) => void;
-}): Promise<void> {
-  const { dataDir, runAs } = options;
-  const parent = path.dirname(dataDir);
-  await mkdir(dataDir, { recursive: true, mode: 0o700 });
-  const pwfile = path.join(parent, `.pwfile-${randomBytes(6).toString("hex")}`);
-  await writeFile(pwfile, `${options.password}\n`, { mode: 0o600 });
-  try {
-    if (runAs !== null) {
-      await chown(dataDir, runAs.uid, runAs.gid);
-      await chown(pwfile, runAs.uid, runAs.gid);
-    }
-    const child = spawnAs(
-      options.initdb,
-      [
-        `--pgdata=${dataDir}`,
-        "--auth=scram-sha-256",
-        `--username=${SUPERUSER}`,
-        `--pwfile=${pwfile}`,
-        "--encoding=UTF8",
-        "--no-locale",
-      ],
-      runAs,
-      parent,
-    );
-    let stderr = "";
-    child.stdout?.on("data", (chunk: Buffer) => options.log(chunk.toString("utf8")));
-    child.stderr?.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString("utf8");
-      options.log(chunk.toString("utf8"));
-    });
-    const code = await new Promise<number | null>((resolve, reject) => {
-      child.once("error", reject);
-      child.once("close", resolve);
-    }).catch((error: unknown) => {
-      throw new EmbeddedPostgresError(
-        `could not run initdb (${firstLine(error)})`,
-        "reinstall dependencies (npm ci) or set DATABASE_URL to an existing PostgreSQL",
-      );
-    });
-    if (code !== 0) {
-      const reason =
-        stderr
-          .split("\n")
-          .filter((line) => line.trim() !== "")
-          .at(-1) ?? `exit code ${code}`;
-      throw new EmbeddedPostgresError(
-        `initdb failed for ${dataDir}: ${reason.trim()}`,
-        `remove ${dataDir} if it holds nothing you need, or set DATABASE_URL to an existing PostgreSQL`,
-      );
-    }
-  } finally {
-    await unlink(pwfile).catch(() => undefined);
-  }
 }
 
 /**

@@ -26,3 +26,12 @@ export async function endClient(client: pg.Client, graceMs = 2_000): Promise<voi
 export function destroyClientSocket(client: pg.Client): void {
   (client as pg.Client & { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
 }
+
+/**
+ * Ends a dedicated client this code gives up on itself (closing, or a failed setup): its `end`
+ * listeners go first, since they are there to report a connection lost, which this is not.
+ */
+export async function discardClient(client: pg.Client): Promise<void> {
+  client.removeAllListeners("end");
+  await endClient(client);
+}

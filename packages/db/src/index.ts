@@ -1,15 +1,13 @@
 export { hashToken, PrismaAuthStore, TOKEN_PREFIX } from "./auth/prisma-auth-store.js";
 export { type CreateDatabaseOptions, createDatabase, type ParleyDatabase } from "./create-database.js";
 export { quoteIdentifier, withDatabaseName } from "./database-url.js";
+export { freePort, freePorts } from "./embedded/free-ports.js";
 export {
   type EmbeddedPostgresOptions,
   type EmbeddedPostgresServer,
-  freePort,
-  freePorts,
   startEmbeddedPostgres,
 } from "./embedded-postgres.js";
 export {
-  type BusFaults,
   type BusTransport,
   BusUnreachableError,
   type TransportHandlers,

@@ -3,13 +3,30 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { DROP_NOTICES_ENV } from "../faults/notice-faults.js";
 
 /** The monorepo root: tests spawn the API and the CLI from there, as `npm run …` would. */
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
 
-/** Node arguments that run a TypeScript entry of `apps/api/src` without a build. */
-function sourceEntryArgs(entry: string): string[] {
-  return ["--conditions=parley-source", "--import", "tsx", path.join(REPO_ROOT, "apps/api/src", entry)];
+/** Node arguments that run a TypeScript entry of `apps/api/src` without a build, after `preloads`. */
+function sourceEntryArgs(entry: string, preloads: readonly string[] = []): string[] {
+  const imports = preloads.flatMap((preload) => ["--import", preload]);
+  return [
+    "--conditions=parley-source",
+    "--import",
+    "tsx",
+    ...imports,
+    path.join(REPO_ROOT, "apps/api/src", entry),
+  ];
+}
+
+/**
+ * The fault hooks a test asks for through `env`, installed from outside the product: the API never
+ * reads PARLEY_FAULT_DROP_NOTICES; its preload loses the notices (faults/notice-faults.ts).
+ */
+function faultPreloads(env: Record<string, string> | undefined): string[] {
+  if (env?.[DROP_NOTICES_ENV] === undefined) return [];
+  return [path.join(REPO_ROOT, "apps/api/src/faults/drop-notices-preload.ts")];
 }
 
 export interface ApiProcess {
@@ -32,7 +49,7 @@ export async function startApiProcess(options: {
   env?: Record<string, string>;
 }): Promise<ApiProcess> {
   const workspace_root = await mkdtemp(path.join(tmpdir(), "parley-e2e-ws-"));
-  const child = spawn(process.execPath, sourceEntryArgs("main.ts"), {
+  const child = spawn(process.execPath, sourceEntryArgs("main.ts", faultPreloads(options.env)), {
     cwd: REPO_ROOT,
     env: {
       ...process.env,

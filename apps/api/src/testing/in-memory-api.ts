@@ -15,7 +15,7 @@ import { createDefaultAgent } from "../agent/index.js";
 import { parseEnv, runtimeSettingsFromEnv } from "../env.js";
 import { catalogOfModels, createModelCatalog } from "../models/model-catalog.js";
 import { type ApiServer, startApiServer } from "../server.js";
-import type { ApiServices } from "../services.js";
+import { type ApiServices, composeApiServices } from "../services.js";
 import { createWorkspaceCatalog } from "../workspace-catalog.js";
 import { InMemoryAuthStore } from "./in-memory-auth-store.js";
 
@@ -66,16 +66,14 @@ export async function startInMemoryApi(
   });
   await start();
   const auth = new InMemoryAuthStore();
-  const services: ApiServices = {
+  const services = composeApiServices({
     runtime,
-    store,
-    bus,
-    auth,
+    adapters: { store, bus, auth },
+    agent,
     workspaces,
     models,
-    agent_id: agent.agent_id,
     logger: pino({ level: "silent" }),
-  };
+  });
   const server = await startApiServer({
     services,
     port: 0,

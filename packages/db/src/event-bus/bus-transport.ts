@@ -23,17 +23,8 @@ export interface BusTransport {
   simulateConnectionLoss(): Promise<void>;
 }
 
-/**
- * Deliberate faults, for tests of what survives them (the bus conformance suite, the runtime's
- * lost-wake-up tests). Generic: the same hook works on every transport.
- */
-export interface BusFaults {
-  /**
-   * Return true to lose `notice`: on `"send"` before it leaves this process (no other process
-   * hears it; local listeners still do), on `"receive"` as it arrives from another process.
-   */
-  dropNotice?(notice: NotifyPayload, direction: "send" | "receive"): boolean;
-}
+/** Wraps the transport a bus builds (a test's fault adapter, `withBusFaults` of `@parley/db/testing`). */
+export type TransportWrapper = (transport: BusTransport) => BusTransport;
 
 /** The bus's server could not be reached at startup (the message names it and `PARLEY_BUS`). */
 export class BusUnreachableError extends Error {

@@ -1,6 +1,5 @@
 import type { RuntimeLogger } from "@parley/session-core";
 import type pg from "pg";
-import type { BusFaults } from "./bus-transport.js";
 import { NatsEventBus } from "./nats-event-bus.js";
 import type { NoticeEventBus } from "./notice-event-bus.js";
 import { PostgresEventBus } from "./postgres-event-bus.js";
@@ -19,10 +18,9 @@ export function createEventBus(options: {
   pool: pg.Pool;
   database_url: string;
   logger?: Pick<RuntimeLogger, "warn" | "error"> | undefined;
-  faults?: BusFaults | undefined;
 }): NoticeEventBus {
-  const { bus_url, pool, logger, faults } = options;
-  const common = { pool, ...(logger ? { logger } : {}), ...(faults ? { faults } : {}) };
+  const { bus_url, pool, logger } = options;
+  const common = { pool, ...(logger ? { logger } : {}) };
   if (bus_url === undefined) return new PostgresEventBus({ ...common, url: options.database_url });
   if (!isNatsBusUrl(bus_url)) {
     throw new Error(`PARLEY_BUS must be unset (Postgres NOTIFY) or nats://host:port, not ${bus_url}`);

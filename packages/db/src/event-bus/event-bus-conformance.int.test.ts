@@ -2,9 +2,9 @@ import { runEventBusConformance } from "@parley/session-core/testing";
 import pg from "pg";
 import { createPrismaClient } from "../prisma-client.js";
 import { PrismaSessionStore } from "../session-store/prisma-session-store.js";
+import { type BusFaults, withBusFaults } from "../testing/faulty-bus-transport.js";
 import { startPrivateNats } from "../testing/private-nats.js";
 import { createTestDatabase } from "../testing/test-database.js";
-import type { BusFaults } from "./bus-transport.js";
 import { NatsEventBus } from "./nats-event-bus.js";
 import type { NoticeEventBus } from "./notice-event-bus.js";
 import { PostgresEventBus } from "./postgres-event-bus.js";
@@ -41,7 +41,14 @@ runEventBusConformance(
     return {
       store: database.store,
       startBus: (options?: BusFaults) =>
-        database.startBus((pool) => new PostgresEventBus({ pool, url: database.url, faults: options ?? {} })),
+        database.startBus(
+          (pool) =>
+            new PostgresEventBus({
+              pool,
+              url: database.url,
+              wrapTransport: (transport) => withBusFaults(transport, options ?? {}),
+            }),
+        ),
       cleanup: () => database.cleanup(),
     };
   },
@@ -56,7 +63,14 @@ runEventBusConformance(
     return {
       store: database.store,
       startBus: (options?: BusFaults) =>
-        database.startBus((pool) => new NatsEventBus({ pool, url: nats.url, faults: options ?? {} })),
+        database.startBus(
+          (pool) =>
+            new NatsEventBus({
+              pool,
+              url: nats.url,
+              wrapTransport: (transport) => withBusFaults(transport, options ?? {}),
+            }),
+        ),
       async restartBroker(whileDown) {
         await nats.stop();
         await whileDown();

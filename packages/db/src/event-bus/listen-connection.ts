@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { RuntimeLogger } from "@parley/session-core";
 import pg from "pg";
-import { destroyClientSocket, endClient } from "../end-client.js";
+import { destroyClientSocket, discardClient, endClient } from "../end-client.js";
 
 export interface ListenConnectionOptions {
   url: string;
@@ -57,8 +57,7 @@ export class ListenConnection {
     const client = this.#client;
     this.#client = null;
     if (client) {
-      client.removeAllListeners("end");
-      await endClient(client);
+      await discardClient(client);
     }
   }
 
@@ -91,13 +90,11 @@ export class ListenConnection {
       await client.query(`LISTEN ${client.escapeIdentifier(this.#options.channel)}`);
       await client.query(`LISTEN ${client.escapeIdentifier(this.#heartbeatChannel)}`);
     } catch (error) {
-      client.removeAllListeners("end");
-      await endClient(client);
+      await discardClient(client);
       throw error;
     }
     if (this.#closed) {
-      client.removeAllListeners("end");
-      await endClient(client);
+      await discardClient(client);
       return;
     }
     this.#client = client;

@@ -1,6 +1,6 @@
 import type { RuntimeLogger } from "@parley/session-core";
 import type pg from "pg";
-import type { BusFaults } from "./bus-transport.js";
+import type { BusTransport, TransportWrapper } from "./bus-transport.js";
 import { NatsTransport } from "./nats-transport.js";
 import { NoticeEventBus } from "./notice-event-bus.js";
 
@@ -14,7 +14,8 @@ export interface NatsEventBusOptions {
   logger?: Pick<RuntimeLogger, "warn" | "error">;
   maxTrackedSessions?: number;
   pingIntervalMs?: number;
-  faults?: BusFaults;
+  /** Wraps the NATS transport (tests: `withBusFaults`). */
+  wrapTransport?: TransportWrapper;
 }
 
 /**
@@ -24,17 +25,17 @@ export interface NatsEventBusOptions {
  */
 export class NatsEventBus extends NoticeEventBus {
   constructor(options: NatsEventBusOptions) {
+    const transport: BusTransport = new NatsTransport({
+      url: options.url,
+      prefix: options.prefix,
+      logger: options.logger,
+      pingIntervalMs: options.pingIntervalMs,
+    });
     super({
       pool: options.pool,
-      transport: new NatsTransport({
-        url: options.url,
-        prefix: options.prefix,
-        logger: options.logger,
-        pingIntervalMs: options.pingIntervalMs,
-      }),
+      transport: options.wrapTransport ? options.wrapTransport(transport) : transport,
       logger: options.logger,
       maxTrackedSessions: options.maxTrackedSessions,
-      faults: options.faults,
     });
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { freePort } from "../embedded-postgres.js";
+import { freePort } from "../embedded/free-ports.js";
 import { BusUnreachableError } from "./bus-transport.js";
 import { NatsTransport, sessionSubjectToken } from "./nats-transport.js";
 

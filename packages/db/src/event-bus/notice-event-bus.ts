@@ -15,7 +15,7 @@ import {
 } from "../session-store/row-mapping.js";
 import { columnNames } from "../session-store/table-columns.js";
 import { INTERACTION_EVENT_COLUMNS, SESSION_EVENT_COLUMNS } from "../session-store/tables.js";
-import type { BusFaults, BusTransport } from "./bus-transport.js";
+import type { BusTransport } from "./bus-transport.js";
 import type { NotifyPayload } from "./notify-payload.js";
 import { SerialQueues } from "./serial-queue.js";
 
@@ -26,7 +26,6 @@ export interface NoticeEventBusOptions {
   logger?: Pick<RuntimeLogger, "warn" | "error"> | undefined;
   /** How many sessions' delivery positions are remembered (least recently used are forgotten). */
   maxTrackedSessions?: number | undefined;
-  faults?: BusFaults | undefined;
 }
 
 const INTERACTION_STREAM = "\u0000interactions";
@@ -48,7 +47,6 @@ export class NoticeEventBus implements EventBus {
   readonly #transport: BusTransport;
   readonly #logger: Pick<RuntimeLogger, "warn" | "error"> | undefined;
   readonly #maxTrackedSessions: number;
-  readonly #faults: BusFaults | undefined;
   readonly #listeners: ListenerRegistry;
   /** Last delivered event id by session, in least-recently-used order. */
   readonly #positions = new Map<string, number>();
@@ -62,7 +60,6 @@ export class NoticeEventBus implements EventBus {
     this.#transport = options.transport;
     this.#logger = options.logger;
     this.#maxTrackedSessions = options.maxTrackedSessions ?? 50_000;
-    this.#faults = options.faults;
     this.#listeners = new ListenerRegistry({ logger: options.logger });
   }
 
@@ -124,10 +121,7 @@ export class NoticeEventBus implements EventBus {
     }
     // Other processes are told while this one delivers locally. The events are committed whatever
     // happens here, so a failed delivery is logged, not thrown at the writer.
-    const outgoing = this.#faults?.dropNotice
-      ? notices.filter((notice) => !this.#faults?.dropNotice?.(notice, "send"))
-      : notices;
-    if (outgoing.length > 0) this.#send(outgoing);
+    if (notices.length > 0) this.#send(notices);
     const delivered = await Promise.allSettled(deliveries);
     for (const outcome of delivered) {
       if (outcome.status === "rejected")
@@ -151,7 +145,6 @@ export class NoticeEventBus implements EventBus {
   }
 
   #onNotice(notice: NotifyPayload): void {
-    if (this.#faults?.dropNotice?.(notice, "receive")) return;
     const delivery =
       notice.kind === "session"
         ? this.#queues.run(notice.session_id, () =>

@@ -1,6 +1,6 @@
 import type { RuntimeLogger } from "@parley/session-core";
 import type pg from "pg";
-import type { BusFaults } from "./bus-transport.js";
+import type { TransportWrapper } from "./bus-transport.js";
 import { NoticeEventBus } from "./notice-event-bus.js";
 import { NotifyTransport } from "./notify-transport.js";
 
@@ -16,7 +16,8 @@ export interface PostgresEventBusOptions {
   /** LISTEN liveness check period and deadline in ms (defaults 1,000 and 1,000). */
   heartbeatIntervalMs?: number;
   heartbeatTimeoutMs?: number;
-  faults?: BusFaults;
+  /** Wraps the NOTIFY transport (tests: `withBusFaults`). */
+  wrapTransport?: TransportWrapper;
 }
 
 /**
@@ -38,10 +39,9 @@ export class PostgresEventBus extends NoticeEventBus {
     });
     super({
       pool: options.pool,
-      transport,
+      transport: options.wrapTransport ? options.wrapTransport(transport) : transport,
       logger: options.logger,
       maxTrackedSessions: options.maxTrackedSessions,
-      faults: options.faults,
     });
     this.#transport = transport;
   }

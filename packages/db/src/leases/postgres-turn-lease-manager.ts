@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import type { RuntimeLogger, TurnLease, TurnLeaseManager } from "@parley/session-core";
 import pg from "pg";
-import { destroyClientSocket, endClient } from "../end-client.js";
+import { destroyClientSocket, discardClient, endClient } from "../end-client.js";
 import { lockConnectionApplicationName } from "./turn-lease-holder.js";
 
 export interface PostgresTurnLeaseManagerOptions {
@@ -119,8 +119,7 @@ export class PostgresTurnLeaseManager implements TurnLeaseManager {
     const connection = this.#connection;
     this.#connection = null;
     if (connection) {
-      connection.client.removeAllListeners("end");
-      await endClient(connection.client);
+      await discardClient(connection.client);
     }
   }
 
@@ -251,13 +250,11 @@ export class PostgresTurnLeaseManager implements TurnLeaseManager {
         `SET tcp_keepalives_idle = 1; SET tcp_keepalives_interval = 1; SET tcp_keepalives_count = 1; SET application_name = ${name}`,
       );
     } catch (error) {
-      client.removeAllListeners("end");
-      await endClient(client);
+      await discardClient(client);
       throw error;
     }
     if (this.#closed) {
-      client.removeAllListeners("end");
-      await endClient(client);
+      await discardClient(client);
       throw new Error("PostgresTurnLeaseManager is closed");
     }
     this.#connection = connection;

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { freePort } from "../embedded-postgres.js";
+import { freePort } from "../embedded/free-ports.js";
 
 /** A `nats-server` of the test's own, so it can be stopped and restarted without touching others. */
 export interface PrivateNats {

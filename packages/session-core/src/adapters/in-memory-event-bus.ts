@@ -1,6 +1,6 @@
 import type { EventBus, EventBusListener } from "../ports/event-bus.js";
+import type { RuntimeLogger } from "../ports/logger.js";
 import type { InteractionEvent, SessionEvent } from "../ports/session-store.js";
-import type { RuntimeLogger } from "../runtime/session-runtime-options.js";
 import { ListenerRegistry } from "./listener-registry.js";
 
 type PublishedEvents = { session_events: SessionEvent[]; interaction_events: InteractionEvent[] };

@@ -1,6 +1,6 @@
 import type { EventBusListener } from "../ports/event-bus.js";
+import type { RuntimeLogger } from "../ports/logger.js";
 import type { InteractionEvent, SessionEvent } from "../ports/session-store.js";
-import type { RuntimeLogger } from "../runtime/session-runtime-options.js";
 
 /**
  * The listeners of one `EventBus`, indexed so that an event reaches only those who want it: a

@@ -1,22 +1,7 @@
 import type { IdSource } from "../ports/clock.js";
 
-const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_-";
-
-/**
- * A nanoid-like id source over `crypto.getRandomValues` (Web Crypto, present in Node ≥ 20 and
- * browsers), so session-core needs no Node import. 16 characters of 64 symbols = 96 bits.
- */
-export function createRandomIdSource(length = 16): IdSource {
-  return {
-    next() {
-      const bytes = new Uint8Array(length);
-      globalThis.crypto.getRandomValues(bytes);
-      let id = "";
-      for (const byte of bytes) id += ALPHABET[byte & 63];
-      return id;
-    },
-  };
-}
+// The default id source sits beside the default clock (ports/clock.ts), where the tools reach it too.
+export { createRandomIdSource } from "../ports/clock.js";
 
 /** Every id the runtime mints, in one place, so each says what it is. */
 export class RuntimeIds {

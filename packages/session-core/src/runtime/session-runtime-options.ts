@@ -1,5 +1,6 @@
 import type { Clock, IdSource } from "../ports/clock.js";
 import type { EventBus } from "../ports/event-bus.js";
+import type { RuntimeLogger } from "../ports/logger.js";
 import type { SessionStore } from "../ports/session-store.js";
 import type { TurnLeaseManager } from "../ports/turn-lease.js";
 import type { ApprovalMode } from "../schema/approval-mode.js";
@@ -7,11 +8,8 @@ import type { SessionRecord } from "../schema/session.js";
 import type { WorkspaceRef } from "../tools/define-agent-tool.js";
 import type { AgentDefinition, Session } from "./session/session-facade.js";
 
-export interface RuntimeLogger {
-  info(fields: Record<string, unknown>, message: string): void;
-  warn(fields: Record<string, unknown>, message: string): void;
-  error(fields: Record<string, unknown>, message: string): void;
-}
+// A port (adapters log too); re-exported here, where the runtime's modules have always found it.
+export type { RuntimeLogger } from "../ports/logger.js";
 
 export interface SessionRuntimeOptions {
   store: SessionStore;

@@ -1,4 +1,4 @@
-import { createRandomIdSource } from "../runtime/ids.js";
+import { createRandomIdSource } from "../ports/clock.js";
 import type { JsonValue } from "../schema/json.js";
 import type { AskQuestionInput } from "../schema/question.js";
 import {
