@@ -23,10 +23,15 @@ describe("status and info read the Turn row on every instance", () => {
   let second: ApiProcess;
   let alice: E2eUser;
   let clientB: ParleyClient;
+  // The gate that holds a "[hold]" request in flight; each test that holds one opens a new gate, so
+  // an earlier test's release never lets a later test's request through.
   let release: () => void = () => undefined;
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
-  });
+  let held = Promise.resolve();
+  const closeGate = () => {
+    held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+  };
 
   beforeAll(async () => {
     // A request whose prompt asks for it is held in flight (a Turn's first model request).
@@ -51,6 +56,7 @@ describe("status and info read the Turn row on every instance", () => {
   });
 
   it("during the Turn's first model request, both instances say running with its active_turn_id", async () => {
+    closeGate();
     const onA = environment.clientFor(alice, environment.api.url);
     const session = await onA.sessions.create({ title: "first request in flight" });
     const { turn_id } = await session.prompt("hi [hold]");
@@ -81,6 +87,7 @@ describe("status and info read the Turn row on every instance", () => {
       env: { PARLEY_MODEL: "openai-compatible:stub-model", OPENAI_BASE_URL: stub.base_url },
     });
     const onHolder = createParleyClient({ url: holder.url, token: alice.token });
+    closeGate();
     const session = await onHolder.sessions.create({ title: "holder killed" });
     const before = stub.requests.length;
     const { turn_id } = await session.prompt("hi [hold] again");
