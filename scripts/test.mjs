@@ -2,8 +2,8 @@
 // `npm test`: every suite, in the order a failure is cheapest to find. Each step runs even when an
 // earlier one failed, so one run reports everything; the exit code is non-zero if any step failed.
 // The last line is the plain "N passed, N failed" summary CI reads.
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 
 const root = new URL("..", import.meta.url).pathname;
@@ -30,7 +30,42 @@ run("typecheck", "npx", ["turbo", "run", "typecheck"]);
 run("lint", "npm", ["run", "lint"]);
 run("migrations match schema", "npm", ["run", "db:check-drift", "-w", "@parley/db"]);
 
+/**
+ * Starts `command` and returns at once, its output written straight to `logFile` (a step that runs
+ * beside another must not interleave its lines with it; and a file descriptor, not a pipe, because
+ * the step beside it blocks this process's event loop); resolves with the step's result.
+ */
+function runBeside(name, command, args, logFile, extraEnv = {}) {
+  console.log(`\n▶ ${name} (beside the next step; its output follows it): ${command} ${args.join(" ")}`);
+  const log = openSync(logFile, "w");
+  const child = spawn(command, args, {
+    cwd: root,
+    stdio: ["ignore", log, log],
+    env: { ...env, ...extraEnv },
+  });
+  return new Promise((resolve) => {
+    child.on("close", (code) => {
+      closeSync(log);
+      resolve({ name, ok: code === 0, logFile });
+    });
+  });
+}
+
+// The vitest projects and the browser tests share no database, port or process (each creates its
+// own), and neither keeps both cores busy (most of their time is spent waiting on processes,
+// Postgres and the browser), so they run side by side: that is what keeps `npm test` under
+// 10 minutes on a 2-core machine. The browser tests' output is printed after vitest's.
 const vitestReport = join(reportDir, "vitest.json");
+const playwrightReport = join(reportDir, "playwright.json");
+const browser = built
+  ? runBeside(
+      "browser tests",
+      "npx",
+      ["playwright", "test", "-c", "apps/web/playwright.config.ts", "--reporter=list,json"],
+      join(reportDir, "playwright.log"),
+      { PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightReport },
+    )
+  : null;
 run("unit, integration and API/SDK end-to-end tests", "npx", [
   "vitest",
   "run",
@@ -38,15 +73,10 @@ run("unit, integration and API/SDK end-to-end tests", "npx", [
   "--reporter=json",
   `--outputFile.json=${vitestReport}`,
 ]);
-
-const playwrightReport = join(reportDir, "playwright.json");
-if (built) {
-  run(
-    "browser tests",
-    "npx",
-    ["playwright", "test", "-c", "apps/web/playwright.config.ts", "--reporter=list,json"],
-    { PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightReport },
-  );
+if (browser) {
+  const result = await browser;
+  console.log(`\n▶ browser tests (output):\n${readFileSync(result.logFile, "utf8")}`);
+  steps.push({ name: result.name, ok: result.ok });
 } else {
   steps.push({ name: "browser tests (not run: build failed)", ok: false });
 }

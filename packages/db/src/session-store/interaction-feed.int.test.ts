@@ -72,7 +72,10 @@ async function commitFast(): Promise<InteractionEvent> {
 async function untilAdvisoryWaiter(): Promise<void> {
   while (true) {
     const { rows } = await pool.query<{ waiting: number }>(
-      "SELECT COUNT(*)::int AS waiting FROM pg_locks WHERE locktype = 'advisory' AND NOT granted",
+      // This database's only: other suites run beside this one on the same server.
+      `SELECT COUNT(*)::int AS waiting FROM pg_locks
+        WHERE locktype = 'advisory' AND NOT granted
+          AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
     );
     if ((rows[0]?.waiting ?? 0) > 0) return;
     await new Promise((resolve) => setTimeout(resolve, 10));
