@@ -9,10 +9,7 @@ const PRODUCT_ROOT = "^(apps|packages)/([^/]+)/";
 // Test code: tests beside code (`*.test.ts`, `*.int.test.ts`, `*.e2e.test.ts`), the harness folders
 // (`testing/`, exported as `@parley/x/testing`; `test-support/`; `tests/`, the fixtures beside a
 // folder's tests), the API's fault suite (`faults/`) and the browser tests (`apps/web/e2e/`).
-// session-core's `runtime/runtime-harness.ts` is a test harness too (exported through its
-// `testing/`); it stays in `runtime/` because 25 runtime tests import it by that path.
-const TEST_CODE =
-  "(\\.test\\.ts$|/(testing|test-support|tests|faults)/|^apps/web/e2e/|^packages/session-core/src/runtime/runtime-harness\\.ts$)";
+const TEST_CODE = "(\\.test\\.ts$|/(testing|test-support|tests|faults)/|^apps/web/e2e/)";
 
 // session-core's folders, lowest first; each may import only from its own level and below:
 //   schema/                        the shapes (zod schemas and their types); imports no other folder;

@@ -1,14 +1,14 @@
-export {
-  HARNESS_AGENT_ID,
-  type HarnessLogEntry,
-  RuntimeHarness,
-  type RuntimeHarnessOptions,
-} from "../runtime/runtime-harness.js";
 export * from "./commit-faults.js";
 export * from "./event-bus-conformance.js";
 export * from "./fixtures.js";
 export * from "./gates.js";
 export * from "./mutation-recorder.js";
+export {
+  HARNESS_AGENT_ID,
+  type HarnessLogEntry,
+  RuntimeHarness,
+  type RuntimeHarnessOptions,
+} from "./runtime-harness.js";
 export * from "./scripted-model.js";
 export * from "./session-store-conformance.js";
 export * from "./simulated-process.js";

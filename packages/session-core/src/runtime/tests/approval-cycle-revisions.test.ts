@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { SessionCommit } from "../../ports/session-store.js";
+import { RuntimeHarness } from "../../testing/runtime-harness.js";
 import { createScriptedModel } from "../../testing/scripted-model.js";
-import { RuntimeHarness } from "../runtime-harness.js";
 import { createApprovalTool } from "./tools.js";
 
 /**

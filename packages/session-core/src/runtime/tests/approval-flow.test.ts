@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { SESSION_APPROVAL_RESPONSE_SCHEMA } from "../../schema/approval.js";
+import { RuntimeHarness } from "../../testing/runtime-harness.js";
 import { createScriptedModel } from "../../testing/scripted-model.js";
-import { RuntimeHarness } from "../runtime-harness.js";
 import { createApprovalTool } from "./tools.js";
 
 const approve = (interaction_id: string) => ({

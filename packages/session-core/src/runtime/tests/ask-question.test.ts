@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { JsonValue } from "../../schema/json.js";
 import type { Question } from "../../schema/question.js";
+import { RuntimeHarness } from "../../testing/runtime-harness.js";
 import { createScriptedModel } from "../../testing/scripted-model.js";
 import { AskQuestionsTool } from "../../tools/ask-question-tool.js";
-import { RuntimeHarness } from "../runtime-harness.js";
 import { rejection as rejectionOf } from "./respond-fixtures.js";
 
 const REGION = {

@@ -1,6 +1,6 @@
 import { ParleyError } from "../../errors.js";
 import type { SessionMutation } from "../../schema/mutation.js";
-import type { RuntimeHarness } from "../runtime-harness.js";
+import type { RuntimeHarness } from "../../testing/runtime-harness.js";
 
 /** What tests of `set()` (approval mode, model) look at: the Actions, their mutations, the errors. */
 export function actionMutations(mutations: SessionMutation[]) {

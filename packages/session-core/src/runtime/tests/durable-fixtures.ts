@@ -1,5 +1,5 @@
+import { RuntimeHarness } from "../../testing/runtime-harness.js";
 import { createScriptedModel } from "../../testing/scripted-model.js";
-import { RuntimeHarness } from "../runtime-harness.js";
 import { createApprovalTool } from "./tools.js";
 
 /* What the durable-resume and parking scenarios share: a Turn waiting for approvals in process A. */

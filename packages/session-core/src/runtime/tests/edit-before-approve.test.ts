@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ParleyError } from "../../errors.js";
 import type { JsonValue } from "../../schema/json.js";
+import { RuntimeHarness } from "../../testing/runtime-harness.js";
 import { createScriptedModel } from "../../testing/scripted-model.js";
-import { RuntimeHarness } from "../runtime-harness.js";
 import { createApprovalTool } from "./tools.js";
 
 const approveWith = (interaction_id: string, payload: { [key: string]: JsonValue }) => ({

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { AssistantMessage } from "../../schema/messages.js";
 import { FILE_PART_MAX_BYTES } from "../../schema/parts.js";
+import { RuntimeHarness } from "../../testing/runtime-harness.js";
 import { createScriptedModel } from "../../testing/scripted-model.js";
-import { RuntimeHarness } from "../runtime-harness.js";
 
 /** Files and sources a model streams are kept, persisted and published as parts of its message. */
 describe("file and source stream parts", () => {

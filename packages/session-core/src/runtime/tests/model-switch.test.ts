@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { RuntimeHarness } from "../../testing/runtime-harness.js";
 import { createScriptedModel, type ScriptedCall } from "../../testing/scripted-model.js";
-import { RuntimeHarness } from "../runtime-harness.js";
 import type { AgentModel, AgentModels } from "../session/session-facade.js";
 import { actionMutations, actions, codeAndMessage, configMutations } from "./config-assertions.js";
 

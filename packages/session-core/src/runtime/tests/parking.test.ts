@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { RuntimeHarness } from "../../testing/runtime-harness.js";
 import { createScriptedModel } from "../../testing/scripted-model.js";
-import { RuntimeHarness } from "../runtime-harness.js";
 import { approve, turnFinish, untilHostless, waitingInA } from "./durable-fixtures.js";
 import { createApprovalTool } from "./tools.js";
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ParleyError } from "../../errors.js";
 import type { SessionMutation } from "../../schema/mutation.js";
+import { RuntimeHarness } from "../../testing/runtime-harness.js";
 import { createScriptedModel } from "../../testing/scripted-model.js";
-import { RuntimeHarness } from "../runtime-harness.js";
 import { createApprovalTool } from "./tools.js";
 
 function label(mutation: SessionMutation): string {

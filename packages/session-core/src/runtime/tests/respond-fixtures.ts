@@ -1,6 +1,6 @@
 import { ParleyError } from "../../errors.js";
+import { RuntimeHarness } from "../../testing/runtime-harness.js";
 import { createScriptedModel } from "../../testing/scripted-model.js";
-import { RuntimeHarness } from "../runtime-harness.js";
 import { createApprovalTool, createRequestTool } from "./tools.js";
 
 /* What the respond() scenarios share: a session with one pending approval or question. */

@@ -4,9 +4,9 @@ import type { ParleyError } from "../../errors.js";
 import { SESSION_APPROVAL_RESPONSE_SCHEMA } from "../../schema/approval.js";
 import type { JsonValue } from "../../schema/json.js";
 import type { SessionMutation } from "../../schema/mutation.js";
+import { RuntimeHarness } from "../../testing/runtime-harness.js";
 import { createScriptedModel } from "../../testing/scripted-model.js";
 import { define_agent_tool } from "../../tools/define-agent-tool.js";
-import { RuntimeHarness } from "../runtime-harness.js";
 import { approval, pendingApproval, pendingQuestion } from "./respond-fixtures.js";
 import { createApprovalTool, createRequestTool } from "./tools.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { RuntimeHarness } from "../../testing/runtime-harness.js";
 import { createScriptedModel } from "../../testing/scripted-model.js";
-import { RuntimeHarness } from "../runtime-harness.js";
 
 function titleMutations(harness: RuntimeHarness, session_id: string) {
   return harness

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { SessionMessage } from "../../schema/messages.js";
+import { RuntimeHarness } from "../../testing/runtime-harness.js";
 import { createScriptedModel } from "../../testing/scripted-model.js";
-import { RuntimeHarness } from "../runtime-harness.js";
 import { actions, codeAndMessage } from "./config-assertions.js";
 import { createApprovalTool, createCommandTool } from "./tools.js";
 

@@ -2,9 +2,9 @@ import type { LanguageModelV3, LanguageModelV3StreamPart } from "@ai-sdk/provide
 import { describe, expect, it } from "vitest";
 import { ParleyError } from "../../errors.js";
 import type { InteractionResult } from "../../schema/interaction.js";
+import { RuntimeHarness } from "../../testing/runtime-harness.js";
 import { createScriptedModel } from "../../testing/scripted-model.js";
 import { AskQuestionsTool } from "../../tools/ask-question-tool.js";
-import { RuntimeHarness } from "../runtime-harness.js";
 import { createApprovalTool, createRequestTool } from "./tools.js";
 
 async function blockedOnApproval() {

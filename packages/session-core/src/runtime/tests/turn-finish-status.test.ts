@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { SessionInfo, SessionStatus } from "../../schema/session.js";
+import { RuntimeHarness } from "../../testing/runtime-harness.js";
 import { createScriptedModel } from "../../testing/scripted-model.js";
-import { RuntimeHarness } from "../runtime-harness.js";
 
 describe("a finished Turn reads as finished to whoever saw its finish", () => {
   it("status() and info() called from the turn-finish mutation's listener answer idle", async () => {

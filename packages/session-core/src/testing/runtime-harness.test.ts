@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { JsonValue } from "../schema/json.js";
-import { MutationRecorder } from "../testing/mutation-recorder.js";
-import { createScriptedModel, type ScriptedStep } from "../testing/scripted-model.js";
-import { createSequentialIds, createTestClock } from "../testing/test-clock.js";
 import { define_agent_tool } from "../tools/define-agent-tool.js";
+import { MutationRecorder } from "./mutation-recorder.js";
 import { RuntimeHarness } from "./runtime-harness.js";
+import { createScriptedModel, type ScriptedStep } from "./scripted-model.js";
+import { createSequentialIds, createTestClock } from "./test-clock.js";
 
 function approvalTool(effects: string[]) {
   return define_agent_tool({
