@@ -8,14 +8,19 @@ import { type ConfinedPath, realWorkspaceRoot, requireWorkspace } from "./worksp
 type FileChangeInput = { path: string; content?: string; explanation?: string | undefined };
 
 /** What a file tool needs to ask before it changes one file of the workspace. */
-export interface FileChangeRequest<Input extends FileChangeInput> {
+export interface FileChangeRequest<Input extends FileChangeInput, Target> {
   input: Input;
   /** The tool's input schema: an approver's edit is parsed with it. */
   schema: z.ZodType<Input>;
   /** The tool's description, shown on the approval card. */
   description: string;
-  /** Confines `path` to the workspace and refuses what the tool may not touch (throws). */
+  /** Before asking: confines `path` to the workspace and refuses what the tool may not touch (throws). */
   check(root: string, path: string): Promise<ConfinedPath>;
+  /**
+   * Once approved, on the approved path: the same refusals against the workspace as it is now, and
+   * what the side effect acts on.
+   */
+  check_approved(root: string, path: string): Promise<Target>;
   /** Whether the card shows the file's current content (for a diff). */
   with_content: boolean;
 }
@@ -30,10 +35,10 @@ export interface FileChangeRequest<Input extends FileChangeInput> {
  * On a durable resume `execute` runs again up to here and gets the stored answer at once, so a
  * tool must not touch anything before this returns.
  */
-export async function approveFileChange<Input extends FileChangeInput>(
+export async function approveFileChange<Input extends FileChangeInput, Target>(
   context: ToolCallContext,
-  request: FileChangeRequest<Input>,
-): Promise<{ root: string; input: Input; target: ConfinedPath } | null> {
+  request: FileChangeRequest<Input, Target>,
+): Promise<{ root: string; input: Input; target: Target } | null> {
   const root = await realWorkspaceRoot(requireWorkspace(context));
   const before = await request.check(root, request.input.path);
   const { validated, model_explanation } = withoutExplanation<FileChangeInput>(request.input);
@@ -45,5 +50,5 @@ export async function approveFileChange<Input extends FileChangeInput>(
   // A Turn stopped or taken over while the approval was pending must not act any more.
   context.abort_signal.throwIfAborted();
   const input = approvedInput(request.schema, decision, request.input);
-  return { root, input, target: await request.check(root, input.path) };
+  return { root, input, target: await request.check_approved(root, input.path) };
 }

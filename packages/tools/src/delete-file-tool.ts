@@ -27,12 +27,12 @@ export const deleteFileTool = define_agent_tool({
       schema: deleteFileInputSchema,
       description: DELETE_FILE_DESCRIPTION,
       check: assertMayDelete,
+      check_approved: assertDeletable,
       with_content: false,
     });
     if (!approved) return DENIED_RESULT;
-    const target = await assertDeletable(approved.root, approved.input.path);
-    await unlinkConfined(approved.root, target);
-    return { success: true, deleted: target.relative };
+    await unlinkConfined(approved.root, approved.target);
+    return { success: true, deleted: approved.target.relative };
   },
 });
 

@@ -32,6 +32,7 @@ export const writeFileTool = define_agent_tool({
       schema: writeFileInputSchema,
       description: WRITE_FILE_DESCRIPTION,
       check: assertWritable,
+      check_approved: assertWritable,
       with_content: true,
     });
     if (!approved) return DENIED_RESULT;
