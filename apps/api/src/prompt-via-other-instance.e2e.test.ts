@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitUntil } from "./faults/fault-checks.js";
 import {
   type ChatCompletionsStub,
+  HoldGate,
   type StubRequest,
   startChatCompletionsStub,
 } from "./models/testing/chat-completions-stub.js";
@@ -43,16 +44,14 @@ describe.each<{ notices: string; faults: Record<string, string> }>([
   let clientB: ParleyClient;
   /** When each model request reached the stub (`Date.now()`, by request index). */
   const received_at: number[] = [];
-  let release: () => void = () => undefined;
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
-  });
+  const gate = new HoldGate();
+  gate.close();
 
   beforeAll(async () => {
     stub = await startChatCompletionsStub((request, index) => {
       received_at[index] = Date.now();
       return lastMessageText(request).includes(HOLD)
-        ? { hold: held, text_chunks: ["first answer"] }
+        ? { hold: gate.held, text_chunks: ["first answer"] }
         : { text_chunks: ["answer to the steer"] };
     });
     const model = { PARLEY_MODEL: "openai-compatible:stub-model", OPENAI_BASE_URL: stub.base_url };
@@ -63,7 +62,7 @@ describe.each<{ notices: string; faults: Record<string, string> }>([
   });
 
   afterAll(async () => {
-    release();
+    gate.release();
     await clientB?.close();
     await second?.stop();
     await environment?.close();
@@ -82,7 +81,7 @@ describe.each<{ notices: string; faults: Record<string, string> }>([
     expect(stub.requests).toHaveLength(1);
 
     const released_at = Date.now();
-    release();
+    gate.release();
     const carried = await waitUntil("a model request carrying B's prompt", () =>
       stub.requests.find((request) => lastMessageText(request).includes(query)),
     );

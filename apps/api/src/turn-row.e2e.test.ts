@@ -2,6 +2,7 @@ import { createParleyClient, type ParleyClient } from "@parley/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type ChatCompletionsStub,
+  HoldGate,
   startChatCompletionsStub,
 } from "./models/testing/chat-completions-stub.js";
 import {
@@ -23,21 +24,15 @@ describe("status and info read the Turn row on every instance", () => {
   let second: ApiProcess;
   let alice: E2eUser;
   let clientB: ParleyClient;
-  // The gate that holds a "[hold]" request in flight; each test that holds one opens a new gate, so
-  // an earlier test's release never lets a later test's request through.
-  let release: () => void = () => undefined;
-  let held = Promise.resolve();
-  const closeGate = () => {
-    held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-  };
+  // Holds a "[hold]" request in flight; each test that holds one closes it anew, so an earlier
+  // test's release never lets a later test's request through.
+  const gate = new HoldGate();
 
   beforeAll(async () => {
     // A request whose prompt asks for it is held in flight (a Turn's first model request).
     stub = await startChatCompletionsStub((request) =>
       JSON.stringify(request.body.messages.at(-1)?.content ?? "").includes("[hold]")
-        ? { hold: held, text_chunks: ["hello"] }
+        ? { hold: gate.held, text_chunks: ["hello"] }
         : { text_chunks: ["again"] },
     );
     const env = { PARLEY_MODEL: "openai-compatible:stub-model", OPENAI_BASE_URL: stub.base_url };
@@ -48,7 +43,7 @@ describe("status and info read the Turn row on every instance", () => {
   });
 
   afterAll(async () => {
-    release();
+    gate.release();
     await clientB?.close();
     await second?.stop();
     await environment?.close();
@@ -56,7 +51,7 @@ describe("status and info read the Turn row on every instance", () => {
   });
 
   it("during the Turn's first model request, both instances say running with its active_turn_id", async () => {
-    closeGate();
+    gate.close();
     const onA = environment.clientFor(alice, environment.api.url);
     const session = await onA.sessions.create({ title: "first request in flight" });
     const { turn_id } = await session.prompt("hi [hold]");
@@ -73,7 +68,7 @@ describe("status and info read the Turn row on every instance", () => {
     expect(await onB.info()).toMatchObject({ state: "running" });
     expect(await session.status()).toMatchObject({ state: "running", active_turn_id: turn_id });
 
-    release();
+    gate.release();
     const finished = await onB.waitForTurn(turn_id);
     expect(finished).toMatchObject({ status: "completed" });
     expect(await onB.status()).toMatchObject({ state: "idle" });
@@ -87,7 +82,7 @@ describe("status and info read the Turn row on every instance", () => {
       env: { PARLEY_MODEL: "openai-compatible:stub-model", OPENAI_BASE_URL: stub.base_url },
     });
     const onHolder = createParleyClient({ url: holder.url, token: alice.token });
-    closeGate();
+    gate.close();
     const session = await onHolder.sessions.create({ title: "holder killed" });
     const before = stub.requests.length;
     const { turn_id } = await session.prompt("hi [hold] again");

@@ -24,6 +24,30 @@ export interface StubReply {
   hold?: Promise<void>;
 }
 
+/**
+ * What `StubReply.hold` waits on: open until `close()`; from then on a reply given `held` is held in
+ * flight until `release()`. Closing again makes a new gate, so an earlier release never lets a
+ * later held request through.
+ */
+export class HoldGate {
+  #held: Promise<void> = Promise.resolve();
+  #release: () => void = () => undefined;
+
+  get held(): Promise<void> {
+    return this.#held;
+  }
+
+  close(): void {
+    this.#held = new Promise<void>((resolve) => {
+      this.#release = resolve;
+    });
+  }
+
+  release(): void {
+    this.#release();
+  }
+}
+
 /** A request the stub received: the parsed chat-completions body. */
 export interface StubRequest {
   path: string;
