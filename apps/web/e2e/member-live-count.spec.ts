@@ -1,4 +1,3 @@
-import type { Page } from "@playwright/test";
 import {
   createSession,
   expect,
@@ -7,14 +6,9 @@ import {
   screenshot,
   sendPrompt,
   test,
+  titleCount,
   toolCard,
 } from "./support/fixtures";
-
-/** The number in the tab title ("(3) Parley"), 0 when there is none. */
-async function titleCount(page: Page): Promise<number> {
-  const match = /^\((\d+)\)/.exec(await page.title());
-  return match?.[1] === undefined ? 0 : Number(match[1]);
-}
 
 function titleFor(count: number): string {
   return count === 0 ? "Parley" : `(${count}) Parley`;

@@ -1,4 +1,3 @@
-import type { Page } from "@playwright/test";
 import {
   createSession,
   expect,
@@ -6,14 +5,9 @@ import {
   screenshot,
   sendPrompt,
   test,
+  titleCount,
   toolCard,
 } from "./support/fixtures";
-
-/** The number in the tab title ("(3) Parley"), 0 when there is none. */
-async function titleCount(page: Page): Promise<number> {
-  const match = /^\((\d+)\)/.exec(await page.title());
-  return match?.[1] === undefined ? 0 : Number(match[1]);
-}
 
 test("the workspace picker lists the two operator-named workspaces and creates a session in one", async ({
   member,

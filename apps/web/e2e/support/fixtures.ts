@@ -42,6 +42,12 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: false });
 }
 
+/** The number in the tab title ("(3) Parley"), 0 when there is none. */
+export async function titleCount(page: Page): Promise<number> {
+  const match = /^\((\d+)\)/.exec(await page.title());
+  return match?.[1] === undefined ? 0 : Number(match[1]);
+}
+
 /** Creates a session through the sidebar and returns its id (from the URL). */
 export async function createSession(page: Page, title: string): Promise<string> {
   await page.goto("/");
