@@ -16,6 +16,17 @@ function toolMarks(messages: SessionMessage[]): Record<string, string | null> {
   return marks;
 }
 
+/** A session whose model makes one `delete_file` call (`call_a`, which asks) and then says "done". */
+async function oneDeleteCall() {
+  const remove = createApprovalTool("delete_file");
+  const model = createScriptedModel([
+    [{ tool_call: { id: "call_a", name: "delete_file", input: { path: "a" } } }],
+    [{ text: "done" }],
+  ]);
+  const harness = new RuntimeHarness({ model, tools: { delete_file: remove.tool } });
+  return { remove, harness, session: await harness.createSession() };
+}
+
 describe("allow a tool for the rest of the session, and the auto-approved mark", () => {
   it("an approval with scope session lets later calls of that tool run unasked, marked; other tools still ask", async () => {
     const remove = createApprovalTool("delete_file");
@@ -63,13 +74,7 @@ describe("allow a tool for the rest of the session, and the auto-approved mark",
   });
 
   it("of two answers at once, only the one that commits grants: a losing 'allow for this session' adds nothing", async () => {
-    const remove = createApprovalTool("delete_file");
-    const model = createScriptedModel([
-      [{ tool_call: { id: "call_a", name: "delete_file", input: { path: "a" } } }],
-      [{ text: "done" }],
-    ]);
-    const harness = new RuntimeHarness({ model, tools: { delete_file: remove.tool } });
-    const session = await harness.createSession();
+    const { remove, harness, session } = await oneDeleteCall();
     const turn = await session.prompt({ query: "go" });
     const interaction_id = await harness.pendingInteraction("call_a");
     const onB = await harness.runtime("B").openSession(session.id);
@@ -96,26 +101,14 @@ describe("allow a tool for the rest of the session, and the auto-approved mark",
   });
 
   it("a call run under always-allow carries the always-allow mark", async () => {
-    const remove = createApprovalTool("delete_file");
-    const model = createScriptedModel([
-      [{ tool_call: { id: "call_a", name: "delete_file", input: { path: "a" } } }],
-      [{ text: "done" }],
-    ]);
-    const harness = new RuntimeHarness({ model, tools: { delete_file: remove.tool } });
-    const session = await harness.createSession();
+    const { remove, harness, session } = await oneDeleteCall();
     await session.set({ security: { approval_mode: "always-allow" } });
     await (await session.prompt({ query: "go" })).finished;
     expect(toolMarks(await harness.messages(session.id))).toEqual({ call_a: "always-allow" });
   });
 
   it("refuses a scope other than once or session, and scope session on a denial", async () => {
-    const remove = createApprovalTool("delete_file");
-    const model = createScriptedModel([
-      [{ tool_call: { id: "call_a", name: "delete_file", input: { path: "a" } } }],
-      [{ text: "done" }],
-    ]);
-    const harness = new RuntimeHarness({ model, tools: { delete_file: remove.tool } });
-    const session = await harness.createSession();
+    const { remove, harness, session } = await oneDeleteCall();
     const turn = await session.prompt({ query: "go" });
     const interaction_id = await harness.pendingInteraction("call_a");
     await expect(
