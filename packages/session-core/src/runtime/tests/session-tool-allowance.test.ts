@@ -101,7 +101,7 @@ describe("allow a tool for the rest of the session, and the auto-approved mark",
   });
 
   it("a call run under always-allow carries the always-allow mark", async () => {
-    const { remove, harness, session } = await oneDeleteCall();
+    const { harness, session } = await oneDeleteCall();
     await session.set({ security: { approval_mode: "always-allow" } });
     await (await session.prompt({ query: "go" })).finished;
     expect(toolMarks(await harness.messages(session.id))).toEqual({ call_a: "always-allow" });
