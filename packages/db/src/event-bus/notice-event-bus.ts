@@ -5,6 +5,7 @@ import {
   ListenerRegistry,
   type RuntimeLogger,
   type SessionEvent,
+  type SessionMutation,
 } from "@parley/session-core";
 import type pg from "pg";
 import {
@@ -86,6 +87,11 @@ export class NoticeEventBus implements EventBus {
   /** Number of live subscriptions (lets tests check that subscribers clean up). */
   get subscriberCount(): number {
     return this.#listeners.size;
+  }
+
+  /** This process's listeners only, for now: carrying live mutations to other processes is #22's next step. */
+  publishLive(mutation: SessionMutation): void {
+    this.#listeners.emitLive(structuredClone(mutation));
   }
 
   subscribe(listener: EventBusListener): () => void {

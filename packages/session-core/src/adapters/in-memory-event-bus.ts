@@ -1,9 +1,15 @@
 import type { EventBus, EventBusListener } from "../ports/event-bus.js";
 import type { RuntimeLogger } from "../ports/logger.js";
 import type { InteractionEvent, SessionEvent } from "../ports/session-store.js";
+import type { SessionMutation } from "../schema/mutation.js";
 import { ListenerRegistry } from "./listener-registry.js";
 
-type PublishedEvents = { session_events: SessionEvent[]; interaction_events: InteractionEvent[] };
+type PublishedEvents = {
+  session_events: SessionEvent[];
+  interaction_events: InteractionEvent[];
+  /** Live mutations queued behind a delivery (`publishLive` from inside a listener). */
+  live?: SessionMutation[];
+};
 
 /**
  * A single-process `EventBus`: `publish` hands every event to every current subscriber of its
@@ -37,9 +43,23 @@ export class InMemoryEventBus implements EventBus {
     }
   }
 
+  /**
+   * Delivered at once, or behind the batches being delivered when published from inside a listener
+   * (so it still follows the durable events published before it).
+   */
+  publishLive(mutation: SessionMutation): void {
+    const copy = structuredClone(mutation);
+    if (this.#delivering) {
+      this.#queue.push({ session_events: [], interaction_events: [], live: [copy] });
+      return;
+    }
+    this.#listeners.emitLive(copy);
+  }
+
   #deliver(batch: PublishedEvents, prepare?: <E>(event: E) => E): void {
     for (const event of batch.session_events) this.#listeners.emitSession(event, prepare);
     for (const event of batch.interaction_events) this.#listeners.emitInteraction(event, prepare);
+    for (const mutation of batch.live ?? []) this.#listeners.emitLive(mutation);
   }
 
   subscribe(listener: EventBusListener): () => void {

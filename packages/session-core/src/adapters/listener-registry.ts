@@ -1,6 +1,7 @@
 import type { EventBusListener } from "../ports/event-bus.js";
 import type { RuntimeLogger } from "../ports/logger.js";
 import type { InteractionEvent, SessionEvent } from "../ports/session-store.js";
+import type { SessionMutation } from "../schema/mutation.js";
 
 /**
  * The listeners of one `EventBus`, indexed so that an event reaches only those who want it: a
@@ -26,7 +27,7 @@ export class ListenerRegistry {
     const entry: EventBusListener = { ...listener };
     const { session_id } = entry;
     this.#all.add(entry);
-    if (entry.onSessionEvent) {
+    if (entry.onSessionEvent || entry.onLiveMutation) {
       if (session_id === undefined) this.#everySession.add(entry);
       else {
         let listeners = this.#bySession.get(session_id);
@@ -74,6 +75,16 @@ export class ListenerRegistry {
     for (const listener of this.#everySession) this.#invoke(() => listener.onSessionEvent?.(shared), fields);
     if (targeted)
       for (const listener of targeted) this.#invoke(() => listener.onSessionEvent?.(shared), fields);
+  }
+
+  /** Hands a live mutation (§10.6) to the listeners of its session that take live mutations. */
+  emitLive(mutation: SessionMutation): void {
+    const targeted = this.#bySession.get(mutation.session_id);
+    const fields = { session_id: mutation.session_id, live_after: mutation.event_id };
+    for (const listener of this.#everySession)
+      this.#invoke(() => listener.onLiveMutation?.(mutation), fields);
+    if (targeted)
+      for (const listener of targeted) this.#invoke(() => listener.onLiveMutation?.(mutation), fields);
   }
 
   emitInteraction(event: InteractionEvent, prepare?: (event: InteractionEvent) => InteractionEvent): void {

@@ -1,3 +1,4 @@
+import type { SessionMutation } from "../schema/mutation.js";
 import type { InteractionEvent, SessionEvent } from "./session-store.js";
 
 export interface EventBusListener {
@@ -8,6 +9,12 @@ export interface EventBusListener {
   session_id?: string;
   onSessionEvent?(event: SessionEvent): void;
   onInteractionEvent?(event: InteractionEvent): void;
+  /**
+   * A live mutation of the session (`live: true`, DESIGN §10.6), never committed. It follows the
+   * durable event whose id it carries: the bus hands it over after that event and before the next
+   * one, or not at all (it drops one that a later durable event already covers).
+   */
+  onLiveMutation?(mutation: SessionMutation): void;
   /**
    * Called after the bus lost its connection and got it back: notices sent meanwhile may be gone,
    * so a listener that must see every event reads the log (`SessionStore.listEvents`) after the last
@@ -26,5 +33,12 @@ export interface EventBusListener {
  */
 export interface EventBus {
   publish(events: { session_events: SessionEvent[]; interaction_events: InteractionEvent[] }): Promise<void>;
+  /**
+   * Sends a live mutation (§10.6) to the session's listeners in every process, without a commit:
+   * this process's listeners before it returns, others' as soon as the transport carries it. Best
+   * effort: never persisted, never replayed; a transport may drop one it cannot carry (the next
+   * checkpoint carries its persisted form).
+   */
+  publishLive(mutation: SessionMutation): void;
   subscribe(listener: EventBusListener): () => void;
 }

@@ -12,8 +12,18 @@ const mutationBase = {
   created_at: z.number(),
 };
 
+/**
+ * Set on a live mutation (DESIGN §10.6): a text or reasoning `delta`, a tool's `input-streaming` or
+ * `ready` part, or an assistant message before its first checkpoint (`revision: 0`). It is published
+ * at once and never committed: `event_id` is that of the last durable mutation it follows (not a new
+ * one), `revision` the message revision it builds on. Clients apply it on top of that state and drop
+ * it on reconnect; the next checkpoint (or `session.messages`) carries its persisted form.
+ */
+const liveField = { live: z.literal(true).optional() };
+
 export const messageMutationSchema = z.object({
   ...mutationBase,
+  ...liveField,
   variant: z.literal("message"),
   type: z.enum(["user", "assistant", "action", "error"]),
   message_id: z.string(),
@@ -25,6 +35,7 @@ export const messageMutationSchema = z.object({
 
 export const partMutationSchema = z.object({
   ...mutationBase,
+  ...liveField,
   variant: z.literal("part"),
   type: z.enum(["text", "reasoning", "tool", "step-start", "file", "source"]),
   message_id: z.string(),
@@ -37,6 +48,7 @@ export const partMutationSchema = z.object({
 
 export const deltaMutationSchema = z.object({
   ...mutationBase,
+  ...liveField,
   variant: z.literal("delta"),
   type: z.enum(["text", "reasoning"]),
   message_id: z.string(),
@@ -85,6 +97,11 @@ export type PartMutation = z.infer<typeof partMutationSchema>;
 export type DeltaMutation = z.infer<typeof deltaMutationSchema>;
 export type TurnMutation = z.infer<typeof turnMutationSchema>;
 export type SessionInfoMutation = z.infer<typeof sessionInfoMutationSchema>;
+
+/** True for a live mutation (`live: true`, §10.6): applied on top of durable state, never replayed. */
+export function isLiveMutation(mutation: SessionMutation): boolean {
+  return "live" in mutation && mutation.live === true;
+}
 
 /** A mutation before the store assigned its `event_id`. */
 export type UnsequencedMutation = SessionMutation extends infer M

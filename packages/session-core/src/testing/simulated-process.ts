@@ -50,6 +50,10 @@ export class ProcessConnections {
   #guardBus(bus: EventBus): EventBus {
     return {
       publish: (events) => (this.#alive ? bus.publish(events) : Promise.reject(this.#deadError())),
+      // A dead process sends nothing, and a live mutation has no caller to tell.
+      publishLive: (mutation) => {
+        if (this.#alive) bus.publishLive(mutation);
+      },
       subscribe: (listener: EventBusListener) => {
         if (!this.#alive) return () => {};
         const unsubscribe = bus.subscribe(listener);

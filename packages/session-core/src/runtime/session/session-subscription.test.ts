@@ -11,6 +11,7 @@ class ReconnectingBus implements EventBus {
   readonly #inner = new InMemoryEventBus();
   readonly #listeners = new Set<EventBusListener>();
   publish = this.#inner.publish.bind(this.#inner);
+  publishLive = this.#inner.publishLive.bind(this.#inner);
   subscribe(listener: EventBusListener): () => void {
     this.#listeners.add(listener);
     const unsubscribe = this.#inner.subscribe(listener);
@@ -62,5 +63,54 @@ describe("subscribeToSession", () => {
     expect(received).toStrictEqual(
       (await store.listEvents(session_id, 0, 10)).map((event) => event.mutation),
     );
+  });
+
+  it("hands a live mutation on only right after the durable event it follows, never during a replay", async () => {
+    const store = new InMemorySessionStore();
+    const bus = new ReconnectingBus();
+    const session_id = "session:live";
+    await store.createSession(buildSessionRecord({ session_id }));
+    const commit = async (sequence: number) => {
+      const result = await store.commit(
+        messageCommitOf(buildUserMessage({ session_id, message_id: `message:${sequence}`, sequence })),
+      );
+      return result.event ? [result.event] : [];
+    };
+    const live = (after: number, delta: string): SessionMutation => ({
+      live: true,
+      variant: "delta",
+      type: "text",
+      event_id: after,
+      mutation_id: `live:${delta}`,
+      session_id,
+      created_at: 0,
+      message_id: "message:assistant",
+      revision: 1,
+      part_id: "part:text",
+      delta,
+    });
+    const received: string[] = [];
+    subscribeToSession({
+      session_id,
+      store,
+      bus,
+      logger: undefined,
+      listener: (mutation) =>
+        void received.push(mutation.variant === "delta" ? mutation.delta : `durable ${mutation.event_id}`),
+      after_event_id: 0,
+    });
+    // Published while the replay from 0 is still reading: dropped, not held for later.
+    bus.publishLive(live(0, "during replay"));
+    await bus.publish({ session_events: await commit(1), interaction_events: [] });
+    await until(() => received.length >= 1);
+    bus.publishLive(live(1, "after 1"));
+    // Follows event 0, which event 1 already covers: stale.
+    bus.publishLive(live(0, "stale"));
+    // Follows event 2, which this subscriber has not seen.
+    bus.publishLive(live(2, "ahead"));
+    await bus.publish({ session_events: await commit(2), interaction_events: [] });
+    await until(() => received.length >= 3);
+    bus.publishLive(live(2, "after 2"));
+    expect(received).toEqual(["durable 1", "after 1", "durable 2", "after 2"]);
   });
 });

@@ -8,8 +8,9 @@ const REPLAY_PAGE = 500;
 /**
  * A gap-free, duplicate-free subscription to one session's committed mutations: it subscribes to the
  * bus first (buffering), replays the log after `after_event_id` from the store, then delivers the
- * buffer and live events, each `event_id` once and in order. A listener that throws or rejects
- * affects nothing else.
+ * buffer and new events, each `event_id` once and in order. Live mutations (`live: true`, §10.6)
+ * are handed on between the durable events they sit between, never replayed. A listener that
+ * throws or rejects affects nothing else.
  */
 export function subscribeToSession(options: {
   session_id: string;
@@ -25,11 +26,9 @@ export function subscribeToSession(options: {
   let lastDelivered = options.after_event_id ?? 0;
   let buffer: SessionEvent[] = [];
 
-  const deliver = (event: SessionEvent) => {
-    if (!active || event.event_id <= lastDelivered) return;
-    lastDelivered = event.event_id;
+  const invoke = (mutation: SessionMutation) => {
     try {
-      const result = listener(event.mutation);
+      const result = listener(mutation);
       if (result instanceof Promise) {
         result.catch((error: unknown) =>
           logger?.error({ session_id, err: error }, "session subscriber failed"),
@@ -38,6 +37,11 @@ export function subscribeToSession(options: {
     } catch (error) {
       logger?.error({ session_id, err: error }, "session subscriber failed");
     }
+  };
+  const deliver = (event: SessionEvent) => {
+    if (!active || event.event_id <= lastDelivered) return;
+    lastDelivered = event.event_id;
+    invoke(event.mutation);
   };
 
   /** Reads the log after the last delivered id, holding live events back meanwhile. */
@@ -68,6 +72,14 @@ export function subscribeToSession(options: {
       if (event.session_id !== session_id) return;
       if (replaying) buffer.push(event);
       else deliver(event);
+    },
+    // A live mutation (§10.6) is handed on only where it belongs: right after the durable event it
+    // follows. Held back it would be stale by the time the replay ends, so it is dropped; the next
+    // checkpoint carries its persisted form.
+    onLiveMutation(mutation) {
+      if (!active || replaying || mutation.session_id !== session_id) return;
+      if (mutation.event_id !== lastDelivered) return;
+      invoke(mutation);
     },
     // The bus lost its connection for a while: notices may be gone, the log is not.
     onResync() {
