@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
-import type { RuntimeLogger, TurnLease, TurnLeaseManager } from "@parley/session-core";
+import type { RuntimeLogger, TurnLease, TurnLeaseManager, TurnLock } from "@parley/session-core";
 import pg from "pg";
 import { destroyClientSocket, discardClient, endClient } from "../end-client.js";
 import { lockConnectionApplicationName } from "./turn-lease-holder.js";
@@ -106,6 +106,40 @@ export class PostgresTurnLeaseManager implements TurnLeaseManager {
           this.#logger?.warn({ err: error, session_id }, "lease connection lost while acquiring; retrying");
         }
       }
+    } finally {
+      this.#acquiring.delete(session_id);
+    }
+  }
+
+  /**
+   * The advisory lock alone: no write. The caller's commit advances the epoch (`SessionCommit.claim`)
+   * and hands it to `claimed`. A lock connection lost meanwhile aborts `lost`; a commit that claims
+   * anyway only fences (a later holder advances the epoch again), it never lets two holders write.
+   */
+  async lock(session_id: string): Promise<TurnLock | null> {
+    if (this.#closed) throw new Error("PostgresTurnLeaseManager is closed");
+    if (this.#held.has(session_id) || this.#acquiring.has(session_id)) return null;
+    this.#acquiring.add(session_id);
+    try {
+      const connection = await this.#currentConnection();
+      const { rows } = await this.#query<{ locked: boolean }>(
+        connection,
+        "SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked",
+        [session_id],
+      );
+      if (!rows[0]?.locked) return null;
+      if (this.#closed) throw new Error("PostgresTurnLeaseManager is closed");
+      const held: HeldLease = { controller: new AbortController() };
+      this.#held.set(session_id, held);
+      this.#startHeartbeat();
+      const release = () => this.#release(session_id, held, connection);
+      return {
+        session_id,
+        holder_id: this.holder_id,
+        lost: held.controller.signal,
+        claimed: (epoch) => ({ session_id, epoch, lost: held.controller.signal, release }),
+        release,
+      };
     } finally {
       this.#acquiring.delete(session_id);
     }

@@ -148,6 +148,27 @@ function feedWrite(events: readonly unknown[], accepted: Prisma.Sql, now: number
 }
 
 /**
+ * The Turn row's write as a CTE (DESIGN §10.7), gated on `accepted`: the commit's new state, or, for
+ * a `claim`, `running` with its holder and the epoch `updated` just advanced. A finished Turn stays
+ * finished; the epoch never goes back.
+ */
+function turnWrite(commit: SessionCommit, accepted: Prisma.Sql, now: number): Prisma.Sql {
+  const { claim } = commit;
+  const turn = claim ? { turn_id: claim.turn_id, state: "running" } : commit.turn;
+  if (!turn) return Prisma.empty;
+  const holder = claim ? claim.holder : null;
+  return Prisma.sql`, turned AS (
+      INSERT INTO turns (session_id, turn_id, state, holder, epoch, updated_at)
+      SELECT ${commit.session_id}, ${turn.turn_id}, ${turn.state}, ${holder}::text, updated.lease_epoch, ${now}::bigint
+        FROM updated WHERE ${accepted}
+      ON CONFLICT (session_id, turn_id) DO UPDATE
+        SET state = EXCLUDED.state, epoch = GREATEST(turns.epoch, EXCLUDED.epoch), updated_at = EXCLUDED.updated_at,
+            holder = COALESCE(EXCLUDED.holder, turns.holder)
+      WHERE turns.state <> 'finished'
+    )`;
+}
+
+/**
  * Why a revision was rejected, computed inside the statement only on that path and raised through
  * `parley_reject_commit`, which aborts the statement (nothing of it is written).
  */
@@ -245,6 +266,7 @@ function revisionStatement(
   const count = logged_mutations?.count ?? 0;
   const assignments = [
     Prisma.sql`last_event_id = last_event_id + ${count}::int`,
+    ...(commit.claim ? [Prisma.sql`lease_epoch = lease_epoch + 1`] : []),
     ...sessionPatchAssignments(commit),
   ];
   const written = message
@@ -267,16 +289,7 @@ function revisionStatement(
   const interactions = interactionsWrite(commit, accepted);
   const indexed = interactions ? Prisma.sql`, indexed AS (${interactions})` : Prisma.empty;
   const feed = feedWrite(events, accepted, now);
-  const turned = commit.turn
-    ? Prisma.sql`, turned AS (
-      INSERT INTO turns (session_id, turn_id, state, holder, epoch, updated_at)
-      SELECT ${session_id}, ${commit.turn.turn_id}, ${commit.turn.state}, NULL, updated.lease_epoch, ${now}::bigint
-        FROM updated WHERE ${accepted}
-      ON CONFLICT (session_id, turn_id) DO UPDATE
-        SET state = EXCLUDED.state, epoch = GREATEST(turns.epoch, EXCLUDED.epoch), updated_at = EXCLUDED.updated_at
-      WHERE turns.state <> 'finished'
-    )`
-    : Prisma.empty;
+  const turned = turnWrite(commit, accepted, now);
   const feedIds = feed
     ? Prisma.sql`(SELECT array_agg(event_id ORDER BY event_id) FROM fed)`
     : Prisma.sql`NULL::bigint[]`;
@@ -287,7 +300,8 @@ function revisionStatement(
          AND (${epoch ?? null}::int IS NULL OR lease_epoch = ${epoch ?? null}::int)
       RETURNING last_event_id, lease_epoch
     )${written}${logged}${indexed}${turned}${feed ?? Prisma.empty}
-    SELECT (SELECT last_event_id FROM updated) AS last_event_id, ${feedIds} AS feed_ids
+    SELECT (SELECT last_event_id FROM updated) AS last_event_id,
+           (SELECT lease_epoch FROM updated) AS lease_epoch, ${feedIds} AS feed_ids
      WHERE ${rejection(commit, messageWritten)}`;
 }
 
@@ -332,7 +346,7 @@ async function runRevision(
   const eventsJson = commit.interaction_events?.length ? JSON.stringify(commit.interaction_events) : null;
   const events: Omit<InteractionEvent, "event_id">[] = eventsJson ? JSON.parse(eventsJson) : [];
   const statement = revisionStatement(commit, logged, events, now);
-  let rows: { last_event_id: number | null; feed_ids: bigint[] | null }[];
+  let rows: { last_event_id: number | null; lease_epoch: number | null; feed_ids: bigint[] | null }[];
   try {
     rows = await client.$queryRaw(statement);
   } catch (error) {
@@ -344,7 +358,8 @@ async function runRevision(
   }
   const ids = (row.feed_ids ?? []).map(Number);
   const interaction_events = events.map((event, index) => ({ ...event, event_id: ids[index] ?? Number.NaN }));
-  if (mutationJson === null) return { interaction_events };
+  const claimed = commit.claim && row.lease_epoch !== null ? { epoch: row.lease_epoch } : {};
+  if (mutationJson === null) return { interaction_events, ...claimed };
   const event_id = row.last_event_id;
   const sequenced = (json: string, id: number): SessionEvent => ({
     session_id: commit.session_id,
@@ -352,8 +367,8 @@ async function runRevision(
     mutation: { ...(JSON.parse(json) as UnsequencedMutation), event_id: id } as SessionMutation,
   });
   const event = sequenced(mutationJson, event_id);
-  if (precedingJson === null) return { event, interaction_events };
-  return { event, preceding_event: sequenced(precedingJson, event_id - 1), interaction_events };
+  if (precedingJson === null) return { event, interaction_events, ...claimed };
+  return { event, preceding_event: sequenced(precedingJson, event_id - 1), interaction_events, ...claimed };
 }
 
 /** The mutations a revision logs, as one JSON array in log order, and how many (ids to take). */

@@ -35,6 +35,8 @@ export interface InMemoryCommitTarget {
   turns: InMemoryTurns;
   /** The fencing epoch commits of a session must carry. */
   leaseEpoch(session_id: string): number;
+  /** A commit's `claim`: the session's epoch advances by one and `holder` holds it; the new epoch. */
+  claimEpoch(session_id: string, holder: string): number;
 }
 
 /** The rules of the port that read stored state (well-formedness is checked before), before anything is written. */
@@ -155,6 +157,12 @@ export function applyCommit(
       target.leaseEpoch(commit.session_id),
     );
   }
+  let epoch: number | undefined;
+  if (commit.claim) {
+    epoch = target.claimEpoch(commit.session_id, commit.claim.holder);
+    target.turns.progress(commit.session_id, commit.claim.turn_id, "running", epoch);
+    target.turns.leaseTaken(commit.session_id, commit.claim.holder, epoch);
+  }
   const append = (mutation: UnsequencedMutation): SessionEvent => {
     const event_id = state.events.length + 1;
     const event = {
@@ -176,5 +184,6 @@ export function applyCommit(
     ...(event ? { event } : {}),
     ...(preceding_event ? { preceding_event } : {}),
     interaction_events,
+    ...(epoch === undefined ? {} : { epoch }),
   });
 }

@@ -71,6 +71,11 @@ export class InMemorySessionStore implements SessionStore, LeaseEpochSink {
     interaction_events: this.#interactionEvents,
     turns: this.#turns,
     leaseEpoch: (session_id) => this.leaseEpoch(session_id),
+    claimEpoch: (session_id) => {
+      const epoch = this.leaseEpoch(session_id) + 1;
+      this.#epochs.set(session_id, epoch);
+      return epoch;
+    },
   };
 
   async createSession(record: SessionRecord): Promise<void> {

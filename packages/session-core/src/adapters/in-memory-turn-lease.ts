@@ -1,4 +1,4 @@
-import type { TurnLease, TurnLeaseManager } from "../ports/turn-lease.js";
+import type { TurnLease, TurnLeaseManager, TurnLock } from "../ports/turn-lease.js";
 import type { LeaseEpochSink } from "./in-memory-session-store.js";
 
 interface HeldLease {
@@ -101,6 +101,35 @@ export class InMemoryLeaseRegistry {
     };
   }
 
+  /**
+   * @internal The lock behind `InMemoryTurnLeaseManager.lock`: held at once, with no epoch until the
+   * commit that claims it (the store advanced the epoch) hands it to `claimed`.
+   */
+  lockFor(process_id: string, session_id: string): TurnLock | null {
+    if (this.#dead.has(process_id)) {
+      throw new Error(`Process ${process_id} was killed and cannot acquire leases`);
+    }
+    if (this.#held.has(session_id)) return null;
+    const held: HeldLease = { process_id, epoch: Number.NaN, controller: new AbortController() };
+    this.#held.set(session_id, held);
+    const release = async () => {
+      if (this.#held.get(session_id) !== held) return;
+      this.#held.delete(session_id);
+      this.#sink?.leaseReleased?.(session_id, process_id);
+    };
+    return {
+      session_id,
+      holder_id: process_id,
+      lost: held.controller.signal,
+      claimed: (epoch) => {
+        held.epoch = epoch;
+        this.#epochs.set(session_id, Math.max(epoch, this.#epochs.get(session_id) ?? 0));
+        return { session_id, epoch, lost: held.controller.signal, release };
+      },
+      release,
+    };
+  }
+
   #drop(session_id: string, held: HeldLease, reason: string): void {
     this.#held.delete(session_id);
     this.#sink?.leaseReleased?.(session_id, held.process_id);
@@ -124,5 +153,9 @@ export class InMemoryTurnLeaseManager implements TurnLeaseManager {
 
   acquire(session_id: string): Promise<TurnLease | null> {
     return this.#registry.acquireFor(this.process_id, session_id);
+  }
+
+  async lock(session_id: string): Promise<TurnLock | null> {
+    return this.#registry.lockFor(this.process_id, session_id);
   }
 }

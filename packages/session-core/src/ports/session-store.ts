@@ -111,6 +111,14 @@ export interface SessionCommit {
    * `finished` Turn is never changed (`ends_turn` finishes it, in its own commit).
    */
   turn?: { turn_id: string; state: TurnProgress };
+  /**
+   * This commit claims the session's Turn for `holder` (DESIGN §10.6 checkpoint 3, §10.7): the
+   * session's lease epoch advances by one (every write of an earlier holder is fenced from then
+   * on) and Turn `turn_id`'s row says `running`, `holder` and the new epoch — no separate lease
+   * commit. The writer must hold the session's lock (`TurnLeaseManager.lock`). Not with `epoch`.
+   * `CommitResult.epoch` is the new epoch.
+   */
+  claim?: { holder: string; turn_id: string };
 }
 
 /** `enqueueCommand`'s input. */
@@ -149,6 +157,8 @@ export interface CommitResult {
   /** The entry of `preceding_mutation` (its id is `event.event_id - 1`), when the commit carried one. */
   preceding_event?: SessionEvent;
   interaction_events: InteractionEvent[];
+  /** The session's new lease epoch, when the commit carried `claim`. */
+  epoch?: number;
 }
 
 export interface MessagePage {

@@ -12,7 +12,28 @@ export interface TurnLease {
   release(): Promise<void>;
 }
 
+/**
+ * A session's lock without its epoch write (see `TurnLeaseManager.lock`): the holder's next commit
+ * advances the epoch (`SessionCommit.claim`), and `claimed` turns the lock into the lease of that
+ * epoch. Released unused, it wrote nothing.
+ */
+export interface TurnLock {
+  readonly session_id: string;
+  /** Who holds it, as `SessionCommit.claim.holder` records it in the Turn row. */
+  readonly holder_id: string;
+  readonly lost: AbortSignal;
+  /** The lease, once a commit with `claim` advanced the session's epoch to `epoch`. */
+  claimed(epoch: number): TurnLease;
+  release(): Promise<void>;
+}
+
 export interface TurnLeaseManager {
   /** The lease, or null when another live holder has it. Never waits for a holder to die. */
   acquire(session_id: string): Promise<TurnLease | null>;
+  /**
+   * The lock alone, or null when another live holder has it: no write, so the commit it is taken
+   * for (an answer that claims the Turn, DESIGN §10.6 checkpoint 3) advances the epoch itself and
+   * the claim costs no commit of its own.
+   */
+  lock(session_id: string): Promise<TurnLock | null>;
 }

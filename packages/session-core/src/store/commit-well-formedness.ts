@@ -13,6 +13,9 @@ function malformed(commit: SessionCommit, what: string): ParleyError {
  */
 export function assertCommitWellFormed(commit: SessionCommit): void {
   const { session_id, message } = commit;
+  if (commit.claim && commit.epoch !== undefined) {
+    throw malformed(commit, "both claims the Turn and carries an epoch (a claim advances the epoch)");
+  }
   if (message) {
     const { snapshot, expected_revision } = message;
     if (snapshot.session_id !== session_id) {

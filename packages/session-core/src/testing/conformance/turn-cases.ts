@@ -5,6 +5,7 @@ import {
   createSession,
   enqueuePrompt,
   expectConflict,
+  expectParleyCode,
   progress,
 } from "./context.js";
 
@@ -114,6 +115,68 @@ export function describeTurnConformance(context: ConformanceContext): void {
         "session:a",
         "session:b",
       ]);
+    });
+
+    it("a commit that claims the Turn advances the epoch and records its holder, running; the former epoch is fenced", async () => {
+      await createSession(context, "session:a");
+      await enqueuePrompt(context, "session:a", "turn:a");
+      await context.setLeaseEpoch("session:a", 4);
+      await progress(context, "session:a", "turn:a", "waiting", 4);
+      const lock = await context.leases.lock("session:a");
+      if (!lock) throw new Error("the lock of session:a is taken");
+      // While it is locked, nobody else can lock or lease the session.
+      expect(await context.leases.lock("session:a")).toBeNull();
+      expect(await context.leases.acquire("session:a")).toBeNull();
+      const result = await context.store.commit({
+        session_id: "session:a",
+        claim: { holder: lock.holder_id, turn_id: "turn:a" },
+      });
+      expect(result.epoch).toBe(5);
+      expect(await context.store.getActiveTurn("session:a")).toMatchObject({
+        turn_id: "turn:a",
+        state: "running",
+        holder: lock.holder_id,
+        epoch: 5,
+      });
+      const lease = lock.claimed(5);
+      expect(lease.epoch).toBe(5);
+      await expectConflict(progress(context, "session:a", "turn:a", "waiting", 4), "fenced");
+      await progress(context, "session:a", "turn:a", "waiting", 5);
+      // Held: a running Turn whose holder lives needs no driver.
+      await progress(context, "session:a", "turn:a", "running", 5);
+      expect(await context.store.listTurnsNeedingDriver({ limit: 10 })).toEqual([]);
+      await lease.release();
+      expect((await context.store.listTurnsNeedingDriver({ limit: 10 })).map((turn) => turn.turn_id)).toEqual(
+        ["turn:a"],
+      );
+      // The next lease continues from the claimed epoch.
+      const next = await context.leases.acquire("session:a");
+      expect(next?.epoch).toBe(6);
+      await next?.release();
+    });
+
+    it("a claim released unused wrote nothing", async () => {
+      await createSession(context, "session:a");
+      await enqueuePrompt(context, "session:a", "turn:a");
+      const lock = await context.leases.lock("session:a");
+      await lock?.release();
+      expect(await context.store.getActiveTurn("session:a")).toMatchObject({ state: "queued", epoch: 0 });
+      const lease = await context.leases.acquire("session:a");
+      expect(lease?.epoch).toBe(1);
+      await lease?.release();
+    });
+
+    it("a commit that both claims and carries an epoch is refused as invalid_input", async () => {
+      await createSession(context, "session:a");
+      await enqueuePrompt(context, "session:a", "turn:a");
+      await expectParleyCode(
+        context.store.commit({
+          session_id: "session:a",
+          epoch: 0,
+          claim: { holder: "h", turn_id: "turn:a" },
+        }),
+        "invalid_input",
+      );
     });
   });
 }
