@@ -72,6 +72,10 @@ function slowLeases(leases: TurnLeaseManager, latency_ms: number): TurnLeaseMana
       await roundTrip(latency_ms);
       return leases.acquire(session_id);
     },
+    lock: async (session_id) => {
+      await roundTrip(latency_ms);
+      return leases.lock(session_id);
+    },
   };
 }
 
