@@ -65,8 +65,13 @@ export function readSessionEvents(databaseUrl: string, session_id: string) {
 /** Every interaction row of the session (the inbox index), oldest first. */
 export function readInteractions(databaseUrl: string, session_id: string) {
   return withClient(databaseUrl, async (client) => {
-    const result = await client.query<{ interaction_id: string; tool_call_id: string; status: string }>(
-      "SELECT interaction_id, tool_call_id, status FROM interactions WHERE session_id = $1 ORDER BY created_at, interaction_id",
+    const result = await client.query<{
+      interaction_id: string;
+      tool_call_id: string;
+      status: string;
+      resumed_at: string | null;
+    }>(
+      "SELECT interaction_id, tool_call_id, status, resumed_at FROM interactions WHERE session_id = $1 ORDER BY created_at, interaction_id",
       [session_id],
     );
     return result.rows;

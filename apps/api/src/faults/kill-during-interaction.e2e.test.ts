@@ -157,7 +157,7 @@ describe("kill -9 of the API during an interaction's life", () => {
     await expectSideEffectOnceAndConverged(session, received);
   });
 
-  it("right after respond's COMMIT, before the tool resumed: the new process resumes it once, a repeat answer is refused", async () => {
+  it("right after respond's COMMIT, which claimed the Turn: the tool counts as started, so the new process fails it as interrupted and never runs it twice", async () => {
     const first = await startApi("respond-committed");
     const { session, received } = await openObservedSession(first.url);
     await session.prompt(PROMPT);
@@ -166,11 +166,20 @@ describe("kill -9 of the API during an interaction's life", () => {
       session.respond({ interaction_id: pending.interaction_id, response: APPROVE }),
     ).rejects.toThrow();
     expect(await first.exited).toEqual({ code: null, signal: "SIGKILL" });
-    expect((await readInteractions(database.url, session.id)).map((row) => row.status)).toEqual(["resolved"]);
+    // The answer's one commit (DESIGN §10.6 checkpoint 3) resolved it, marked the tool `running`,
+    // handed the answer over and claimed the Turn for the process that died.
+    const answered = await readInteractions(database.url, session.id);
+    expect(answered.map((row) => [row.status, row.resumed_at !== null])).toEqual([["resolved", true]]);
     expect(sideEffectLines(workspaceRoot, session.id, SIDE_EFFECT_FILE)).toEqual([]);
 
     await startApi();
-    await expectSideEffectOnceAndConverged(session, received);
+    const finish = await waitForTurnFinish(session, received);
+    expect(finish).toMatchObject({ status: "completed" });
+    const tools = await readToolParts(database.url, session.id);
+    expect(tools.map((tool) => [tool.tool_name, tool.state, tool.error])).toEqual([
+      ["shell", "failed", "Tool interrupted by server restart"],
+    ]);
+    expect(sideEffectLines(workspaceRoot, session.id, SIDE_EFFECT_FILE)).toEqual([]);
     await expect(
       session.respond({ interaction_id: pending.interaction_id, response: APPROVE }),
     ).rejects.toMatchObject({

@@ -1,16 +1,17 @@
 import { ParleyError } from "../../errors.js";
 import type { InteractionRecord } from "../../ports/session-store.js";
-import type { TurnLease } from "../../ports/turn-lease.js";
 import { type InteractionResult, type RespondInput, respondInputSchema } from "../../schema/interaction.js";
+import type { AssistantMessage } from "../../schema/messages.js";
 import type { SessionRecord } from "../../schema/session.js";
 import type { ToolAllowance } from "../../schema/tool-allowance.js";
 import { allowanceOfAnswer, grantAllowance } from "../interactions/approval-allowance.js";
 import { assertEditFitsTool } from "../interactions/approval-edit.js";
 import { assertRespondable } from "../interactions/respond-validation.js";
+import type { ClaimLease } from "../session/claim-lease.js";
 import type { Actor } from "../session/session-facade.js";
 import type { SessionHost } from "../session/session-host.js";
 import type { SessionHosts } from "../session/session-hosts.js";
-import { respondToInteraction } from "../transitions/interaction-transitions.js";
+import { markInteractionResumed, respondToInteraction } from "../transitions/interaction-transitions.js";
 
 /**
  * `session.respond()`'s input, validated before anything else happens
@@ -99,14 +100,16 @@ async function commitResponse(
     host.writer.cached(record.message_id) === undefined
       ? store.getMessage(host.session_id, record.message_id).catch(() => null)
       : undefined;
-  const lease: TurnLease | null = host.ownsTurn ? null : await host.claim();
+  const lease: ClaimLease | null = host.ownsTurn ? null : await host.claim();
   const stored = await prefetched;
+  const turn_id = record.interaction.request.turn_id;
   let result: InteractionResult | undefined;
+  let committed_open: AssistantMessage | undefined;
   try {
     const committed = await host.writer.updateAssistant(
       record.message_id,
-      (current, now) =>
-        respondToInteraction(
+      (current, now) => {
+        const answered = respondToInteraction(
           current,
           {
             interaction_id: input.interaction_id,
@@ -114,13 +117,25 @@ async function commitResponse(
             ...(actor === undefined ? {} : { responded_by: actor.user_id }),
           },
           now,
-        ),
+        );
+        if (!answered || !lease) return answered;
+        // This process resumes the Turn it claims in this commit: the answer is handed over to the
+        // tool in the same revision (`resumed_at`), so a crash from here on fails the tool as
+        // interrupted and never runs its side effect twice.
+        const handedOver = markInteractionResumed(answered.message, input.interaction_id, now);
+        return handedOver ? { ...answered, message: handedOver.message } : answered;
+      },
       {
-        ...(lease ? { epoch: lease.epoch } : {}),
+        ...(lease ? { claim: { holder: lease.holder_id, turn_id } } : {}),
         ...(stored?.type === "assistant" ? { stored } : {}),
       },
     );
+    if (lease && committed) {
+      if (committed.epoch === undefined) throw new Error("The answer's commit claimed no epoch");
+      lease.claimed(committed.epoch);
+    }
     result = committed?.value;
+    committed_open = committed?.message;
   } catch (error) {
     if (lease) await host.unclaim(lease);
     throw error;
@@ -142,8 +157,13 @@ async function commitResponse(
   }
   // The answer is committed: that is what the caller waits for. Resuming the Turn (reading it back,
   // replaying the Step) is the lease holder's work and does not delay the acknowledgement.
-  if (lease) host.takeOverInBackground({ lease, resolved_here: new Set([record.tool_call_id]) });
-  else if (!host.ownsTurn) {
+  if (lease) {
+    host.takeOverInBackground({
+      lease,
+      resolved_here: new Set([record.tool_call_id]),
+      ...(committed_open?.status === "streaming" ? { committed_open } : {}),
+    });
+  } else if (!host.ownsTurn) {
     host.writer.forget(record.message_id);
     // The lease was held elsewhere; if that holder was parking the Turn, it may have read the Turn
     // before this commit. Try once more now that the answer is committed (no lost wake-up).

@@ -40,7 +40,11 @@ export interface LeaseHolder extends CommandHost {
  * messages, read at once (one round trip instead of three in a row; all three were committed
  * before the lease was taken, and nobody else can drive the session while it is held).
  */
-export async function readUnderLease(holder: LeaseHolder): Promise<{
+export async function readUnderLease(
+  holder: LeaseHolder,
+  /** The open message as this process just committed it under the lease (an answer's claim): not read again. */
+  committed_open?: AssistantMessage,
+): Promise<{
   commands: SessionCommand[];
   record: SessionRecord | null;
   open: SessionMessage[];
@@ -49,7 +53,7 @@ export async function readUnderLease(holder: LeaseHolder): Promise<{
   const [commands, record, open] = await Promise.all([
     store.listQueuedCommands(holder.session_id),
     store.getSession(holder.session_id),
-    store.listOpenAssistantMessages(holder.session_id),
+    committed_open ? [committed_open] : store.listOpenAssistantMessages(holder.session_id),
   ]);
   return { commands, record, open };
 }

@@ -1,6 +1,7 @@
 import { ParleyError } from "../../errors.js";
 import type { TurnLease } from "../../ports/turn-lease.js";
 import type { CancelReason } from "../../schema/interaction.js";
+import type { AssistantMessage } from "../../schema/messages.js";
 import type { SessionRecord } from "../../schema/session.js";
 import type { WorkspaceRef } from "../../tools/define-agent-tool.js";
 import { applyQueuedStop } from "../commands/stop.js";
@@ -9,6 +10,8 @@ import { readOpenTurn, takeOverIfAnswered } from "../turn/parking.js";
 import { queueNeedsDriver } from "../turn/queue-plan.js";
 import { turnHandleOf } from "../turn/turn-finish-watch.js";
 import { type TurnHost, TurnRunner } from "../turn/turn-runner.js";
+import { ClaimLease, leaseForStart } from "./claim-lease.js";
+import type { EffectScope, TakeOverOptions } from "./effect-scope.js";
 import {
   type HostEffect,
   type HostEvent,
@@ -24,20 +27,6 @@ import { effectiveConfig } from "./session-config.js";
 import type { AgentDefinition, TurnHandle } from "./session-facade.js";
 import { SessionSettings } from "./session-settings.js";
 import { SessionWriter } from "./session-writer.js";
-
-/**
- * What one run of lifecycle effects works with, and what it leaves for its caller: `lease` is the
- * lease taken while starting (or given by a claim) until it is released or handed to a Turn; `turn`
- * the Turn the effects concern (its own lease is released through it); `started` the Turn a drive
- * started; `took_over` whether an open Turn was taken over.
- */
-interface EffectScope {
-  lease?: TurnLease;
-  turn?: TurnRunner;
-  resolved_here?: ReadonlySet<string>;
-  started?: HeldTurn;
-  took_over?: boolean;
-}
 
 /**
  * This process's side of one session: its write chain and the Turn it runs (at most one, and only
@@ -141,7 +130,12 @@ export class SessionHost implements TurnHost, LeaseHolder {
           scope.started = await driveQueue(this, this.#takeLease(scope));
           break;
         case "read_open_turn":
-          scope.took_over = await readOpenTurn(this, this.#takeLease(scope), scope.resolved_here);
+          scope.took_over = await readOpenTurn(
+            this,
+            this.#takeLease(scope),
+            scope.resolved_here,
+            scope.committed_open,
+          );
           break;
         case "release_lease":
           await this.#release(scope);
@@ -199,7 +193,8 @@ export class SessionHost implements TurnHost, LeaseHolder {
    * live process drives the session.
    */
   async #acquireLease(scope: EffectScope): Promise<void> {
-    const lease = await this.context.leases.acquire(this.session_id).catch((error: unknown) => {
+    const claim = this.#state.kind === "starting" && this.#state.purpose === "claim";
+    const lease = await leaseForStart(this.context.leases, this.session_id, claim).catch((error: unknown) => {
       this.context.logger?.warn({ session_id: this.session_id, err: error }, "acquiring the lease failed");
       return null;
     });
@@ -319,12 +314,15 @@ export class SessionHost implements TurnHost, LeaseHolder {
   }
 
   /**
-   * Takes the session's lease for a Turn this process is about to resume (a `respond` found no live
-   * owner). While claimed, prompts arriving here are committed and wait for that Turn. Null when
-   * another live process owns the session.
+   * Takes the session's lock for a Turn this process is about to resume (a `respond` found no live
+   * owner); the answer's commit claims the Turn with it (`ClaimLease`). While claimed, prompts
+   * arriving here are committed and wait for that Turn. Null when another live process owns it.
    */
-  async claim(): Promise<TurnLease | null> {
-    return (await this.#dispatch({ kind: "claim" })).lease ?? null;
+  async claim(): Promise<ClaimLease | null> {
+    const { lease } = await this.#dispatch({ kind: "claim" });
+    if (lease === undefined) return null;
+    if (!(lease instanceof ClaimLease)) throw new Error("A claim took a lease that is not a ClaimLease");
+    return lease;
   }
 
   /** Gives a claim back unused. */
@@ -336,17 +334,16 @@ export class SessionHost implements TurnHost, LeaseHolder {
    * Resumes an open Turn no live process owns. Returns false when there was nothing to resume or
    * another process holds the lease. A lease it took (or was given) and cannot use is released.
    */
-  async takeOver(options: { lease?: TurnLease; resolved_here?: ReadonlySet<string> } = {}): Promise<boolean> {
-    const { lease, resolved_here } = options;
+  async takeOver(options: TakeOverOptions = {}): Promise<boolean> {
     const scope = await this.#dispatch(
-      { kind: "take_over", with_lease: lease !== undefined },
-      { ...(lease ? { lease } : {}), ...(resolved_here ? { resolved_here } : {}) },
+      { kind: "take_over", with_lease: options.lease !== undefined },
+      { ...options },
     );
     return scope.took_over === true;
   }
 
   /** `takeOver` with a lease already taken, without waiting for it (a `respond` that just committed). */
-  takeOverInBackground(options: { lease: TurnLease; resolved_here: ReadonlySet<string> }): void {
+  takeOverInBackground(options: TakeOverOptions & { lease: TurnLease }): void {
     this.#inBackground(this.takeOver(options), "resuming the answered Turn failed");
   }
 

@@ -82,6 +82,8 @@ export class SessionWriter {
     transition: AssistantTransitionFn<T>,
     options: {
       epoch?: number;
+      /** This revision claims the Turn (`SessionCommit.claim`); the result carries the new epoch. */
+      claim?: SessionCommit["claim"];
       stored?: AssistantMessage;
       /**
        * A session change committed with this revision, after it: its `mutation` is logged after the
@@ -93,7 +95,7 @@ export class SessionWriter {
         onCommitted?: () => void;
       };
     } = {},
-  ): Promise<{ message: AssistantMessage; value: T | undefined } | null> {
+  ): Promise<{ message: AssistantMessage; value: T | undefined; epoch?: number } | null> {
     return this.serial(async () => {
       const cachedCopy = this.#open.get(message_id);
       let current = cachedCopy ?? options.stored ?? (await this.#load(message_id));
@@ -123,10 +125,11 @@ export class SessionWriter {
         const own = result.publish === false ? undefined : this.#mutationFor(next, result.mutation, now);
         const followed_by = options.followed_by;
         try {
-          await this.#commitAndPublish(
+          const committed = await this.#commitAndPublish(
             {
               session_id: this.session_id,
               ...(options.epoch === undefined ? {} : { epoch: options.epoch }),
+              ...(options.claim === undefined ? {} : { claim: options.claim }),
               message: { snapshot: next, expected_revision: current.revision },
               ...this.#interactionRows(next, result),
               ...(followed_by === undefined
@@ -147,7 +150,11 @@ export class SessionWriter {
               followed_by?.onCommitted?.();
             },
           );
-          return { message: next, value: result.value };
+          return {
+            message: next,
+            value: result.value,
+            ...(committed.epoch === undefined ? {} : { epoch: committed.epoch }),
+          };
         } catch (error) {
           if (
             !(error instanceof StoreConflictError) ||

@@ -64,18 +64,24 @@ describe("a waiting Turn is rows", () => {
 
   it("respond acknowledges once the answer is committed; resuming the parked Turn does not delay it", async () => {
     const { harness, session, turn, interaction_ids, effects } = await parkedInA();
-    // Hold back the resuming process's read of the open Turn: with Postgres that read, the replay
-    // setup and the answer's delivery race; a reply that waits for them lags the committed answer
-    // its client already sees.
+    // Hold back the resuming process's read of the queued commands (the open message it does not
+    // read: its answer just committed it): with Postgres that read, the replay setup and the answer's
+    // delivery race; a reply that waits for them lags the committed answer its client already sees.
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => {
       release = resolve;
     });
     let held = 0;
-    const listOpen = harness.store.listOpenAssistantMessages.bind(harness.store);
-    harness.store.listOpenAssistantMessages = async (session_id) => {
+    let openReads = 0;
+    const listQueued = harness.store.listQueuedCommands.bind(harness.store);
+    harness.store.listQueuedCommands = async (session_id) => {
       held += 1;
       await gate;
+      return listQueued(session_id);
+    };
+    const listOpen = harness.store.listOpenAssistantMessages.bind(harness.store);
+    harness.store.listOpenAssistantMessages = async (session_id) => {
+      openReads += 1;
       return listOpen(session_id);
     };
     const remote = await harness.runtime("B").openSession(session.id);
@@ -87,6 +93,7 @@ describe("a waiting Turn is rows", () => {
     release();
     expect(await finished).toMatchObject({ status: "completed", text: "all done" });
     expect(effects).toEqual(["file-0"]);
+    expect(openReads).toBe(0);
   });
 
   it("two waiting tools: each answer resumes the Turn; the first answer's tool runs, the other parks again", async () => {

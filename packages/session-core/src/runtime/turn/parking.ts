@@ -27,16 +27,18 @@ export const TURN_INTERRUPTED = "Turn interrupted by server restart";
 /**
  * The take-over of an open Turn no live process owns, under `lease`: it is resumed, or parked when
  * every open tool waits for a person; a started Turn with no open message ends interrupted.
- * `resolved_here`: tools this process answered while holding the lease (see `planResume`).
+ * `resolved_here`: tools this process answered while holding the lease (see `planResume`);
+ * `committed_open`: the open message as the answer that claimed the lease committed it.
  * Resolves false when there was nothing to resume (the lease is given back).
  */
 export async function readOpenTurn(
   holder: LeaseHolder,
   lease: TurnLease,
   resolved_here: ReadonlySet<string> = new Set(),
+  committed_open?: AssistantMessage,
 ): Promise<boolean> {
   try {
-    const { commands, record, open } = await readUnderLease(holder);
+    const { commands, record, open } = await readUnderLease(holder, committed_open);
     const message = open[open.length - 1];
     if (message?.type !== "assistant") {
       if (await startInterruptedStart(holder, lease)) return true;

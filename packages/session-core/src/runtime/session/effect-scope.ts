@@ -1,0 +1,23 @@
+import type { TurnLease } from "../../ports/turn-lease.js";
+import type { AssistantMessage } from "../../schema/messages.js";
+import type { TurnRunner } from "../turn/turn-runner.js";
+import type { HeldTurn } from "./lease-holder.js";
+
+/**
+ * What one run of lifecycle effects works with, and what it leaves for its caller: `lease` is the
+ * lease taken while starting (or given by a claim) until it is released or handed to a Turn; `turn`
+ * the Turn the effects concern (its own lease is released through it); `started` the Turn a drive
+ * started; `took_over` whether an open Turn was taken over.
+ */
+export interface EffectScope {
+  lease?: TurnLease;
+  turn?: TurnRunner;
+  resolved_here?: ReadonlySet<string>;
+  /** The open message as the answer that claimed the lease committed it (not read again). */
+  committed_open?: AssistantMessage;
+  started?: HeldTurn;
+  took_over?: boolean;
+}
+
+/** How a take-over starts: with a lease already taken, and what the answer that took it committed. */
+export type TakeOverOptions = Pick<EffectScope, "lease" | "resolved_here" | "committed_open">;
