@@ -12,7 +12,7 @@ import {
 } from "@parley/session-core";
 import { Prisma, type PrismaClient } from "@prisma/client";
 import { TRANSACTION_OPTIONS } from "../prisma-client.js";
-import { settleCommandsInCommit } from "./session-commands.js";
+import { settleCommandsInCommit, startTurnInCommit } from "./session-commands.js";
 import { rejectionOf } from "./statement-rejection.js";
 import { assignmentList, columnList, excludedAssignmentList, recordsetDefinition } from "./table-columns.js";
 import { INTERACTION_COLUMNS, INTERACTION_WRITTEN_COLUMNS, SESSION_COLUMNS } from "./tables.js";
@@ -315,16 +315,19 @@ export async function commitRevision(
   commit: SessionCommit,
   now: number,
 ): Promise<CommitResult> {
-  if (!commit.settle_commands?.length && !commit.ends_turn) return runRevision(prisma, commit, now);
-  // A revision that settles session commands or ends a Turn must see the commands committed up to
+  if (!commit.settle_commands?.length && !commit.ends_turn && !commit.starts_turn) {
+    return runRevision(prisma, commit, now);
+  }
+  // A revision that settles session commands, starts or ends a Turn must see the commands committed up to
   // the moment it holds the session row: one statement reads a snapshot taken before it waited for
   // that lock, and would miss a prompt another instance queued meanwhile. So: lock the row first,
   // then the revision statement, then the command checks, each under a fresh snapshot.
   return prisma.$transaction(async (tx) => {
     await tx.$queryRaw`SELECT 1 FROM sessions WHERE session_id = ${commit.session_id} FOR UPDATE`;
+    const auto_titled = await startTurnInCommit(tx, commit, now);
     const result = await runRevision(tx, commit, now);
     await settleCommandsInCommit(tx, commit);
-    return result;
+    return commit.starts_turn ? { ...result, auto_titled } : result;
   }, TRANSACTION_OPTIONS);
 }
 

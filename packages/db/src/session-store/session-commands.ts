@@ -211,3 +211,61 @@ export async function settleCommandsInCommit(
     UPDATE turns SET state = 'finished', updated_at = ${Date.now()}::bigint
      WHERE session_id = ${commit.session_id} AND turn_id = ${ends.turn_id} AND state <> 'finished'`;
 }
+
+/**
+ * `SessionCommit.starts_turn`, after the session row was locked by the transaction's first
+ * statement (so this one's snapshot sees every command committed before): refused while the session
+ * has an active Turn or a queued command; else the prompt is recorded `applied` (its `request_id`
+ * met: refused too), the session's active Turn is set and an untitled session takes its title.
+ * Returns whether the title was taken.
+ */
+export async function startTurnInCommit(
+  tx: Prisma.TransactionClient,
+  commit: SessionCommit,
+  now: number,
+): Promise<boolean> {
+  const start = commit.starts_turn;
+  if (!start) return false;
+  const { session_id } = commit;
+  const values = valueList(SESSION_COMMAND_COLUMNS, {
+    session_id,
+    command_id: start.command_id,
+    kind: "prompt",
+    input: { query: start.query },
+    request_id: start.request_id ?? null,
+    turn_id: start.turn_id,
+    status: "applied",
+    result: null,
+    created_at: start.created_at,
+  });
+  const auto_title = start.auto_title ?? null;
+  const rows = await tx.$queryRaw<{ busy: boolean; inserted: boolean; auto_titled: boolean | null }[]>`
+    WITH current AS (
+      SELECT active_turn_id, title FROM sessions WHERE session_id = ${session_id}
+    ), busy AS (
+      SELECT EXISTS (SELECT 1 FROM current WHERE active_turn_id IS NOT NULL)
+          OR EXISTS (SELECT 1 FROM session_commands WHERE session_id = ${session_id} AND status = 'queued') AS busy
+    ), inserted AS (
+      INSERT INTO session_commands (${COMMAND_COLUMNS}, settled_at)
+      SELECT ${values}, ${now}::bigint FROM busy WHERE NOT busy.busy
+      ON CONFLICT (session_id, request_id) DO NOTHING
+      RETURNING 1
+    ), started AS (
+      UPDATE sessions s
+         SET active_turn_id = ${start.turn_id},
+             title = CASE WHEN s.title = '' AND ${auto_title}::text IS NOT NULL THEN ${auto_title}::text ELSE s.title END
+        FROM current
+       WHERE s.session_id = ${session_id} AND EXISTS (SELECT 1 FROM inserted)
+      RETURNING current.title = '' AND ${auto_title}::text IS NOT NULL AS auto_titled
+    )
+    SELECT (SELECT busy FROM busy) AS busy, EXISTS (SELECT 1 FROM inserted) AS inserted,
+           (SELECT auto_titled FROM started) AS auto_titled`;
+  const row = rows[0];
+  if (!row || row.busy) {
+    throw new StoreConflictError("queued", `Session ${session_id} has an active Turn or a queued command`);
+  }
+  if (!row.inserted) {
+    throw new StoreConflictError("revision", `Prompt request ${start.request_id ?? ""} was committed before`);
+  }
+  return row.auto_titled === true;
+}

@@ -55,6 +55,19 @@ export function checkCommit(
       `Lease epoch ${commit.epoch} is not the current epoch ${target.leaseEpoch(session_id)} of session ${session_id}`,
     );
   }
+  // Like the Postgres store, which settles the prompt before it writes the revision.
+  const start = commit.starts_turn;
+  if (start) {
+    if (state.active_turn_id !== null || state.commands.some((command) => command.status === "queued")) {
+      throw new StoreConflictError("queued", `Session ${session_id} has an active Turn or a queued command`);
+    }
+    if (
+      start.request_id !== undefined &&
+      state.commands.some((command) => command.request_id === start.request_id)
+    ) {
+      throw new StoreConflictError("revision", `Prompt request ${start.request_id} was committed before`);
+    }
+  }
   if (commit.message) {
     const { snapshot, expected_revision } = commit.message;
     const stored = state.messages.get(snapshot.message_id);
@@ -128,6 +141,23 @@ export function applyCommit(
   if (commit.session_patch) {
     state.record = { ...state.record, ...commit.session_patch };
   }
+  const start = commit.starts_turn;
+  let auto_titled: boolean | undefined;
+  if (start) {
+    state.commands.push({
+      session_id: commit.session_id,
+      command_id: start.command_id,
+      kind: "prompt",
+      input: { query: start.query },
+      request_id: start.request_id ?? null,
+      turn_id: start.turn_id,
+      status: "applied",
+      created_at: start.created_at,
+    });
+    state.active_turn_id = start.turn_id;
+    auto_titled = start.auto_title !== undefined && state.record.title === "";
+    if (auto_titled) state.record = { ...state.record, title: start.auto_title ?? "" };
+  }
   for (const settlement of commit.settle_commands ?? []) {
     const index = state.commands.findIndex((candidate) => candidate.command_id === settlement.command_id);
     const command = state.commands[index];
@@ -185,5 +215,6 @@ export function applyCommit(
     ...(preceding_event ? { preceding_event } : {}),
     interaction_events,
     ...(epoch === undefined ? {} : { epoch }),
+    ...(auto_titled === undefined ? {} : { auto_titled }),
   });
 }

@@ -119,6 +119,25 @@ export interface SessionCommit {
    * `CommitResult.epoch` is the new epoch.
    */
   claim?: { holder: string; turn_id: string };
+  /**
+   * This commit is a prompt that starts Turn `turn_id` on an idle session (DESIGN §10.6 checkpoint 1
+   * in the commit that acknowledges the prompt): the prompt is recorded as an `applied` command, the
+   * session's active Turn becomes `turn_id`, and an untitled session takes `auto_title`. Refused with
+   * `StoreConflictError("queued")` while the session has an active Turn or a queued command, and
+   * with `StoreConflictError("revision")` when `request_id` was used before: the caller then queues
+   * the prompt as usual. Comes with `claim` of the same Turn.
+   */
+  starts_turn?: StartsTurn;
+}
+
+/** `SessionCommit.starts_turn`: the prompt that starts the Turn, as its command row records it. */
+export interface StartsTurn {
+  turn_id: string;
+  command_id: string;
+  query: string;
+  request_id?: string;
+  created_at: number;
+  auto_title?: string;
 }
 
 /** `enqueueCommand`'s input. */
@@ -159,6 +178,8 @@ export interface CommitResult {
   interaction_events: InteractionEvent[];
   /** The session's new lease epoch, when the commit carried `claim`. */
   epoch?: number;
+  /** With `starts_turn`: whether the untitled session took its `auto_title`. */
+  auto_titled?: boolean;
 }
 
 export interface MessagePage {

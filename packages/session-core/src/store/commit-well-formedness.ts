@@ -16,6 +16,9 @@ export function assertCommitWellFormed(commit: SessionCommit): void {
   if (commit.claim && commit.epoch !== undefined) {
     throw malformed(commit, "both claims the Turn and carries an epoch (a claim advances the epoch)");
   }
+  if (commit.starts_turn && commit.claim?.turn_id !== commit.starts_turn.turn_id) {
+    throw malformed(commit, `starts Turn ${commit.starts_turn.turn_id} without claiming it`);
+  }
   if (message) {
     const { snapshot, expected_revision } = message;
     if (snapshot.session_id !== session_id) {

@@ -13,6 +13,7 @@ import { describeMessageConformance } from "./conformance/message-cases.js";
 import { describeQueuedPromptConformance } from "./conformance/queued-prompt-cases.js";
 import { describeSessionConformance } from "./conformance/session-cases.js";
 import { describeTurnConformance } from "./conformance/turn-cases.js";
+import { describeTurnStartConformance } from "./conformance/turn-start-cases.js";
 
 /** One store under test, fresh and empty for each test case. */
 export interface SessionStoreConformanceSubject {
@@ -87,6 +88,7 @@ export function runSessionStoreConformance(name: string, factory: SessionStoreCo
     describeCursorConformance(context);
     describeCrossSessionConformance(context);
     describeTurnConformance(context);
+    describeTurnStartConformance(context);
     describeLivenessConformance(context);
   });
 }
