@@ -2,7 +2,7 @@ import type { ApprovalMode } from "../../schema/approval-mode.js";
 import type { AssistantMessage } from "../../schema/messages.js";
 import { storableText, toStorableJson } from "../../schema/storable-json.js";
 import type { ToolAllowance } from "../../schema/tool-allowance.js";
-import type { ToolCallContext } from "../../tools/define-agent-tool.js";
+import { startsWithCheckpoint, type ToolCallContext } from "../../tools/define-agent-tool.js";
 import { RuntimeInteractionPort } from "../interactions/interaction-port.js";
 import { TurnFencedError } from "../session/session-writer.js";
 import { markToolAutoApproved } from "../transitions/interaction-transitions.js";
@@ -31,7 +31,9 @@ export interface ToolCallRun {
 
 /**
  * Runs one ready (or resumed) tool call: input re-validated by the tool's zod schema, `execute` with
- * the tool context, then `completed` with its JSON output or `failed` with its error. The tool's
+ * the tool context, then `completed` with its JSON output or `failed` with its error. A tool that may
+ * act anywhere in `execute` (`side_effects` true, the default) is committed `running` first
+ * (checkpoint 4), so a crash from there on fails it as interrupted instead of running it again. The tool's
  * interaction port attaches its k-th request to the tool part's `interactions[k]` when one exists
  * (durable resume), so a re-run never asks twice.
  */
@@ -79,6 +81,10 @@ export async function runToolCall(run: ToolCallRun): Promise<void> {
       abort_signal: run.abort_signal,
       workspace,
     };
+    if (startsWithCheckpoint(tool)) {
+      await run.update(message_id, (current) => startTool(current, tool_call_id));
+      if (run.hasEnded()) return;
+    }
     const output = await tool.execute(input, toolContext);
     if (run.hasEnded()) return;
     const json = output === undefined ? undefined : toStorableJson(output);
