@@ -69,8 +69,9 @@ export interface AgentTool<Input = unknown, Output extends JsonValue | undefined
   /** Absent means `true` (see `ToolSideEffects`). */
   side_effects?: ToolSideEffects;
   /**
-   * Runs after the input passed `input_schema`. May run more than once for one tool call when a
-   * Turn is resumed after a restart: do side effects only after approvals, which then return the
+   * Runs after the input passed `input_schema`. May run again from its start for one tool call when
+   * a Turn is resumed after a restart while the tool waited for a person (or, with `side_effects`
+   * not `true`, before it asked): do side effects only after approvals, which then return the
    * already-given answer.
    */
   execute(input: Input, context: ToolCallContext): Promise<Output> | Output;

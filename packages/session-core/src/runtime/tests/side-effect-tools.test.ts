@@ -128,6 +128,23 @@ describe("side effects: checkpoint 4", () => {
       "part call_1 completed",
     ]);
   });
+
+  it("a tool with side effects that asks in the middle of execute: running before execute, then its Interaction and answer", async () => {
+    const approval = createApprovalTool("tool");
+    const tool: AnyAgentTool = { ...approval.tool, side_effects: true };
+    const { harness, session } = await runOneCall(tool, "ask", { path: "a.txt" });
+    const turn = await session.prompt({ query: "write" });
+    await session.respond(approve(await harness.pendingInteraction("call_1")));
+    expect(await turn.finished).toMatchObject({ success: true });
+    expect(approval.effects).toEqual(["a.txt"]);
+    expect(aroundTool(harness, session.id, "call_1")).toEqual([
+      "part call_1 ready",
+      "part call_1 running",
+      "part call_1 waiting-user",
+      "part call_1 running",
+      "part call_1 completed",
+    ]);
+  });
 });
 
 describe("side effects: a crash after checkpoint 4", () => {
