@@ -27,15 +27,18 @@ function summary(mutation: SessionMutation): string {
   return mutation.variant;
 }
 
-/** The durable mutations from the tool's `ready` to its end, summarised. */
+/**
+ * The durable `part` mutations of one tool from its input's end to its own end, summarised. Its
+ * `input-streaming` and `ready` are left out: they are live states (§10.6), whichever way the writer
+ * publishes them, and the rule is about what comes after.
+ */
 function aroundTool(harness: RuntimeHarness, session_id: string, tool_call_id: string): string[] {
-  const all = harness.mutations(session_id).map(summary);
-  const from = all.indexOf(`part ${tool_call_id} ready`);
-  const to = all.findIndex(
-    (item) =>
-      item.startsWith(`part ${tool_call_id} completed`) || item.startsWith(`part ${tool_call_id} failed`),
-  );
-  return all.slice(from, to + 1);
+  const prefix = `part ${tool_call_id} `;
+  return harness
+    .mutations(session_id)
+    .map(summary)
+    .filter((item) => item.startsWith(prefix))
+    .filter((item) => !item.startsWith(`${prefix}input-streaming`) && !item.startsWith(`${prefix}ready`));
 }
 
 /** A tool that never asks: records the state stored for its part when `execute` starts, then acts. */
@@ -82,7 +85,6 @@ describe("side effects: checkpoint 4", () => {
       expect(recording.seen).toEqual(["running"]);
       expect(recording.effects).toEqual(["n"]);
       expect(aroundTool(harness, session.id, "call_1")).toEqual([
-        "part call_1 ready",
         "part call_1 running",
         "part call_1 completed",
       ]);
@@ -96,7 +98,7 @@ describe("side effects: checkpoint 4", () => {
     const turn = await session.prompt({ query: "read" });
     expect(await turn.finished).toMatchObject({ success: true });
     expect(recording.seen).toEqual(["ready"]);
-    expect(aroundTool(harness, session.id, "call_1")).toEqual(["part call_1 ready", "part call_1 completed"]);
+    expect(aroundTool(harness, session.id, "call_1")).toEqual(["part call_1 completed"]);
   });
 
   it("an always-allow tool that acts only after asking (write_file's kind) is committed running once, by its approval, before the side effect", async () => {
@@ -106,7 +108,6 @@ describe("side effects: checkpoint 4", () => {
     expect(await turn.finished).toMatchObject({ success: true });
     expect(approval.effects).toEqual(["a.txt"]);
     expect(aroundTool(harness, session.id, "call_1")).toEqual([
-      "part call_1 ready",
       "part call_1 running (always-allow)",
       "part call_1 completed (always-allow)",
     ]);
@@ -122,7 +123,6 @@ describe("side effects: checkpoint 4", () => {
     expect(await turn.finished).toMatchObject({ success: true });
     expect(approval.effects).toEqual(["a.txt"]);
     expect(aroundTool(harness, session.id, "call_1")).toEqual([
-      "part call_1 ready",
       "part call_1 waiting-user",
       "part call_1 running",
       "part call_1 completed",
@@ -138,7 +138,6 @@ describe("side effects: checkpoint 4", () => {
     expect(await turn.finished).toMatchObject({ success: true });
     expect(approval.effects).toEqual(["a.txt"]);
     expect(aroundTool(harness, session.id, "call_1")).toEqual([
-      "part call_1 ready",
       "part call_1 running",
       "part call_1 waiting-user",
       "part call_1 running",
@@ -208,6 +207,6 @@ describe("side effects: a crash after checkpoint 4", () => {
       state: "completed",
       output: { result: "read again" },
     });
-    expect(harness.toolStates(session.id, "call_1")).toEqual(["input-streaming", "ready", "completed"]);
+    expect(aroundTool(harness, session.id, "call_1")).toEqual(["part call_1 completed"]);
   });
 });
