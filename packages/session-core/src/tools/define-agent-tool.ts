@@ -80,11 +80,6 @@ export interface AgentTool<Input = unknown, Output extends JsonValue | undefined
 // biome-ignore lint/suspicious/noExplicitAny: a registry holds tools of any input type
 export type AnyAgentTool = AgentTool<any, JsonValue | undefined>;
 
-/** The runtime commits the tool `running` before `execute` (checkpoint 4) unless it declared otherwise. */
-export function startsWithCheckpoint(tool: Pick<AnyAgentTool, "side_effects">): boolean {
-  return (tool.side_effects ?? true) === true;
-}
-
 export function define_agent_tool<Input, Output extends JsonValue | undefined>(definition: {
   description: string;
   input_schema: z.ZodType<Input>;

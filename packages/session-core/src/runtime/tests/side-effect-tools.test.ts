@@ -144,6 +144,20 @@ describe("side effects: checkpoint 4", () => {
       "part call_1 completed",
     ]);
   });
+
+  it("a tool with side effects that asks in always-allow: running before execute, then its approval's mark", async () => {
+    const approval = createApprovalTool("tool");
+    const tool: AnyAgentTool = { ...approval.tool, side_effects: true };
+    const { harness, session } = await runOneCall(tool, "always-allow", { path: "a.txt" });
+    const turn = await session.prompt({ query: "write" });
+    expect(await turn.finished).toMatchObject({ success: true });
+    expect(approval.effects).toEqual(["a.txt"]);
+    expect(aroundTool(harness, session.id, "call_1")).toEqual([
+      "part call_1 running",
+      "part call_1 running (always-allow)",
+      "part call_1 completed (always-allow)",
+    ]);
+  });
 });
 
 describe("side effects: a crash after checkpoint 4", () => {
