@@ -105,6 +105,8 @@ export function createBenchAgent(probe: ToolProbe): AgentDefinition {
       bench_approve: define_agent_tool({
         description: "Asks for approval, then records that it continued.",
         input_schema: z.object({ key: z.string() }),
+        // It acts only after its approval (the cycle measured): no checkpoint before `execute`.
+        side_effects: "after_asking",
         execute: async (input, context) => {
           probe.markRequested(input.key);
           const decision = await context.interactions.approval.request({

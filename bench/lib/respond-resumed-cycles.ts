@@ -97,6 +97,8 @@ export async function measureRespondResumed(
   const tool = define_agent_tool({
     description: "Waits for approval, then notes when it continued.",
     input_schema: z.object({}),
+    // It acts only after its approval (the cycle measured): no checkpoint before `execute`.
+    side_effects: "after_asking",
     async execute(_input, context) {
       await context.interactions.approval.request({
         turn_id: context.turn_id,

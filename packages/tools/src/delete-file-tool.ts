@@ -21,6 +21,9 @@ export const DELETE_FILE_DESCRIPTION =
 export const deleteFileTool = define_agent_tool({
   description: DELETE_FILE_DESCRIPTION,
   input_schema: deleteFileInputSchema,
+  // Touches nothing before its approval returns (approveFileChange): the Interaction, or the
+  // `running` commit of an approval given without asking, is its checkpoint.
+  side_effects: "after_asking",
   async execute(input, context): Promise<DeleteFileResult> {
     const approved = await approveFileChange(context, {
       input,

@@ -31,6 +31,8 @@ export const LIST_FILES_DESCRIPTION =
 export const listFilesTool = define_agent_tool({
   description: LIST_FILES_DESCRIPTION,
   input_schema: listFilesInputSchema,
+  // Reads only: no checkpoint before it runs, and it may run again after a crash.
+  side_effects: false,
   async execute(input, context): Promise<ListFilesResult> {
     const root = await realWorkspaceRoot(requireWorkspace(context));
     const target = await confinePath(root, input.path ?? ".");

@@ -27,6 +27,8 @@ export const READ_FILE_DESCRIPTION =
 export const readFileTool = define_agent_tool({
   description: READ_FILE_DESCRIPTION,
   input_schema: readFileInputSchema,
+  // Reads only: no checkpoint before it runs, and it may run again after a crash.
+  side_effects: false,
   async execute(input, context): Promise<ReadFileResult> {
     const root = await realWorkspaceRoot(requireWorkspace(context));
     const target = await confinePath(root, input.path);

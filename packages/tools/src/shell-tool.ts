@@ -45,6 +45,9 @@ export function createShellTool(options: { sandbox?: ShellSandbox } = {}) {
   return define_agent_tool({
     description: shellDescription(sandbox),
     input_schema: shellInputSchema,
+    // Runs nothing before its approval returns: the Interaction, or the `running` commit of an
+    // approval given without asking, is its checkpoint.
+    side_effects: "after_asking",
     async execute(input, context): Promise<ShellResult> {
       const root = await realWorkspaceRoot(requireWorkspace(context));
       const cwd = await assertDirectory(root, input.cwd ?? ".");

@@ -26,6 +26,9 @@ export const WRITE_FILE_DESCRIPTION =
 export const writeFileTool = define_agent_tool({
   description: WRITE_FILE_DESCRIPTION,
   input_schema: writeFileInputSchema,
+  // Touches nothing before its approval returns (approveFileChange): the Interaction, or the
+  // `running` commit of an approval given without asking, is its checkpoint.
+  side_effects: "after_asking",
   async execute(input, context): Promise<WriteFileResult> {
     const approved = await approveFileChange(context, {
       input,

@@ -27,6 +27,8 @@ export const RequestFormTool: AgentTool<
   description:
     "Ask the user to fill in a structured form. `response_schema` is a JSON Schema object whose properties are the fields (string, number, integer, boolean, enum, array of enum). Only these keywords are accepted: type, properties, required, items, enum, const, title, description, default, minimum, maximum, minLength, maxLength, minItems, maxItems, format (date, time, date-time, email, uri, uuid), pattern (RE2 syntax), additionalProperties: false, uniqueItems; at most 16 KiB and 8 levels deep. Returns the filled-in values.",
   input_schema: requestFormInputSchema,
+  // It only asks and returns the answer: a re-run attaches to the same Interaction.
+  side_effects: false,
   async execute(input, context) {
     const handle = await context.interactions.request({
       type: FORM_INTERACTION_TYPE,

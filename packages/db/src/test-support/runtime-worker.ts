@@ -1,6 +1,7 @@
 // A Parley process for the multi-process tests: a SessionRuntime over the Postgres adapters, driven
 // by its parent over IPC. Its agent asks for approval before appending a line to a file (the side
-// effect whose count the tests check; each line names the process that ran it). Run with `node --conditions=parley-source --import tsx`.
+// effect whose count the tests check; each line names the process that ran it), or, for a prompt
+// "direct-…", appends without asking (checkpoint 4). Run with `node --conditions=parley-source --import tsx`.
 import { appendFileSync } from "node:fs";
 import {
   composeRuntime,
@@ -42,6 +43,8 @@ async function main(): Promise<void> {
   const writeNote = define_agent_tool({
     description: "Append a line to the notes file, after approval.",
     input_schema: z.object({ line: z.string(), hang_after_approval: z.boolean().optional() }),
+    // It appends only after its approval returned: that approval is its checkpoint.
+    side_effects: "after_asking",
     async execute({ line, hang_after_approval }, context) {
       const decision = await context.interactions.approval.request({
         turn_id: context.turn_id,
@@ -58,12 +61,30 @@ async function main(): Promise<void> {
       return { written: true };
     },
   });
-  // Stateless script (each process has its own model): a prompt "note-X" calls write_note once;
+  // Side effects anywhere (the default): committed `running` before `execute` (checkpoint 4).
+  const appendNote = define_agent_tool({
+    description: "Append a line to the notes file, without asking.",
+    input_schema: z.object({ line: z.string(), hang_after_effect: z.boolean() }),
+    async execute({ line, hang_after_effect }, context) {
+      appendFileSync(effectsFile, `${line} by ${name}\n`);
+      if (hang_after_effect) {
+        send({ type: "tool-running", tool_call_id: context.tool_call_id });
+        await new Promise(() => undefined);
+      }
+      return { written: true };
+    },
+  });
+  // Stateless script (each process has its own model): a prompt "note-X" calls write_note once, a
+  // prompt "direct-X" append_note;
   // once the prompt ends with a tool result, the model answers with text.
   const model = createScriptedModel((call) => {
     const last = call.prompt.at(-1);
     if (last?.role === "tool") return [{ text: `done ${call.last_user_text ?? ""}` }];
     const query = call.last_user_text ?? "note";
+    if (query.startsWith("direct-")) {
+      const input = { line: query, hang_after_effect: query.includes("hang") };
+      return [{ tool_call: { id: `call_${query}`, name: "append_note", input } }];
+    }
     return [
       {
         tool_call: {
@@ -80,7 +101,7 @@ async function main(): Promise<void> {
   const recoverEvery = Number(process.env.PARLEY_WORKER_RECOVER_MS ?? PRODUCTION_RECOVER_INTERVAL_MS);
   const { runtime, start, close } = composeRuntime({
     adapters: database,
-    agent: { agent_id: NOTES_AGENT_ID, model, tools: { write_note: writeNote } },
+    agent: { agent_id: NOTES_AGENT_ID, model, tools: { write_note: writeNote, append_note: appendNote } },
     // Production parks waiting Turns (DESIGN §10.7); PARLEY_WORKER_PARKING=off is the live-waiter
     // variant, tested as such.
     park_waiting_turns: process.env.PARLEY_WORKER_PARKING !== "off",

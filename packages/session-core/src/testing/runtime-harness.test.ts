@@ -11,6 +11,7 @@ function approvalTool(effects: string[]) {
   return define_agent_tool({
     description: "Delete a file.",
     input_schema: z.object({ path: z.string() }),
+    side_effects: "after_asking",
     async execute({ path }, context): Promise<JsonValue> {
       const decision = await context.interactions.approval.request({
         turn_id: context.turn_id,

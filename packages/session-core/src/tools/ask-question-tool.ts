@@ -23,6 +23,9 @@ export const ASK_QUESTION_DESCRIPTION =
 export const AskQuestionsTool: AgentTool<AskQuestionInput, JsonValue> = define_agent_tool({
   description: ASK_QUESTION_DESCRIPTION,
   input_schema: askQuestionInputSchema,
+  // It only asks and returns the answer: a re-run attaches to the same Interaction, so it needs no
+  // checkpoint of its own.
+  side_effects: false,
   async execute(input, context) {
     if (!context?.interactions || !context.turn_id || !context.tool_call_id) {
       throw new Error("ask_question requires an active Session tool execution context");

@@ -49,12 +49,29 @@ export interface ToolCallContext {
   workspace: WorkspaceRef | undefined;
 }
 
+/**
+ * What a tool does to the world outside its session, so that a crash never repeats it
+ * (docs/behaviour.md#side-effects, DESIGN §10.6 checkpoint 4):
+ * - `true` (the default: fail safe): it may act anywhere in `execute`. The runtime commits its part
+ *   `running` before `execute` starts; after a crash it fails as interrupted, never runs again.
+ * - `"after_asking"`: it acts only after `interactions.approval.request` or `interactions.request`
+ *   returned, on every path (the built-in gated tools). Its Interaction is the checkpoint, or, when
+ *   the approval is given without asking (`always-allow`, an allowance), the `running` commit the
+ *   approval makes before it returns. `execute` up to that call must be safe to run again.
+ * - `false`: it has none (reads only, or asks a person and returns the answer). No checkpoint; it
+ *   may run again after a crash.
+ */
+export type ToolSideEffects = boolean | "after_asking";
+
 export interface AgentTool<Input = unknown, Output extends JsonValue | undefined = JsonValue | undefined> {
   description: string;
   input_schema: z.ZodType<Input>;
+  /** Absent means `true` (see `ToolSideEffects`). */
+  side_effects?: ToolSideEffects;
   /**
-   * Runs after the input passed `input_schema`. May run more than once for one tool call when a
-   * Turn is resumed after a restart: do side effects only after approvals, which then return the
+   * Runs after the input passed `input_schema`. May run again from its start for one tool call when
+   * a Turn is resumed after a restart while the tool waited for a person (or, with `side_effects`
+   * not `true`, before it asked): do side effects only after approvals, which then return the
    * already-given answer.
    */
   execute(input: Input, context: ToolCallContext): Promise<Output> | Output;
@@ -66,6 +83,7 @@ export type AnyAgentTool = AgentTool<any, JsonValue | undefined>;
 export function define_agent_tool<Input, Output extends JsonValue | undefined>(definition: {
   description: string;
   input_schema: z.ZodType<Input>;
+  side_effects?: ToolSideEffects;
   execute(input: Input, context: ToolCallContext): Promise<Output> | Output;
 }): AgentTool<Input, Output> {
   return definition;

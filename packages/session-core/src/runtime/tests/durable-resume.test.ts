@@ -248,8 +248,9 @@ describe("durable resume", () => {
     expect(effects).toEqual(["file-0"]);
   });
 
-  it("a tool still ready (it asked nothing yet) is run again after a restart (the tool contract: side effects after approvals)", async () => {
-    const blocking = createBlockingTool();
+  it("a tool that acts only after asking, still ready (it asked nothing yet), is run again after a restart (the tool contract: side effects after approvals)", async () => {
+    // `after_asking`: its approval, not a commit before `execute`, is its checkpoint.
+    const blocking = createBlockingTool({ side_effects: "after_asking" });
     const model = createScriptedModel([
       [{ tool_call: { id: "call_ready", name: "slow", input: {} } }],
       [{ text: "again" }],

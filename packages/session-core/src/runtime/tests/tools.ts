@@ -6,6 +6,7 @@ import {
   define_agent_tool,
   type InteractionHandle,
   type ToolCallContext,
+  type ToolSideEffects,
 } from "../../tools/define-agent-tool.js";
 
 const approvalToolInputSchema = z.strictObject({ path: z.string().min(1) });
@@ -21,6 +22,7 @@ export function createApprovalTool(name = "delete_file") {
   const tool = define_agent_tool({
     description: "Delete a file in the workspace.",
     input_schema: approvalToolInputSchema,
+    side_effects: "after_asking",
     async execute(input, context): Promise<JsonValue> {
       const { path } = input;
       const decision = await context.interactions.approval.request({
@@ -48,6 +50,7 @@ export function createCommandTool(name = "shell") {
   const tool = define_agent_tool({
     description: "Run a shell command.",
     input_schema: commandToolInputSchema,
+    side_effects: "after_asking",
     async execute(input, context): Promise<JsonValue> {
       const decision = await context.interactions.approval.request({
         turn_id: context.turn_id,
@@ -65,8 +68,12 @@ export function createCommandTool(name = "shell") {
   return { tool, effects, decisions };
 }
 
-/** A tool whose `execute` waits until the test lets it finish. */
-export function createBlockingTool() {
+/**
+ * A tool whose `execute` waits until the test lets it finish; `calls` counts its runs. It declares
+ * side effects (the default) unless told it has none.
+ */
+export function createBlockingTool(options: { side_effects?: ToolSideEffects } = {}) {
+  let calls = 0;
   let started!: () => void;
   let finish!: (value: string) => void;
   const startedPromise = new Promise<void>((resolve) => {
@@ -78,12 +85,19 @@ export function createBlockingTool() {
   const tool = define_agent_tool({
     description: "Runs until released.",
     input_schema: z.object({}),
+    ...(options.side_effects === undefined ? {} : { side_effects: options.side_effects }),
     async execute() {
+      calls += 1;
       started();
       return { result: await finished };
     },
   });
-  return { tool, started: startedPromise, finish };
+  return {
+    tool,
+    started: startedPromise,
+    finish,
+    calls: () => calls,
+  };
 }
 
 /**
@@ -99,6 +113,7 @@ export function createRequestTool(
   const tool = define_agent_tool({
     description: "Asks through the generic primitive.",
     input_schema: z.object({}),
+    side_effects: false,
     async execute(_input, context): Promise<JsonValue> {
       const own: InteractionHandle[] = [];
       for (let index = 0; index < count; index += 1) {

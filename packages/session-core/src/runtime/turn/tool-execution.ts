@@ -2,7 +2,7 @@ import type { ApprovalMode } from "../../schema/approval-mode.js";
 import type { AssistantMessage } from "../../schema/messages.js";
 import { storableText, toStorableJson } from "../../schema/storable-json.js";
 import type { ToolAllowance } from "../../schema/tool-allowance.js";
-import type { ToolCallContext } from "../../tools/define-agent-tool.js";
+import type { AnyAgentTool, ToolCallContext } from "../../tools/define-agent-tool.js";
 import { RuntimeInteractionPort } from "../interactions/interaction-port.js";
 import { TurnFencedError } from "../session/session-writer.js";
 import { markToolAutoApproved } from "../transitions/interaction-transitions.js";
@@ -29,11 +29,18 @@ export interface ToolCallRun {
   update(message_id: string, transition: AssistantTransitionFn): Promise<AssistantMessage | undefined>;
 }
 
+/** Checkpoint 4 before `execute`, unless the tool declared it acts only after asking, or never. */
+function startsWithCheckpoint(tool: AnyAgentTool): boolean {
+  return (tool.side_effects ?? true) === true;
+}
+
 /**
  * Runs one ready (or resumed) tool call: input re-validated by the tool's zod schema, `execute` with
- * the tool context, then `completed` with its JSON output or `failed` with its error. The tool's
- * interaction port attaches its k-th request to the tool part's `interactions[k]` when one exists
- * (durable resume), so a re-run never asks twice.
+ * the tool context, then `completed` with its JSON output or `failed` with its error. A tool that
+ * may act anywhere in `execute` (`side_effects` true, the default) is committed `running` first
+ * (checkpoint 4), so a crash from there on fails it as interrupted instead of running it again. The
+ * tool's interaction port attaches its k-th request to the tool part's `interactions[k]` when one
+ * exists (durable resume), so a re-run never asks twice.
  */
 export async function runToolCall(run: ToolCallRun): Promise<void> {
   const { host, message_id, tool_call_id } = run;
@@ -65,9 +72,11 @@ export async function runToolCall(run: ToolCallRun): Promise<void> {
       countsOrdinals: true,
       markRunning: async (id, how) => {
         if (id !== tool_call_id) return;
-        await run.update(message_id, (current) =>
-          startTool(markToolAutoApproved(current, id, how)?.message ?? current, id),
-        );
+        await run.update(message_id, (current) => {
+          const marked = markToolAutoApproved(current, id, how);
+          // Already `running` (checkpoint 4 before `execute`): only the mark is new.
+          return startTool(marked?.message ?? current, id) ?? marked;
+        });
       },
     });
     const toolContext: ToolCallContext = {
@@ -79,6 +88,10 @@ export async function runToolCall(run: ToolCallRun): Promise<void> {
       abort_signal: run.abort_signal,
       workspace,
     };
+    if (startsWithCheckpoint(tool)) {
+      await run.update(message_id, (current) => startTool(current, tool_call_id));
+      if (run.hasEnded()) return;
+    }
     const output = await tool.execute(input, toolContext);
     if (run.hasEnded()) return;
     const json = output === undefined ? undefined : toStorableJson(output);
