@@ -3,16 +3,18 @@ import type { WithdrawPromptResult } from "../../schema/queued-prompt.js";
 import { titleFromPrompt } from "../session/auto-title.js";
 import type { TurnHandle } from "../session/session-facade.js";
 import type { CommandHost } from "./command-host.js";
+import { type PromptStartHost, startPromptHere } from "./prompt-start.js";
 
 /**
- * `prompt()` (docs/behaviour.md#commands): the prompt is committed as a command, which assigns
+ * `prompt()` (docs/behaviour.md#commands): a prompt that can start its Turn here at once does so in
+ * one commit (`startPromptHere`). Otherwise the prompt is committed as a command, which assigns
  * its Turn (the active one it joins as a steer, or the new one it starts), and the call returns
  * at once. A retried `request_id` returns the first call's Turn and adds nothing; the same id
  * with another query is `invalid_input`. The Turn applies it: as its first user message when it
  * starts, or as a steer at its next checkpoint.
  */
 export async function enqueuePrompt(
-  host: CommandHost,
+  host: PromptStartHost,
   query: string,
   request_id?: string,
 ): Promise<TurnHandle> {
@@ -21,6 +23,17 @@ export async function enqueuePrompt(
   const now = clock.now();
   const auto_title = titleFromPrompt(query);
   const new_turn_id = ids.turn(host.session_id, now);
+  const startedHere = await startPromptHere(host, {
+    query,
+    turn_id: new_turn_id,
+    created_at: now,
+    ...(request_id === undefined ? {} : { request_id }),
+    ...(auto_title === "" ? {} : { auto_title }),
+  });
+  if (startedHere) {
+    if (startedHere.auto_titled) await publishTitle(host, auto_title, now);
+    return host.turnHandle(new_turn_id);
+  }
   const { command, created, auto_titled } = await store.enqueueCommand({
     session_id: host.session_id,
     command_id: ids.command(),

@@ -9,6 +9,7 @@ import type { CommandHost } from "../commands/command-host.js";
 export interface HeldTurn {
   readonly finished: Promise<TurnResult>;
   runNew(prompt: PromptCommand, configs: SetCommand[]): void;
+  runPrompted(): void;
   runResumed(message: AssistantMessage, resolved_here: ReadonlySet<string>): void;
   runInterrupted(): void;
   runStopOfOrphan(message: AssistantMessage, reason: CancelReason): void;

@@ -183,6 +183,10 @@ export class SessionWriter {
       settle_commands?: SessionCommit["settle_commands"];
       /** Logged just before the message's own mutation, in the same commit (e.g. the Turn's `start`). */
       preceding_mutation?: UnsequencedMutation;
+      /** A prompt's start of its Turn, committed with its user message (see `SessionCommit`). */
+      start?: Pick<SessionCommit, "claim" | "starts_turn" | "session_patch">;
+      /** Told what the store returned (e.g. the epoch a claim advanced to), before subscribers hear of it. */
+      onCommitted?: (result: CommitResult) => void;
     } = {},
   ): Promise<M> {
     return this.serial(async () => {
@@ -196,15 +200,17 @@ export class SessionWriter {
               session_id: this.session_id,
               ...(options.epoch === undefined ? {} : { epoch: options.epoch }),
               ...(options.settle_commands === undefined ? {} : { settle_commands: options.settle_commands }),
+              ...options.start,
               message: { snapshot: message, expected_revision: 0 },
               ...(options.publish === false ? {} : { mutation: this.#messageMutation(message, now) }),
               ...(options.publish === false || options.preceding_mutation === undefined
                 ? {}
                 : { preceding_mutation: options.preceding_mutation }),
             },
-            () => {
+            (result) => {
               this.#nextSequence = message.sequence + 1;
               if (message.type === "assistant") this.#remember(message);
+              options.onCommitted?.(result);
             },
           );
           return message;
@@ -256,10 +262,13 @@ export class SessionWriter {
     return { mutation_id: this.#deps.ids.mutation(), session_id: this.session_id, created_at: now };
   }
 
-  async #commitAndPublish(commit: SessionCommit, applyLocally: () => void): Promise<CommitResult> {
+  async #commitAndPublish(
+    commit: SessionCommit,
+    applyLocally: (result: CommitResult) => void,
+  ): Promise<CommitResult> {
     const turn = turnProgressOf(commit);
     const result = await this.#deps.store.commit(turn ? { ...commit, turn } : commit);
-    applyLocally();
+    applyLocally(result);
     const session_events = [result.preceding_event, result.event].filter(
       (event): event is SessionEvent => event !== undefined,
     );

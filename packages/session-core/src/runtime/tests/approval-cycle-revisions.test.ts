@@ -39,6 +39,8 @@ function describeCommit(commit: SessionCommit): string {
       ? [`feed=${commit.interaction_events.map((event) => event.kind).join(",")}`]
       : []),
     ...(commit.settle_commands?.length ? ["settles"] : []),
+    ...(commit.starts_turn ? ["starts-turn"] : []),
+    ...(commit.claim ? ["claims"] : []),
     ...(commit.ends_turn ? ["ends-turn"] : []),
   ];
   return [target, published, ...extras].join(" ");
@@ -71,8 +73,9 @@ describe("the revisions of one approval cycle", () => {
     expect(approval.effects).toEqual(["a"]);
 
     expect(commits).toEqual([
-      // The Turn's start and its prompt: one commit, two mutations (consecutive event ids).
-      "user@1 turn:start+message:user settles",
+      // The prompt, its Turn's start and the claim of the Turn: one commit (the prompt's
+      // acknowledgement), two mutations (consecutive event ids).
+      "user@1 turn:start+message:user starts-turn claims",
       // Step 1: the message opens with its step-start; the tool's start and streamed input are one
       // revision, its settled input and the end of the model stream the next.
       "assistant@1 message:assistant stream=streaming",

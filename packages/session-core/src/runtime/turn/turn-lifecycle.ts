@@ -8,6 +8,15 @@ import type { TurnResult } from "../../schema/session.js";
  */
 export type GiveUp = "abandoned" | "parked";
 
+/** What this process's runner of a parked Turn settles with; the Turn itself goes on elsewhere. */
+const TURN_PARKED = "Turn waits for a person; it resumes where the answer is committed";
+
+/** What a Turn that gave the session up here delivers as its result. */
+export const GIVEN_UP_ERROR: Record<GiveUp, string> = {
+  abandoned: "Turn was taken over by another process",
+  parked: TURN_PARKED,
+};
+
 /**
  * Where one Turn run by this process is in its life (docs/behaviour.md#durability):
  * - `running`: Steps run (including the commit of a completed finish, which a queued prompt may

@@ -22,7 +22,7 @@ import {
   writeInterruptedFinish,
 } from "./turn-finishes.js";
 import {
-  type GiveUp,
+  GIVEN_UP_ERROR,
   initialTurnState,
   type TurnEvent,
   type TurnState,
@@ -32,9 +32,6 @@ import { TurnRecords } from "./turn-records.js";
 
 /** A Turn ends after this many Steps even if the model keeps calling tools. */
 export const MAX_STEPS = 25;
-
-/** What this process's runner of a parked Turn settles with; the Turn itself goes on elsewhere. */
-export const TURN_PARKED = "Turn waits for a person; it resumes where the answer is committed";
 
 /** What a Turn needs from its session's host in this process. */
 export interface TurnHost extends ToolCallHost, CommandHost {
@@ -47,12 +44,6 @@ export interface TurnHost extends ToolCallHost, CommandHost {
   readonly parkWaitingTurns: boolean;
   turnEnded(turn: TurnRunner): void;
 }
-
-/** What a Turn that gave the session up here delivers as its result. */
-const GIVEN_UP_ERROR: Record<GiveUp, string> = {
-  abandoned: "Turn was taken over by another process",
-  parked: TURN_PARKED,
-};
 
 /** Raised inside the loop once the Turn was stopped or abandoned; never escapes the runner. */
 class TurnEnded extends Error {}
@@ -236,6 +227,11 @@ export class TurnRunner {
       });
       await this.#loop(1);
     });
+  }
+
+  /** A new Turn whose prompt's commit already wrote its user message and start (`startPromptHere`). */
+  runPrompted(): void {
+    void this.#guard(() => this.#loop(1));
   }
 
   /** Durable resume of the Turn whose open message is `message` (see `resumeTurn`, parking.ts). */

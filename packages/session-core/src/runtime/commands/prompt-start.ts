@@ -1,0 +1,114 @@
+import { StoreConflictError } from "../../errors.js";
+import type { TurnLease } from "../../ports/turn-lease.js";
+import type { UserMessage } from "../../schema/messages.js";
+import type { UnsequencedMutation } from "../../schema/mutation.js";
+import type { ClaimLease } from "../session/claim-lease.js";
+import {
+  applyChange,
+  effectiveConfig,
+  effectivePatch,
+  isEmptyChange,
+  pendingChange,
+} from "../session/session-config.js";
+import type { CommandHost } from "./command-host.js";
+
+/** What starting a prompt here needs of the host, beyond a command's (`SessionHost` has it). */
+export interface PromptStartHost extends CommandHost {
+  readonly isClosed: boolean;
+  /** The session's lock for a Turn this process starts or resumes (see `SessionHost.claim`). */
+  claim(): Promise<ClaimLease | null>;
+  unclaim(lease: TurnLease): Promise<void>;
+  /** Runs the Turn `turn_id` here with `lease` (`start` runs it). */
+  startTurn(lease: TurnLease, turn_id: string, start: (turn: { runPrompted(): void }) => void): unknown;
+}
+
+/** A prompt of an idle session, as `startPromptHere` commits it. */
+export interface PromptToStart {
+  query: string;
+  request_id?: string;
+  turn_id: string;
+  created_at: number;
+  auto_title?: string;
+}
+
+/**
+ * DESIGN §10.6 checkpoint 1 in the commit that acknowledges the prompt: when this process can drive
+ * the session now (no Turn here, the session's lock free), the prompt's user message, the Turn's
+ * `start`, the prompt's command (recorded applied) and the claim of the Turn are ONE commit, and the
+ * Turn runs here at once from it — no queued command, no lease commit, no read of what it just
+ * wrote. Null when that does not apply (a Turn active or a command queued, the lock held elsewhere,
+ * a `request_id` seen before): the caller queues the prompt as usual.
+ */
+export async function startPromptHere(
+  host: PromptStartHost,
+  prompt: PromptToStart,
+): Promise<{ auto_titled: boolean } | null> {
+  if (host.ownsTurn || host.isClosed) return null;
+  const { store, ids } = host.context;
+  const [lease, record] = await Promise.all([host.claim(), store.getSession(host.session_id)]);
+  if (!lease) return null;
+  const { session_id } = host;
+  const { turn_id } = prompt;
+  // The configuration a new Turn starts with (a change configured while idle becomes effective now).
+  const pending = record ? pendingChange(record) : undefined;
+  const catchUp = pending && !isEmptyChange(pending) ? pending : undefined;
+  let epoch: number | undefined;
+  let auto_titled = false;
+  try {
+    await host.writer.appendMessage(
+      (sequence, now): UserMessage => ({
+        message_id: ids.userMessage(session_id),
+        session_id,
+        turn_id,
+        type: "user",
+        input_type: "prompt",
+        sequence,
+        revision: 1,
+        created_at: now,
+        updated_at: now,
+        parts: [{ part_id: ids.part("user-text"), type: "text", text: prompt.query, state: "done" }],
+      }),
+      {
+        preceding_mutation: turnStart(host, turn_id, prompt.created_at),
+        start: {
+          claim: { holder: lease.holder_id, turn_id },
+          starts_turn: {
+            turn_id,
+            command_id: ids.command(),
+            query: prompt.query,
+            created_at: prompt.created_at,
+            ...(prompt.request_id === undefined ? {} : { request_id: prompt.request_id }),
+            ...(prompt.auto_title === undefined ? {} : { auto_title: prompt.auto_title }),
+          },
+          ...(catchUp ? { session_patch: effectivePatch(catchUp) } : {}),
+        },
+        onCommitted: (result) => {
+          epoch = result.epoch;
+          auto_titled = result.auto_titled === true;
+        },
+      },
+    );
+  } catch (error) {
+    await host.unclaim(lease);
+    // Not idle after all, or a retried request: the prompt is queued as usual.
+    if (error instanceof StoreConflictError && (error.kind === "queued" || error.kind === "revision")) {
+      return null;
+    }
+    throw error;
+  }
+  if (epoch === undefined) {
+    await host.unclaim(lease);
+    throw new Error(`The start of Turn ${turn_id} claimed no epoch`);
+  }
+  lease.claimed(epoch);
+  if (record)
+    host.settings.effective = catchUp
+      ? applyChange(effectiveConfig(record), catchUp)
+      : effectiveConfig(record);
+  host.startTurn(lease, turn_id, (turn) => turn.runPrompted());
+  return { auto_titled };
+}
+
+function turnStart(host: CommandHost, turn_id: string, now: number): UnsequencedMutation {
+  return { ...host.writer.newMutationBase(now), variant: "turn", type: "start", turn_id, status: "running" };
+}
