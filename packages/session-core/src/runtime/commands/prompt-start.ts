@@ -2,6 +2,7 @@ import { StoreConflictError } from "../../errors.js";
 import type { TurnLease } from "../../ports/turn-lease.js";
 import type { UserMessage } from "../../schema/messages.js";
 import type { UnsequencedMutation } from "../../schema/mutation.js";
+import type { SessionRecord } from "../../schema/session.js";
 import type { ClaimLease } from "../session/claim-lease.js";
 import {
   applyChange,
@@ -29,6 +30,8 @@ export interface PromptToStart {
   turn_id: string;
   created_at: number;
   auto_title?: string;
+  /** The session's record as the caller just read it; else it is read here. */
+  known?: SessionRecord;
 }
 
 /**
@@ -45,7 +48,10 @@ export async function startPromptHere(
 ): Promise<{ auto_titled: boolean } | null> {
   if (host.ownsTurn || host.isClosed) return null;
   const { store, ids } = host.context;
-  const [lease, record] = await Promise.all([host.claim(), store.getSession(host.session_id)]);
+  const [lease, record] = await Promise.all([
+    host.claim(),
+    prompt.known ?? store.getSession(host.session_id),
+  ]);
   if (!lease) return null;
   const { session_id } = host;
   const { turn_id } = prompt;

@@ -1,5 +1,6 @@
 import { ParleyError } from "../../errors.js";
 import type { WithdrawPromptResult } from "../../schema/queued-prompt.js";
+import type { SessionRecord } from "../../schema/session.js";
 import { titleFromPrompt } from "../session/auto-title.js";
 import type { TurnHandle } from "../session/session-facade.js";
 import type { CommandHost } from "./command-host.js";
@@ -17,6 +18,8 @@ export async function enqueuePrompt(
   host: PromptStartHost,
   query: string,
   request_id?: string,
+  /** The session's record as the caller just read it (its configuration starts a new Turn here). */
+  known?: SessionRecord,
 ): Promise<TurnHandle> {
   if (host.isShutDown) throw new Error("SessionRuntime was shut down");
   const { store, ids, clock } = host.context;
@@ -29,6 +32,7 @@ export async function enqueuePrompt(
     created_at: now,
     ...(request_id === undefined ? {} : { request_id }),
     ...(auto_title === "" ? {} : { auto_title }),
+    ...(known === undefined ? {} : { known }),
   });
   if (startedHere) {
     if (startedHere.auto_titled) await publishTitle(host, auto_title, now);

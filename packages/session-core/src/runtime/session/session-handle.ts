@@ -117,7 +117,7 @@ export class SessionHandle implements Session {
       throw new ParleyError("invalid_input", "session.prompt request_id must be a non-empty string");
     }
     const { request_id } = input;
-    return this.#hosts.use(this.id, (host) => enqueuePrompt(host, query, request_id), record);
+    return this.#hosts.use(this.id, (host) => enqueuePrompt(host, query, request_id, record), record);
   }
 
   async queuedPrompts(): Promise<QueuedPrompt[]> {
