@@ -6,7 +6,9 @@ import { startParleyStack } from "./lib/parley-stack.js";
  * SIGTERM. Usage: `node --import tsx --conditions=parley-source bench/bench-server.ts <serverUrl> <port>
  * [databaseUrl]`: with a database URL (or `BENCH_SHARED_DATABASE_URL`) it serves that (migrated)
  * database and leaves it in place, so that several instances share one, as behind a load balancer.
- * `BENCH_BUS` sets its `PARLEY_BUS`.
+ * `BENCH_BUS` sets its `PARLEY_BUS`. With `BENCH_PROBE_EVENTS=1` it also prints a line
+ * `{ resumed: key, at }` each time the bench tool continues after its approval (`at`: wall-clock ms,
+ * `performance.timeOrigin + performance.now()`, comparable across the processes of one machine).
  */
 async function main(): Promise<void> {
   const [serverUrl, port, databaseArg] = process.argv.slice(2);
@@ -22,6 +24,14 @@ async function main(): Promise<void> {
     bus_url: process.env.BENCH_BUS || undefined,
     ...(shared ? { scratch: shared } : {}),
   });
+  if (process.env.BENCH_PROBE_EVENTS === "1") {
+    const markResumed = stack.probe.markResumed.bind(stack.probe);
+    stack.probe.markResumed = (key) => {
+      const at = performance.timeOrigin + performance.now();
+      process.stdout.write(`${JSON.stringify({ resumed: key, at })}\n`);
+      markResumed(key);
+    };
+  }
   process.stdout.write(
     `${JSON.stringify({ url: stack.server.url, token: stack.adminToken, database_url: stack.scratch.url })}\n`,
   );

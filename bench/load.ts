@@ -2,13 +2,16 @@ import { migrateDatabase } from "@parley/db";
 import { createScratchDatabase } from "@parley/db/testing";
 import { createParleyClient, type ParleyClient } from "@parley/sdk";
 import pg from "pg";
+import { BackendCpu } from "./lib/backend-cpu.js";
 import { type BenchServerProcess, startBenchServer } from "./lib/bench-server-process.js";
 import { runLoadSession } from "./lib/load-session.js";
 import { describeMachine } from "./lib/machine.js";
+import { runPeerLoad } from "./lib/peer-load.js";
 import { startBenchPostgresServer } from "./lib/postgres-server.js";
 import { type Figure, latencyFigure, renderTable, valueFigure, writeReport } from "./lib/report.js";
 import { type BenchScale, resolveScale } from "./lib/scale.js";
 import { now, summarize } from "./lib/stats.js";
+import { comparePeer, renderComparison } from "./peer.js";
 
 const PRIVATE_POSTGRES_PORT = 4511;
 const FIRST_SERVER_PORT = 4590;
@@ -35,8 +38,10 @@ function serverEnv(source: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
  * at once. It runs once per instance count of `BENCH_LOAD_INSTANCES` (default `1,2`): with n
  * instances on one database, session i talks to instance i mod n (round-robin per client, as an L4
  * balancer assigns connections). Bounded by count and by `load_time_limit_s`. Reports throughput,
- * p50/p99 cycle latency, the API processes' CPU ms per cycle, errors, and the scale-out factor;
- * exits non-zero on any error or on an inconsistency found in the database afterwards.
+ * p50/p99 cycle latency, the API processes' and their database backends' CPU ms per cycle, errors,
+ * and the scale-out factor. Then the peer (LangGraph + PostgresSaver) the same way in a process of
+ * its own (`lib/peer-load.ts`; `BENCH_LOAD_PEER=0` leaves it out), with Parley ÷ LangGraph ratios.
+ * Exits non-zero on any error or on an inconsistency found in the database afterwards.
  */
 async function main(): Promise<void> {
   const scale = resolveScale(process.env);
@@ -68,6 +73,15 @@ async function main(): Promise<void> {
         );
       }
     }
+    if (process.env.BENCH_LOAD_PEER !== "0") {
+      const peer = await runPeerLoad(serverUrl, scale);
+      figures.push(...peer.figures);
+      details.peer = { errors: peer.errors.slice(0, 50), timed_out: peer.timedOut };
+      if (peer.errors.length > 0) {
+        failed = true;
+        console.log(`ERRORS of the peer (${peer.errors.length}):\n${peer.errors.slice(0, 20).join("\n")}`);
+      }
+    }
     const single = throughput.get(1);
     for (const [count, perSecond] of throughput) {
       if (count === 1 || single === undefined) continue;
@@ -78,6 +92,9 @@ async function main(): Promise<void> {
       );
     }
     console.log(renderTable(figures));
+    const comparison = comparePeer(figures);
+    details.parley_vs_langgraph = comparison;
+    if (comparison.length > 0) console.log(`\n${renderComparison(comparison)}`);
     const path = writeReport(
       {
         started_at,
@@ -126,11 +143,13 @@ async function runLoad(serverUrl: string, scale: BenchScale, instances: number, 
       if (!(await runLoadSession(session, session, options, { latencies, errors }))) timedOut = true;
     };
 
+    const backends = await BackendCpu.start(serverUrl, scratch.name);
     const cpuBefore = servers.map((server) => server.cpuMs());
     const startedAt = now();
     await Promise.all(Array.from({ length: scale.load_sessions }, (_, index) => runSession(index)));
     const seconds = (now() - startedAt) / 1000;
     const cpuMs = servers.reduce((sum, server, index) => sum + server.cpuMs() - (cpuBefore[index] ?? 0), 0);
+    const postgres = await backends.stop();
     errors.push(...(await checkDatabase(scratch.url, sessionIds, latencies.length)));
     const cyclesPerSecond = latencies.length / seconds;
     const suffix = `_${instances}x`;
@@ -148,6 +167,15 @@ async function runLoad(serverUrl: string, scale: BenchScale, instances: number, 
         latencies.length,
         {
           note: "user + system CPU of all API processes during the load ÷ cycles (/proc, 10 ms ticks)",
+        },
+      ),
+      valueFigure(
+        `load_postgres_cpu_ms_per_cycle${suffix}`,
+        "ms",
+        postgres.cpu_ms / Math.max(1, latencies.length),
+        latencies.length,
+        {
+          note: `CPU of the database's ${postgres.backends} Postgres backends during the load ÷ cycles (/proc, read every 250 ms)`,
         },
       ),
       valueFigure(`load_errors${suffix}`, "count", errors.length, latencies.length + errors.length),

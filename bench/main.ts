@@ -10,6 +10,7 @@ import { applyFloors, type BenchReport, type Figure, renderTable, writeReport } 
 import { resolveScale } from "./lib/scale.js";
 import type { Suite, SuiteContext } from "./lib/suite.js";
 import { comparePeer, measurePeer, renderComparison } from "./peer.js";
+import { measureRace } from "./race.js";
 import { measureRecovery } from "./recovery.js";
 import { measureStreaming } from "./streaming.js";
 import { measureWaitingSessions } from "./waiting.js";
@@ -34,6 +35,7 @@ const suites: Suite[] = [
   { name: "waiting_sessions", run: measureWaitingSessions },
   { name: "idle_waiting", run: measureIdleWaiting },
   { name: "streaming", run: measureStreaming },
+  { name: "race", run: measureRace },
   { name: "peer", run: measurePeer },
 ];
 

@@ -7,11 +7,9 @@ import { PostgresCounters } from "./lib/postgres-counters.js";
 import { type Figure, latencyFigure, valueFigure } from "./lib/report.js";
 import { now, summarize } from "./lib/stats.js";
 import type { SuiteContext } from "./lib/suite.js";
-import { buildApprovalGraph, sideEffects } from "./peer/approval-graph.js";
+import { buildApprovalGraph, PEER_POOL_MAX, sideEffects } from "./peer/approval-graph.js";
 
 const WARMUP = 5;
-/** Parley's pool default on a 2-core box, and the peer's pg.Pool default: both 10. */
-const PEER_POOL_MAX = 10;
 
 const configOf = (thread_id: string) => ({ configurable: { thread_id } });
 const prompt = () => ({ messages: [new HumanMessage("Please increment the counter by 1.")] });
@@ -134,6 +132,21 @@ const COMPARED: { figure: string; peer: string; by: "p50" | "p99" | "value"; bet
     { figure: "concurrent_resume_ms", peer: "peer_concurrent_resume_ms", by: "p99", better: "lower" },
     { figure: "commits_per_cycle", peer: "peer_commits_per_cycle", by: "value", better: "lower" },
     { figure: "wal_bytes_per_cycle", peer: "peer_wal_bytes_per_cycle", by: "value", better: "lower" },
+    // The load test (`load.ts`): one Parley API instance against the peer's one process.
+    { figure: "load_cycles_per_s_1x", peer: "peer_load_cycles_per_s", by: "value", better: "higher" },
+    { figure: "load_cycle_ms_1x", peer: "peer_load_cycle_ms", by: "p50", better: "lower" },
+    {
+      figure: "load_api_cpu_ms_per_cycle_1x",
+      peer: "peer_load_cpu_ms_per_cycle",
+      by: "value",
+      better: "lower",
+    },
+    {
+      figure: "load_postgres_cpu_ms_per_cycle_1x",
+      peer: "peer_load_postgres_cpu_ms_per_cycle",
+      by: "value",
+      better: "lower",
+    },
   ];
 
 export interface PeerComparison {
@@ -163,10 +176,10 @@ export function renderComparison(rows: readonly PeerComparison[]): string {
   if (rows.length === 0) return "";
   const lines = rows.map(
     (row) =>
-      `${`${row.figure} (${row.by})`.padEnd(34)} ${row.parley.toFixed(2).padStart(10)} ${row.langgraph.toFixed(2).padStart(10)} ${`${row.ratio.toFixed(2)}×`.padStart(8)}  ${row.parley_ahead ? "Parley ahead" : "LangGraph ahead"}`,
+      `${`${row.figure} (${row.by})`.padEnd(42)} ${row.parley.toFixed(2).padStart(10)} ${row.langgraph.toFixed(2).padStart(10)} ${`${row.ratio.toFixed(2)}×`.padStart(8)}  ${row.parley_ahead ? "Parley ahead" : "LangGraph ahead"}`,
   );
   return [
-    `${"Parley ÷ LangGraph".padEnd(34)} ${"Parley".padStart(10)} ${"LangGraph".padStart(10)} ${"ratio".padStart(8)}`,
+    `${"Parley ÷ LangGraph".padEnd(42)} ${"Parley".padStart(10)} ${"LangGraph".padStart(10)} ${"ratio".padStart(8)}`,
     ...lines,
   ].join("\n");
 }

@@ -30,6 +30,8 @@ export async function startBenchServer(options: {
   port: number;
   databaseUrl?: string | undefined;
   env?: NodeJS.ProcessEnv;
+  /** Each JSON line it prints after the first (e.g. probe events of `BENCH_PROBE_EVENTS=1`). */
+  onLine?: (line: unknown) => void;
 }): Promise<BenchServerProcess> {
   const child = spawn(
     process.execPath,
@@ -48,9 +50,12 @@ export async function startBenchServer(options: {
   const exited = new Promise((resolve) => child.once("exit", resolve));
   const info = await new Promise<BenchServerInfo>((resolve, reject) => {
     child.once("exit", (code) => reject(new Error(`bench server exited with ${code}`)));
-    createInterface({ input: child.stdout }).once("line", (line) =>
-      resolve(JSON.parse(line) as BenchServerInfo),
-    );
+    let first = true;
+    createInterface({ input: child.stdout }).on("line", (line) => {
+      if (first) resolve(JSON.parse(line) as BenchServerInfo);
+      else options.onLine?.(JSON.parse(line));
+      first = false;
+    });
   });
   const ticksPerSecond = clockTicksPerSecond();
   return {

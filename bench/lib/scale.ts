@@ -49,6 +49,8 @@ export interface BenchScale {
   load_sessions: number;
   load_cycles_per_session: number;
   load_time_limit_s: number;
+  /** Races of two answers to one Interaction, one through each of two API instances. */
+  race_runs: number;
 }
 
 const full: BenchScale = {
@@ -77,6 +79,7 @@ const full: BenchScale = {
   load_sessions: 50,
   load_cycles_per_session: 10,
   load_time_limit_s: 120,
+  race_runs: 20,
 };
 
 const small: BenchScale = {
@@ -105,6 +108,7 @@ const small: BenchScale = {
   load_sessions: 10,
   load_cycles_per_session: 3,
   load_time_limit_s: 60,
+  race_runs: 5,
 };
 
 export function resolveScale(env: Record<string, string | undefined>): BenchScale {

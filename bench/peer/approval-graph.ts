@@ -14,6 +14,9 @@ import { ToolNode } from "@langchain/langgraph/prebuilt";
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import { z } from "zod";
 
+/** Parley's pool default on a 2-core box, and the peer's pg.Pool default: both 10. */
+export const PEER_POOL_MAX = 10;
+
 /** Per thread: how many times the tool body ran past `interrupt()`, and when it first did. */
 export const sideEffects = new Map<string, { count: number; firstAt: number }>();
 
