@@ -110,11 +110,30 @@ describe("NoticeEventBus live mutations", () => {
     await bus.close();
   });
 
-  it("does no work for a live notice of a session nobody in this process listens to", async () => {
+  it("does no work for a live notice of a session nobody in this process takes live mutations of", async () => {
     const { bus, transport, statements } = await startBus();
+    // As the runtime does: every session's durable events, no live mutation.
+    bus.subscribe({ onSessionEvent: () => {} });
     const seen: SessionMutation[] = [];
     bus.subscribe({ session_id: "other", onLiveMutation: (mutation) => seen.push(mutation) });
     transport.handlers?.onNotice({ ...liveNotice("s", 5, "unheard"), body: "not even JSON: never parsed" });
+    transport.handlers?.onNotice(liveNotice("other", 0, "heard"));
+    await until(() => seen.length >= 1);
+    expect(statements).toEqual([]);
+    expect(seen.map((mutation) => mutation.mutation_id)).toEqual(["live:heard"]);
+    await bus.close();
+  });
+
+  it("stops taking live notices of a session when its last live listener unsubscribes", async () => {
+    const { bus, transport, statements } = await startBus();
+    const seen: SessionMutation[] = [];
+    const first = bus.subscribe({ session_id: "s", onLiveMutation: (mutation) => seen.push(mutation) });
+    const second = bus.subscribe({ session_id: "s", onLiveMutation: () => {} });
+    bus.subscribe({ session_id: "other", onLiveMutation: (mutation) => seen.push(mutation) });
+    first();
+    first();
+    second();
+    transport.handlers?.onNotice({ ...liveNotice("s", 4, "unwanted"), body: "never parsed" });
     transport.handlers?.onNotice(liveNotice("other", 0, "heard"));
     await until(() => seen.length >= 1);
     expect(statements).toEqual([]);

@@ -63,6 +63,12 @@ export class NoticeEventBus implements EventBus {
   /** Marks this bus's live notices, which NOTIFY hands back to it (it delivered them locally). */
   readonly #origin = randomUUID();
   #liveNotCarried = 0;
+  /**
+   * How many listeners take live mutations, by session (key `undefined`: every session). The
+   * runtime listens to every session's durable events but to no live mutation, so live notices
+   * need an interest of their own to be skipped where nobody wants them.
+   */
+  readonly #liveInterest = new Map<string | undefined, number>();
   readonly #maxTrackedSessions: number;
   readonly #listeners: ListenerRegistry;
   /** Last delivered event id by session, in least-recently-used order. */
@@ -91,6 +97,7 @@ export class NoticeEventBus implements EventBus {
 
   async close(): Promise<void> {
     this.#listeners.clear();
+    this.#liveInterest.clear();
     await Promise.all(this.#sending);
     await this.#transport.close();
   }
@@ -148,7 +155,23 @@ export class NoticeEventBus implements EventBus {
   }
 
   subscribe(listener: EventBusListener): () => void {
-    return this.#listeners.add(listener);
+    const unsubscribe = this.#listeners.add(listener);
+    if (!listener.onLiveMutation) return unsubscribe;
+    const key = listener.session_id;
+    this.#liveInterest.set(key, (this.#liveInterest.get(key) ?? 0) + 1);
+    let subscribed = true;
+    return () => {
+      unsubscribe();
+      if (!subscribed) return;
+      subscribed = false;
+      const left = (this.#liveInterest.get(key) ?? 1) - 1;
+      if (left > 0) this.#liveInterest.set(key, left);
+      else this.#liveInterest.delete(key);
+    };
+  }
+
+  #wantsLive(session_id: string): boolean {
+    return this.#liveInterest.has(undefined) || this.#liveInterest.has(session_id);
   }
 
   async publish(events: {
@@ -219,7 +242,7 @@ export class NoticeEventBus implements EventBus {
 
   #onLiveNotice(notice: Extract<NotifyPayload, { kind: "live" }>): void {
     // Its own (NOTIFY echoes them) went to the local listeners at publish; nobody here: no work.
-    if (notice.origin === this.#origin || !this.#listeners.wantsSession(notice.session_id)) return;
+    if (notice.origin === this.#origin || !this.#wantsLive(notice.session_id)) return;
     this.#queues
       .run(notice.session_id, () => this.#deliverLive(notice))
       .catch((error: unknown) =>
@@ -233,7 +256,7 @@ export class NoticeEventBus implements EventBus {
     // The sender committed `event_id` before publishing: if its notice was lost or this bus never
     // tracked the session, read up to it so that the live mutation still follows its event.
     if (event_id > 0) await this.#deliverSession(session_id, event_id, event_id, []);
-    if (!this.#listeners.wantsSession(session_id)) return;
+    if (!this.#wantsLive(session_id)) return;
     const position = this.#positions.get(session_id) ?? 0;
     if (position !== event_id) return;
     let mutation: SessionMutation;
