@@ -36,6 +36,7 @@ export async function composeApi(
   const { adapters, logger } = options;
   const { database, agent, models, workspaces, metrics } = adapters;
   metrics.readStatsFrom(database.stats);
+  metrics.countLiveNotCarriedWith(() => database.bus.liveMutationsNotCarried);
   // The bus-lag gauge, fed by one listener of this process until the bus reports it itself.
   const stopLagProbe = database.bus.subscribe({
     onSessionEvent: (event) => metrics.recordBusLag((Date.now() - event.mutation.created_at) / 1000),

@@ -30,6 +30,7 @@ export class ApiMetrics {
   readonly #respondResumedSeconds: Histogram;
   readonly #busLag: Gauge;
   #webSocketClients: () => number = () => 0;
+  #liveNotCarried: () => number = () => 0;
   #stats: OperatorStats | null = null;
 
   constructor(options: { now?: () => number } = {}) {
@@ -65,6 +66,16 @@ export class ApiMetrics {
       registers,
       collect() {
         this.set(webSocketClients());
+      },
+    });
+    const liveNotCarried = () => this.#liveNotCarried();
+    new Counter({
+      name: "parley_live_mutations_not_carried_total",
+      help: "Live mutations (§10.6) too large for the bus transport (NOTIFY: 8,000 bytes): delivered to this instance's subscribers only",
+      registers,
+      collect() {
+        this.reset();
+        this.inc(liveNotCarried());
       },
     });
     const pending = new Gauge({
@@ -145,6 +156,11 @@ export class ApiMetrics {
   /** Where the WebSocket client count comes from (the server's `WebSocketServer`). */
   countWebSocketClientsWith(count: () => number): void {
     this.#webSocketClients = count;
+  }
+
+  /** Where the count of live mutations kept in this process comes from (the bus). */
+  countLiveNotCarriedWith(count: () => number): void {
+    this.#liveNotCarried = count;
   }
 
   /** The Prometheus text exposition, the database gauges at most `DATABASE_GAUGES_INTERVAL_MS` old. */

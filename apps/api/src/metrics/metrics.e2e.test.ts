@@ -66,6 +66,7 @@ describe("operators: GET /metrics and structured logs", () => {
     expect(idle.get('parley_turns{state="running"}')).toBe(0);
     expect(idle.get('parley_turns{state="waiting"}')).toBe(0);
     expect(idle.get("parley_respond_resumed_seconds_count")).toBe(0);
+    expect(idle.get("parley_live_mutations_not_carried_total")).toBe(0);
 
     const session = await client.sessions.create({ title: "metrics" });
     const feed = new MutationRecorder(session, { after_event_id: 0 });

@@ -1,4 +1,4 @@
-import { PARLEY_CODES } from "@parley/session-core";
+import { PARLEY_CODES, sessionMutationSchema } from "@parley/session-core";
 import type { AnyRouter } from "@trpc/server";
 import { z } from "zod";
 
@@ -70,6 +70,10 @@ const ERROR_RESPONSE: JsonSchema = {
     "application/json": { schema: { $ref: "#/components/schemas/ErrorEnvelope" } },
   },
 };
+
+/** What a client must know about `live: true` (DESIGN §10.6, ADR 0007); also in docs/http.md. */
+const LIVE_MUTATION_NOTE =
+  "A mutation with `live: true` (a text or reasoning delta, a part still streaming, an assistant message before its first checkpoint) is not committed: its `event_id` is that of the durable mutation it follows, not a new one, and it is never replayed. Apply it on top of that state; on reconnect (resume from the last `event_id`) or reload, drop what live mutations built: the next durable mutations and `session.messages` carry their persisted form.";
 
 /**
  * The OpenAPI 3.1 description of every query and mutation of `router`, over tRPC's HTTP wire
@@ -159,6 +163,10 @@ export function createOpenApiDocument(router: AnyRouter, options: { version: str
           };
     paths[`/trpc/${name}`] = { [definition.type === "query" ? "get" : "post"]: operation };
   }
+  components.SessionMutation = {
+    ...toOpenApiSchema(sessionMutationSchema, "output", "SessionMutation", components),
+    description: LIVE_MUTATION_NOTE,
+  };
   return {
     openapi: "3.1.0",
     info: {
@@ -170,6 +178,8 @@ export function createOpenApiDocument(router: AnyRouter, options: { version: str
         "Queries: `GET /trpc/<name>?input=<url-encoded JSON>`. Mutations: `POST /trpc/<name>` with the JSON input as body.",
         'Answers are `{ "result": { "data": <output> } }`; errors `{ "error": { …, "data": { "parley_code" } } }`.',
         `Subscriptions (WebSocket on /trpc, or SSE): ${subscriptions.join(", ")}.`,
+        "`session.onMutation` sends `SessionMutation`s (components), each tracked by its `event_id` (the SSE `id`).",
+        LIVE_MUTATION_NOTE,
       ].join("\n"),
     },
     servers: [{ url: "/" }],

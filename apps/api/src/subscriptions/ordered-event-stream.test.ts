@@ -3,6 +3,22 @@ import { type OrderedEventSource, streamOrderedEvents } from "./ordered-event-st
 
 interface TestEvent {
   event_id: number;
+  /** Set on a live event (never in the log): its label. */
+  live?: string;
+}
+
+const isLive = (event: TestEvent) => event.live !== undefined;
+
+/** Labels of the next `count` items: `3` for a durable event, `3:a` for a live one after 3. */
+async function labels(iterator: AsyncGenerator<TestEvent>, count: number): Promise<string[]> {
+  const result: string[] = [];
+  while (result.length < count) {
+    const next = await iterator.next();
+    if (next.done) break;
+    const { event_id, live } = next.value;
+    result.push(live === undefined ? String(event_id) : `${event_id}:${live}`);
+  }
+  return result;
 }
 
 /** A log plus a live channel the test drives: `commit` appends, `deliver` pushes live. */
@@ -119,6 +135,55 @@ describe("streamOrderedEvents", () => {
     test.deliver(test.commit(1201));
     const rest = await take(stream, 1200);
     expect([...firstId, ...rest]).toEqual(Array.from({ length: 1201 }, (_, index) => index + 1));
+    await stream.return(undefined);
+  });
+
+  it("passes a live event on only right after the event whose id it carries; it moves no position", async () => {
+    const test = createTestSource();
+    test.commit(1);
+    const stream = streamOrderedEvents({ source: test.source, after_event_id: 0, signal: undefined, isLive });
+    expect(await labels(stream, 1)).toEqual(["1"]);
+    test.deliver({ event_id: 1, live: "a" });
+    test.deliver({ event_id: 1, live: "b" });
+    test.deliver(test.commit(2));
+    // Follows 1, but 2 is delivered: stale. Ahead of the position: not placeable.
+    test.deliver({ event_id: 1, live: "stale" });
+    test.deliver({ event_id: 3, live: "ahead" });
+    test.deliver({ event_id: 2, live: "c" });
+    test.deliver(test.commit(3));
+    expect(await labels(stream, 5)).toEqual(["1:a", "1:b", "2", "2:c", "3"]);
+    await stream.return(undefined);
+  });
+
+  it("after the replay, passes on a live event buffered meanwhile only if it still follows the last event", async () => {
+    const test = createTestSource();
+    test.commit(1);
+    test.commit(2);
+    const stream = streamOrderedEvents({ source: test.source, after_event_id: 0, signal: undefined, isLive });
+    // Paused inside the replay's page of 1 and 2, listening.
+    expect(await labels(stream, 1)).toEqual(["1"]);
+    test.deliver({ event_id: 1, live: "old" });
+    test.deliver({ event_id: 2, live: "current" });
+    test.deliver(test.commit(3));
+    expect(await labels(stream, 3)).toEqual(["2", "2:current", "3"]);
+    await stream.return(undefined);
+  });
+
+  it("without a start id passes live events on from the start, before any durable one", async () => {
+    const test = createTestSource();
+    test.commit(1);
+    const stream = streamOrderedEvents({
+      source: test.source,
+      after_event_id: null,
+      signal: undefined,
+      isLive,
+    });
+    const pending = labels(stream, 3);
+    await Promise.resolve();
+    test.deliver({ event_id: 1, live: "a" });
+    test.deliver(test.commit(2));
+    test.deliver({ event_id: 2, live: "b" });
+    expect(await pending).toEqual(["1:a", "2", "2:b"]);
     await stream.return(undefined);
   });
 

@@ -21,12 +21,14 @@ const RESYNC = Symbol("resync");
  * replay everything after `after_event_id` from the log, then stream live events, skipping ones
  * already delivered and filling from the log any hole the live channel left (e.g. a dropped
  * notification, or a bus that was reconnecting: `resync` re-reads the log's tail). With
- * `after_event_id` null only events committed after the call are delivered.
+ * `after_event_id` null only events committed after the call are delivered. Events `isLive` says are
+ * live (not in the log) are passed on only right after the event whose id they carry.
  */
 export function streamOrderedEvents<E extends { event_id: number }>(options: {
   source: OrderedEventSource<E>;
   after_event_id: number | null;
   signal: AbortSignal | undefined;
+  isLive?: (event: E) => boolean;
 }): AsyncGenerator<E, void, undefined>;
 /**
  * With `announce_start`, a `SubscriptionStarted` item follows the replay, before any live event: from
@@ -37,14 +39,16 @@ export function streamOrderedEvents<E extends { event_id: number }>(options: {
   after_event_id: number | null;
   signal: AbortSignal | undefined;
   announce_start: boolean;
+  isLive?: (event: E) => boolean;
 }): AsyncGenerator<E | SubscriptionStarted, void, undefined>;
 export async function* streamOrderedEvents<E extends { event_id: number }>(options: {
   source: OrderedEventSource<E>;
   after_event_id: number | null;
   signal: AbortSignal | undefined;
   announce_start?: boolean;
+  isLive?: (event: E) => boolean;
 }): AsyncGenerator<E | SubscriptionStarted, void, undefined> {
-  const { source, signal } = options;
+  const { source, signal, isLive } = options;
   const live = new AsyncQueue<E | typeof RESYNC>();
   const stopListening = source.listen(
     (event) => live.push(event),
@@ -92,6 +96,13 @@ export async function* streamOrderedEvents<E extends { event_id: number }>(optio
           }
           if (page.length < PAGE_SIZE) break;
         }
+        continue;
+      }
+      if (isLive?.(event)) {
+        // Never committed, never replayed (DESIGN §10.6): it belongs right after the durable event
+        // whose id it carries. Past that event (a later one covers it) it is dropped; it moves no
+        // position, so a reconnect from its id resumes with the durable events after it.
+        if (last === null || event.event_id === last) yield event;
         continue;
       }
       if (last === null) last = event.event_id - 1;

@@ -14,3 +14,4 @@ export * from "./issue-token.js";
 export * from "./raw-trpc.js";
 export * from "./raw-websocket.js";
 export * from "./respond-refusal-code.js";
+export * from "./sse-feed.js";

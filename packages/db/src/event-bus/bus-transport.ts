@@ -9,7 +9,7 @@ export interface TransportHandlers {
 }
 
 /**
- * How id-only notices travel between processes: PostgreSQL LISTEN/NOTIFY or NATS. A transport
+ * How notices (ids, and live mutations: ADR 0007) travel between processes: PostgreSQL LISTEN/NOTIFY or NATS. A transport
  * carries notices and says when it reconnected; ordering, gap filling and the listeners are the
  * bus's (`NoticeEventBus`), so every transport behaves the same.
  */
@@ -18,6 +18,11 @@ export interface BusTransport {
   start(handlers: TransportHandlers): Promise<void>;
   /** Sends after commit; never throws (the events are committed whatever happens here). */
   send(notices: NotifyPayload[]): Promise<void>;
+  /**
+   * The largest encoded notice (UTF-8 bytes) this transport carries. Id-only notices are far below
+   * it; a live notice above it is not sent (the bus delivers it locally only and counts it).
+   */
+  readonly maxNoticeBytes: number;
   close(): Promise<void>;
   /** Cuts the connection as a network failure would (tests of the reconnection path). */
   simulateConnectionLoss(): Promise<void>;

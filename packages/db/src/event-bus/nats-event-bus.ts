@@ -1,7 +1,7 @@
-import type { RuntimeLogger } from "@parley/session-core";
 import type pg from "pg";
 import type { BusTransport, TransportWrapper } from "./bus-transport.js";
 import { NatsTransport } from "./nats-transport.js";
+import type { BusLogger } from "./notice-event-bus.js";
 import { NoticeEventBus } from "./notice-event-bus.js";
 
 export interface NatsEventBusOptions {
@@ -11,7 +11,7 @@ export interface NatsEventBusOptions {
   url: string;
   /** First token of every subject (default `parley`); processes that share it hear each other. */
   prefix?: string;
-  logger?: Pick<RuntimeLogger, "warn" | "error">;
+  logger?: BusLogger;
   maxTrackedSessions?: number;
   pingIntervalMs?: number;
   /** Wraps the NATS transport (tests: `withBusFaults`). */

@@ -13,6 +13,9 @@ export interface NatsTransportOptions {
   pingIntervalMs?: number | undefined;
 }
 
+/** NATS servers' default `max_payload`, assumed until the server said its own. */
+const DEFAULT_MAX_PAYLOAD_BYTES = 1_048_576;
+
 /** Characters a NATS subject token may not hold (separators, wildcards, whitespace). */
 const UNSAFE_TOKEN = /[^A-Za-z0-9_:-]/;
 
@@ -38,6 +41,11 @@ export class NatsTransport implements BusTransport {
   readonly #prefix: string;
   #connection: NatsConnection | null = null;
   readonly #subscriptions: Subscription[] = [];
+
+  /** The server's `max_payload` (1 MiB by default) once connected. */
+  get maxNoticeBytes(): number {
+    return this.#connection?.info?.max_payload ?? DEFAULT_MAX_PAYLOAD_BYTES;
+  }
 
   constructor(options: NatsTransportOptions) {
     this.#options = options;
@@ -110,8 +118,8 @@ export class NatsTransport implements BusTransport {
   }
 
   #subject(notice: NotifyPayload): string {
-    return notice.kind === "session"
-      ? `${this.#prefix}.session.${sessionSubjectToken(notice.session_id)}`
-      : `${this.#prefix}.interactions`;
+    return notice.kind === "interaction"
+      ? `${this.#prefix}.interactions`
+      : `${this.#prefix}.session.${sessionSubjectToken(notice.session_id)}`;
   }
 }

@@ -1,7 +1,9 @@
+import { randomUUID } from "node:crypto";
 import {
   type EventBus,
   type EventBusListener,
   type InteractionEvent,
+  isLiveMutation,
   ListenerRegistry,
   type RuntimeLogger,
   type SessionEvent,
@@ -17,14 +19,17 @@ import {
 import { columnNames } from "../session-store/table-columns.js";
 import { INTERACTION_EVENT_COLUMNS, SESSION_EVENT_COLUMNS } from "../session-store/tables.js";
 import type { BusTransport } from "./bus-transport.js";
-import type { NotifyPayload } from "./notify-payload.js";
+import { encodeNotifyPayload, type NotifyPayload } from "./notify-payload.js";
 import { SerialQueues } from "./serial-queue.js";
+
+/** The bus's logger; `debug` (pino's), when present, hears live mutations too large to send. */
+export type BusLogger = Pick<RuntimeLogger, "warn" | "error"> & { debug?: RuntimeLogger["info"] };
 
 export interface NoticeEventBusOptions {
   /** For reading the announced rows (and, for NOTIFY, for sending). */
   pool: pg.Pool;
   transport: BusTransport;
-  logger?: Pick<RuntimeLogger, "warn" | "error"> | undefined;
+  logger?: BusLogger | undefined;
   /** How many sessions' delivery positions are remembered (least recently used are forgotten). */
   maxTrackedSessions?: number | undefined;
 }
@@ -42,11 +47,28 @@ const INTERACTION_STREAM = "\u0000interactions";
  * the sessions it tracks, then tells listeners to resync. Local publishes are delivered before
  * `publish` resolves; notices to other processes are sent without waiting for them. Sessions nobody
  * in this process listens to are not read at all.
+ *
+ * Live mutations (DESIGN §10.6, ADR 0007) are the one payload the transport carries: there is no row
+ * to read. A receiving bus runs one through the session's serial queue behind the durable deliveries,
+ * reads up to the durable `event_id` it follows if it has not delivered that yet (the sender
+ * committed it before), hands it over when the session's position is exactly that id, and drops it
+ * when the position is past it (a later durable event covers it). A live notice larger than the
+ * transport carries (NOTIFY: 8,000 bytes) reaches this process's listeners only
+ * (`liveMutationsNotCarried`, logged at debug).
  */
 export class NoticeEventBus implements EventBus {
   readonly #pool: pg.Pool;
   readonly #transport: BusTransport;
-  readonly #logger: Pick<RuntimeLogger, "warn" | "error"> | undefined;
+  readonly #logger: BusLogger | undefined;
+  /** Marks this bus's live notices, which NOTIFY hands back to it (it delivered them locally). */
+  readonly #origin = randomUUID();
+  #liveNotCarried = 0;
+  /**
+   * How many listeners take live mutations, by session (key `undefined`: every session). The
+   * runtime listens to every session's durable events but to no live mutation, so live notices
+   * need an interest of their own to be skipped where nobody wants them.
+   */
+  readonly #liveInterest = new Map<string | undefined, number>();
   readonly #maxTrackedSessions: number;
   readonly #listeners: ListenerRegistry;
   /** Last delivered event id by session, in least-recently-used order. */
@@ -75,6 +97,7 @@ export class NoticeEventBus implements EventBus {
 
   async close(): Promise<void> {
     this.#listeners.clear();
+    this.#liveInterest.clear();
     await Promise.all(this.#sending);
     await this.#transport.close();
   }
@@ -89,13 +112,66 @@ export class NoticeEventBus implements EventBus {
     return this.#listeners.size;
   }
 
-  /** This process's listeners only, for now: carrying live mutations to other processes is #22's next step. */
+  /** The largest notice the transport carries (a larger live mutation stays in this process). */
+  get maxNoticeBytes(): number {
+    return this.#transport.maxNoticeBytes;
+  }
+
+  /** Live mutations that reached this process's listeners only: too large for the transport. */
+  get liveMutationsNotCarried(): number {
+    return this.#liveNotCarried;
+  }
+
+  /**
+   * This process's listeners at once; other processes' through the transport, behind the notices
+   * of the durable events published before it (one ordered queue of notices per bus).
+   */
   publishLive(mutation: SessionMutation): void {
-    this.#listeners.emitLive(structuredClone(mutation));
+    const body = JSON.stringify(mutation);
+    this.#listeners.emitLive(JSON.parse(body) as SessionMutation);
+    const notice: NotifyPayload = {
+      kind: "live",
+      session_id: mutation.session_id,
+      event_id: mutation.event_id,
+      origin: this.#origin,
+      body,
+    };
+    const bytes = Buffer.byteLength(encodeNotifyPayload(notice));
+    if (bytes > this.#transport.maxNoticeBytes) {
+      // Best effort by contract: the next checkpoint carries its persisted form to everyone.
+      this.#liveNotCarried += 1;
+      this.#logger?.debug?.(
+        {
+          session_id: mutation.session_id,
+          event_id: mutation.event_id,
+          bytes,
+          limit: this.#transport.maxNoticeBytes,
+        },
+        "live mutation too large for the bus transport: delivered in this process only",
+      );
+      return;
+    }
+    this.#send([notice]);
   }
 
   subscribe(listener: EventBusListener): () => void {
-    return this.#listeners.add(listener);
+    const unsubscribe = this.#listeners.add(listener);
+    if (!listener.onLiveMutation) return unsubscribe;
+    const key = listener.session_id;
+    this.#liveInterest.set(key, (this.#liveInterest.get(key) ?? 0) + 1);
+    let subscribed = true;
+    return () => {
+      unsubscribe();
+      if (!subscribed) return;
+      subscribed = false;
+      const left = (this.#liveInterest.get(key) ?? 1) - 1;
+      if (left > 0) this.#liveInterest.set(key, left);
+      else this.#liveInterest.delete(key);
+    };
+  }
+
+  #wantsLive(session_id: string): boolean {
+    return this.#liveInterest.has(undefined) || this.#liveInterest.has(session_id);
   }
 
   async publish(events: {
@@ -151,6 +227,10 @@ export class NoticeEventBus implements EventBus {
   }
 
   #onNotice(notice: NotifyPayload): void {
+    if (notice.kind === "live") {
+      this.#onLiveNotice(notice);
+      return;
+    }
     const delivery =
       notice.kind === "session"
         ? this.#queues.run(notice.session_id, () =>
@@ -158,6 +238,39 @@ export class NoticeEventBus implements EventBus {
           )
         : this.#queues.run(INTERACTION_STREAM, () => this.#deliverInteractions(notice.last, []));
     delivery.catch((error: unknown) => this.#logger?.error({ err: error, notice }, "event delivery failed"));
+  }
+
+  #onLiveNotice(notice: Extract<NotifyPayload, { kind: "live" }>): void {
+    // Its own (NOTIFY echoes them) went to the local listeners at publish; nobody here: no work.
+    if (notice.origin === this.#origin || !this.#wantsLive(notice.session_id)) return;
+    this.#queues
+      .run(notice.session_id, () => this.#deliverLive(notice))
+      .catch((error: unknown) =>
+        this.#logger?.error({ err: error, session_id: notice.session_id }, "live delivery failed"),
+      );
+  }
+
+  /** Runs in the session's queue, so after every durable delivery of the session noticed before it. */
+  async #deliverLive(notice: Extract<NotifyPayload, { kind: "live" }>): Promise<void> {
+    const { session_id, event_id } = notice;
+    // The sender committed `event_id` before publishing: if its notice was lost or this bus never
+    // tracked the session, read up to it so that the live mutation still follows its event.
+    if (event_id > 0) await this.#deliverSession(session_id, event_id, event_id, []);
+    if (!this.#wantsLive(session_id)) return;
+    const position = this.#positions.get(session_id) ?? 0;
+    if (position !== event_id) return;
+    let mutation: SessionMutation;
+    try {
+      mutation = JSON.parse(notice.body) as SessionMutation;
+    } catch (error) {
+      this.#logger?.warn({ err: error, session_id }, "unreadable live notice dropped");
+      return;
+    }
+    if (mutation.session_id !== session_id || mutation.event_id !== event_id || !isLiveMutation(mutation)) {
+      this.#logger?.warn({ session_id, event_id }, "live notice that does not match its header dropped");
+      return;
+    }
+    this.#listeners.emitLive(mutation);
   }
 
   /** After a reconnection: read every tracked session's and the feed's events published meanwhile. */

@@ -15,8 +15,12 @@ export interface NotifyTransportOptions {
   heartbeatTimeoutMs?: number | undefined;
 }
 
+/** PostgreSQL refuses a NOTIFY payload of 8,000 bytes or more. */
+export const NOTIFY_PAYLOAD_LIMIT_BYTES = 7_999;
+
 /** Notices over PostgreSQL LISTEN/NOTIFY on one channel of one database. */
 export class NotifyTransport implements BusTransport {
+  readonly maxNoticeBytes = NOTIFY_PAYLOAD_LIMIT_BYTES;
   readonly #options: NotifyTransportOptions;
   #connection: ListenConnection | null = null;
   /** Notices waiting for the NOTIFY statement in flight (see `send`). */

@@ -1,6 +1,6 @@
-import type { RuntimeLogger } from "@parley/session-core";
 import type pg from "pg";
 import type { TransportWrapper } from "./bus-transport.js";
+import type { BusLogger } from "./notice-event-bus.js";
 import { NoticeEventBus } from "./notice-event-bus.js";
 import { NotifyTransport } from "./notify-transport.js";
 
@@ -10,7 +10,7 @@ export interface PostgresEventBusOptions {
   /** For the dedicated LISTEN connection. */
   url: string;
   channel?: string;
-  logger?: Pick<RuntimeLogger, "warn" | "error">;
+  logger?: BusLogger;
   /** How many sessions' delivery positions are remembered (least recently used are forgotten). */
   maxTrackedSessions?: number;
   /** LISTEN liveness check period and deadline in ms (defaults 1,000 and 1,000). */

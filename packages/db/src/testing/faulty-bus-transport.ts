@@ -33,6 +33,9 @@ export function withBusFaults(transport: BusTransport, faults: BusFaults): BusTr
       // The bus never sends an empty batch; neither does its wrapper.
       if (kept.length > 0) await transport.send(kept);
     },
+    get maxNoticeBytes() {
+      return transport.maxNoticeBytes;
+    },
     close: () => transport.close(),
     simulateConnectionLoss: () => transport.simulateConnectionLoss(),
   };

@@ -1,11 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { EventBus } from "../ports/event-bus.js";
 import type { InteractionEvent, SessionEvent, SessionStore } from "../ports/session-store.js";
+import type { SessionMutation } from "../schema/mutation.js";
 import { buildInteraction, buildSessionRecord, buildUserMessage, messageCommitOf } from "./fixtures.js";
 
 /** The notice a fault hook sees (the adapters' notices have this shape and more). */
 export interface ConformanceNotice {
-  kind: "session" | "interaction";
+  kind: "session" | "interaction" | "live";
   session_id?: string;
 }
 
@@ -14,6 +15,10 @@ export interface ConformanceBus extends EventBus {
   /** Cuts the bus's connection as a network failure would (e.g. `pg_terminate_backend`). */
   simulateConnectionLoss(): Promise<void>;
   close(): Promise<void>;
+  /** The largest notice its transport carries (a larger live mutation stays in the process). */
+  readonly maxNoticeBytes: number;
+  /** Live mutations it delivered to its own listeners only, being too large for the transport. */
+  readonly liveMutationsNotCarried: number;
 }
 
 export interface EventBusConformanceSubject {
@@ -37,6 +42,23 @@ export interface EventBusConformanceSubject {
 /** Resolves when `condition` holds (other processes' deliveries have no local signal to await). */
 async function until(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
+/** A live text delta of `session_id` following durable event `event_id` (DESIGN §10.6). */
+function liveDelta(session_id: string, event_id: number, delta: string): SessionMutation {
+  return {
+    event_id,
+    mutation_id: `live:${event_id}:${delta.slice(0, 16)}`,
+    session_id,
+    created_at: 1,
+    live: true,
+    variant: "delta",
+    type: "text",
+    message_id: "message:live",
+    revision: 0,
+    part_id: "part:live",
+    delta,
+  };
 }
 
 const ids = (events: SessionEvent[]) => events.map((event) => `${event.session_id}#${event.event_id}`);
@@ -84,10 +106,21 @@ export function runEventBusConformance(
     function record(bus: EventBus, filter?: { session_id: string }) {
       const session: SessionEvent[] = [];
       const interaction: InteractionEvent[] = [];
+      const live: SessionMutation[] = [];
+      /** Durable events (`#<id>`) and live mutations (`live@<id>:<delta>`) in arrival order. */
+      const order: string[] = [];
       let resyncs = 0;
       bus.subscribe({
         ...filter,
-        onSessionEvent: (event) => session.push(event),
+        onSessionEvent: (event) => {
+          session.push(event);
+          order.push(`${event.session_id}#${event.event_id}`);
+        },
+        onLiveMutation: (mutation) => {
+          live.push(mutation);
+          const text = mutation.variant === "delta" ? mutation.delta.slice(0, 16) : mutation.variant;
+          order.push(`${mutation.session_id}@${mutation.event_id}:${text}`);
+        },
         onInteractionEvent: (event) => interaction.push(event),
         onResync: () => {
           resyncs += 1;
@@ -96,6 +129,12 @@ export function runEventBusConformance(
       return {
         session,
         interaction,
+        live,
+        /** `order` of one session, without its id (`#1`, `@1:hello`). */
+        orderOf: (session_id: string) =>
+          order
+            .filter((entry) => entry.startsWith(session_id))
+            .map((entry) => entry.slice(session_id.length)),
         of: (session_id: string) => session.filter((event) => event.session_id === session_id),
         get resyncs() {
           return resyncs;
@@ -295,6 +334,80 @@ export function runEventBusConformance(
       await a.publish({ session_events: events.slice(1), interaction_events: [] });
       expect(ids(seen.of(session_id))).toEqual(ids(events));
       expect(received).toEqual([1]);
+    });
+
+    it("a live mutation reaches another process's listeners once, right after the durable event it follows", async () => {
+      const a = await startBus();
+      const b = await startBus();
+      const seenByA = record(a);
+      const seenByB = record(b);
+      const session_id = sessionId("live");
+      const first = await commitMessages(session_id, 1);
+      await a.publish({ session_events: first, interaction_events: [] });
+      // Sent at once: B may still be reading event 1's row when this arrives.
+      a.publishLive(liveDelta(session_id, 1, "hello"));
+      expect(seenByA.orderOf(session_id)).toEqual(["#1", "@1:hello"]);
+      await sentinel(a, session_id, 2, seenByB);
+      expect(seenByB.orderOf(session_id)).toEqual(["#1", "@1:hello", "#2"]);
+      expect(seenByB.live).toStrictEqual([liveDelta(session_id, 1, "hello")]);
+      // A's own notices may come back to it (NOTIFY): B's next event, heard after them, proves
+      // A delivered its live mutation once.
+      await sentinel(b, session_id, 3, seenByA);
+      expect(seenByA.orderOf(session_id)).toEqual(["#1", "@1:hello", "#2", "#3"]);
+    });
+
+    it("a live mutation whose durable event's notice was lost still follows that event: it is read first", async () => {
+      const session_id = sessionId("live-lost");
+      let losing = false;
+      const a = await startBus({
+        dropNotice: (notice, direction) =>
+          losing && direction === "send" && notice.kind === "session" && notice.session_id === session_id,
+      });
+      const b = await startBus();
+      const seenByB = record(b);
+      const heard = await commitMessages(session_id, 1);
+      await a.publish({ session_events: heard, interaction_events: [] });
+      await until(() => seenByB.of(session_id).length >= 1);
+      losing = true;
+      const lost = await commitMessages(session_id, 2, 2);
+      await a.publish({ session_events: lost, interaction_events: [] });
+      a.publishLive(liveDelta(session_id, 3, "after three"));
+      await until(() => seenByB.live.length >= 1);
+      expect(seenByB.orderOf(session_id)).toEqual(["#1", "#2", "#3", "@3:after three"]);
+      expect(seenByB.of(session_id)).toStrictEqual([...heard, ...lost]);
+    });
+
+    it("drops a live mutation in another process when a later durable event already covers it", async () => {
+      const a = await startBus();
+      const b = await startBus();
+      const seenByB = record(b);
+      const session_id = sessionId("live-stale");
+      const events = await commitMessages(session_id, 2);
+      await a.publish({ session_events: events, interaction_events: [] });
+      await until(() => seenByB.of(session_id).length >= 2);
+      // Follows event 1, but B is at event 2: its persisted form is already there.
+      a.publishLive(liveDelta(session_id, 1, "stale"));
+      a.publishLive(liveDelta(session_id, 2, "fresh"));
+      await sentinel(a, session_id, 3, seenByB);
+      expect(seenByB.orderOf(session_id)).toEqual(["#1", "#2", "@2:fresh", "#3"]);
+    });
+
+    it("a live mutation too large for the transport reaches this process's listeners only, counted", async () => {
+      const a = await startBus();
+      const b = await startBus();
+      const seenByA = record(a);
+      const seenByB = record(b);
+      const session_id = sessionId("live-large");
+      const first = await commitMessages(session_id, 1);
+      await a.publish({ session_events: first, interaction_events: [] });
+      const large = liveDelta(session_id, 1, `large:${"x".repeat(a.maxNoticeBytes)}`);
+      a.publishLive(large);
+      a.publishLive(liveDelta(session_id, 1, "small"));
+      expect(a.liveMutationsNotCarried).toBe(1);
+      expect(seenByA.live).toStrictEqual([large, liveDelta(session_id, 1, "small")]);
+      await sentinel(a, session_id, 2, seenByB);
+      expect(seenByB.orderOf(session_id)).toEqual(["#1", "@1:small", "#2"]);
+      expect(b.liveMutationsNotCarried).toBe(0);
     });
 
     // NOTIFY's broker is the database itself; its restarts are covered by the API's fault tests.
