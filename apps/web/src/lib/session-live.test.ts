@@ -232,6 +232,29 @@ describe("live mutations in the session view (§10.6)", () => {
     expect(shown(state)).toEqual({ revision: 2, parts: ["Hello world!"] });
   });
 
+  it("does not follow live text on a message known only from the snapshot until its next checkpoint", () => {
+    // A late joiner: the deltas on revision 1 that came before it are not in the snapshot.
+    let state = sessionViewReducer(createSessionViewState(SID), {
+      type: "snapshot",
+      snapshot: { info, messages: [reply(1, [text("Hel")])], status: runningStatus },
+    });
+    state = apply(state, delta(8, 1, "ld"));
+    expect(shown(state)).toEqual({ revision: 1, parts: ["Hel"] });
+    state = apply(state, part(9, 2, text("Hello wor")), delta(9, 2, "ld"));
+    expect(shown(state)).toEqual({ revision: 2, parts: ["Hello world"] });
+  });
+
+  it("drops live mutations buffered while loading when the feed reconnects before the snapshot", () => {
+    let state = apply(createSessionViewState(SID), message(7, 0, [text("Hi")], true), delta(7, 0, "!"));
+    state = apply(state, { type: "reconnected" }, message(8, 1, [text("Hi there")]));
+    expect(state.buffer).toHaveLength(1);
+    state = sessionViewReducer(state, {
+      type: "snapshot",
+      snapshot: { info, messages: [], status: runningStatus },
+    });
+    expect(shown(state)).toEqual({ revision: 1, parts: ["Hi there"] });
+  });
+
   it("applies live mutations buffered while loading on top of the snapshot, by revision", () => {
     let state = apply(createSessionViewState(SID), message(8, 1, [text("Hel")]), delta(8, 1, "lo"));
     expect(state.buffer).toHaveLength(2);
