@@ -2,6 +2,8 @@
  * The wire types, each inferred (`z.infer`) from its one schema in the contract
  * (`@parley/session-core/wire`, bundled into the published package so its types stand alone).
  */
+import type { SessionMutation } from "@parley/session-core/wire";
+
 export type {
   AdminInboxItem,
   AdminInteractionEvent,
@@ -58,6 +60,15 @@ export type {
   WithdrawPromptResult,
   WorkspaceList,
 } from "@parley/session-core/wire";
+
+/**
+ * A live mutation (DESIGN §10.6) as `session.subscribe({ live: true })` hands it on: a `message`,
+ * `part` or `delta` with `live: true`, the `event_id` of the durable mutation it follows and the
+ * message `revision` it builds on.
+ */
+export type LiveSessionMutation = Extract<SessionMutation, { variant: "message" | "part" | "delta" }> & {
+  live: true;
+};
 
 export interface SubscribeOptions {
   /**

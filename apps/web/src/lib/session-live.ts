@@ -1,4 +1,10 @@
-import type { AssistantMessage, AssistantPart, SessionMessage, SessionMutation } from "@parley/sdk";
+import type {
+  AssistantMessage,
+  AssistantPart,
+  LiveSessionMutation,
+  SessionMessage,
+  SessionMutation,
+} from "@parley/sdk";
 
 /**
  * What the view holds of one assistant message beyond its durable copy (DESIGN §10.6): live
@@ -21,11 +27,7 @@ export interface LiveEntry {
 
 export type LiveMessages = ReadonlyMap<string, LiveEntry>;
 
-export type LiveMutation = Extract<SessionMutation, { variant: "message" | "part" | "delta" }> & {
-  live: true;
-};
-
-export function isLive(mutation: SessionMutation): mutation is LiveMutation {
+export function isLive(mutation: SessionMutation): mutation is LiveSessionMutation {
   return (
     (mutation.variant === "message" || mutation.variant === "part" || mutation.variant === "delta") &&
     mutation.live === true
@@ -36,7 +38,7 @@ export function isLive(mutation: SessionMutation): mutation is LiveMutation {
 export function applyLive(
   live: LiveMessages,
   durable: ReadonlyMap<string, SessionMessage>,
-  mutation: LiveMutation,
+  mutation: LiveSessionMutation,
 ): LiveMessages {
   const held = durable.get(mutation.message_id);
   if (mutation.variant === "message") {
