@@ -1,4 +1,5 @@
 export {
+  isLiveMutation,
   isParleyCode,
   LIMITS,
   PARLEY_CODES,

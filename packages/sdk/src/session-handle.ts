@@ -1,3 +1,4 @@
+import { isLiveMutation } from "@parley/session-core/wire";
 import type { ContractClient } from "./contract-client.js";
 import { withParleyErrors } from "./parley-error.js";
 import { startTrackedSubscription } from "./subscription.js";
@@ -22,8 +23,8 @@ import type {
   SessionSetOptions,
   SessionSetResult,
   SessionStatus,
+  SessionSubscribeOptions,
   StopResult,
-  SubscribeOptions,
   WithdrawPromptResult,
 } from "./types.js";
 
@@ -31,12 +32,14 @@ import type {
 export interface ParleySession {
   readonly id: string;
   /**
-   * Live persisted mutations of this session. Reconnects by itself and resumes after the last
-   * received `event_id`: no gap, no duplicate. Returns the idempotent unsubscribe.
+   * The persisted mutations of this session as they are committed. Reconnects by itself and
+   * resumes after the last received durable `event_id`: no gap, no duplicate. With `live: true`
+   * also its live mutations (`mutation.live === true`), which `onReconnect` says to drop. Returns
+   * the idempotent unsubscribe.
    */
   subscribe(
     listener: (mutation: SessionMutation) => void | Promise<void>,
-    options?: SubscribeOptions,
+    options?: SessionSubscribeOptions,
   ): () => void;
   /** Resolves once the prompt is persisted and assigned to a Turn. */
   prompt(input: PromptInput): Promise<PromptResult>;
@@ -88,6 +91,8 @@ export function createSessionHandle(trpc: ContractClient, session_id: string): P
           trpc.subscribe("session.onMutation", { ...target, ...input }, handlers),
         listener,
         subscribeOptions: options,
+        isLive: isLiveMutation,
+        deliverLive: options?.live === true,
       });
     },
     prompt: (input) =>

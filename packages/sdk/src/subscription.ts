@@ -17,6 +17,12 @@ const RETRY_DELAYS_MS = [100, 250, 500, 1_000, 2_000, 5_000] as const;
  *   connection failed: it is re-subscribed here, after a short backoff, from the last delivered id.
  * A domain error (`ParleyError`: `unauthorized`, `session_not_found` …) ends it for good and goes
  * to `onError`. The `event_id` guard makes "no duplicate" hold even if a replay overlapped.
+ *
+ * Live events (`isLive`, DESIGN §10.6) carry the id of the durable event they follow, not a new one:
+ * they never move the position a reconnect resumes from, and one is handed on only right after
+ * that durable event (an older one is stale: a later durable event already carries its persisted
+ * form). Every start after the first is a reconnect: `onReconnect` runs in delivery order after the
+ * durable events missed meanwhile and before any live event of the new connection.
  */
 export function startTrackedSubscription<E extends { event_id: number }>(options: {
   /** Items are `{ id, data: E }` (tracked events) or a `SubscriptionStarted` (announced starts). */
@@ -26,6 +32,10 @@ export function startTrackedSubscription<E extends { event_id: number }>(options
   ) => Unsubscribable;
   listener: (event: E) => void | Promise<void>;
   subscribeOptions: SubscribeOptions | undefined;
+  /** Tells a live event from a durable one; without it every event is durable. */
+  isLive?: (event: E) => boolean;
+  /** Whether live events reach the listener (else they are dropped here). */
+  deliverLive?: boolean;
 }): () => void {
   const after = options.subscribeOptions?.after_event_id;
   let lastDelivered: number | undefined = after;
@@ -34,11 +44,17 @@ export function startTrackedSubscription<E extends { event_id: number }>(options
   let failures = 0;
   let current: Unsubscribable | null = null;
   let retry: ReturnType<typeof setTimeout> | null = null;
+  let starts = 0;
 
   const end = (error: unknown) => {
     active = false;
     if (options.subscribeOptions?.onError) options.subscribeOptions.onError(error);
     else console.error("[parley] subscription ended", error);
+  };
+
+  /** Runs `step` after everything delivered before it; a failing step stops nothing after it. */
+  const enqueue = (step: () => void | Promise<void>) => {
+    delivery = delivery.then(() => (active ? step() : undefined)).catch(reportListenerError);
   };
 
   const start = () => {
@@ -50,23 +66,25 @@ export function startTrackedSubscription<E extends { event_id: number }>(options
           failures = 0;
           if (!active) return;
           if (isSubscriptionStarted(item)) {
+            starts += 1;
+            const onReconnect = starts > 1 ? options.subscribeOptions?.onReconnect : undefined;
+            if (onReconnect) enqueue(onReconnect);
             const onStarted = options.subscribeOptions?.onStarted;
             const started = { last_event_id: item.last_event_id };
             // In the delivery order: every event through `last_event_id` reached the listener first.
-            if (onStarted)
-              delivery = delivery
-                .then(() => (active ? onStarted(started) : undefined))
-                .catch(reportListenerError);
+            if (onStarted) enqueue(() => onStarted(started));
             return;
           }
           const { data } = item as { data: E };
+          if (options.isLive?.(data) === true) {
+            if (options.deliverLive !== true) return;
+            if (lastDelivered !== undefined && data.event_id !== lastDelivered) return;
+            enqueue(() => options.listener(data));
+            return;
+          }
           if (lastDelivered !== undefined && data.event_id <= lastDelivered) return;
           lastDelivered = data.event_id;
-          delivery = delivery
-            .then(() => (active ? options.listener(data) : undefined))
-            .catch((error: unknown) => {
-              reportListenerError(error);
-            });
+          enqueue(() => options.listener(data));
         },
         onError: (error) => {
           if (!active) return;

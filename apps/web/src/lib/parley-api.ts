@@ -76,16 +76,19 @@ export interface ParleyApi {
 export interface ParleySessionApi {
   readonly id: string;
   /**
-   * Persisted mutations committed from now on; reconnects by itself and resumes after the last
+   * Persisted mutations committed from now on, and live ones (`live: true`, DESIGN §10.6) right
+   * after the durable one they follow; reconnects by itself and resumes after the last durable
    * `event_id`. `onStarted` is called once the server listens (load the snapshot then), and again
    * after each reconnect (with `last_event_id: null` the reconnect happened before any mutation
-   * arrived, so the snapshot must be re-read). `onEnded` is called if the feed stops for good (not
-   * for dropped connections, which resume).
+   * arrived, so the snapshot must be re-read). `onReconnect` comes before a reconnect's
+   * `onStarted`: live state streamed meanwhile is gone (drop it, re-read the messages). `onEnded`
+   * is called if the feed stops for good (not for dropped connections, which resume).
    */
   subscribe(
     listener: (mutation: SessionMutation) => void,
     handlers: {
       onStarted: (started: { last_event_id: number | null }) => void;
+      onReconnect: () => void;
       onEnded: (error: unknown) => void;
     },
   ): () => void;

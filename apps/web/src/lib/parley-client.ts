@@ -52,8 +52,8 @@ function feedOptions(onEnded: (error: unknown) => void, onStarted: (() => void) 
 function bindSession(handle: ReturnType<ReturnType<typeof createParleyClient>["session"]>): ParleySessionApi {
   return {
     id: handle.id,
-    subscribe: (listener, { onStarted, onEnded }) =>
-      handle.subscribe(listener, { onStarted, onError: onEnded }),
+    subscribe: (listener, { onStarted, onReconnect, onEnded }) =>
+      handle.subscribe(listener, { live: true, onStarted, onReconnect, onError: onEnded }),
     info: () => handle.info(),
     status: () => handle.status(),
     messages: (before_sequence) => handle.messages(before_sequence === undefined ? {} : { before_sequence }),

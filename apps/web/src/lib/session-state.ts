@@ -1,6 +1,5 @@
 import type {
   AssistantMessage,
-  AssistantPart,
   Interaction,
   SessionInfo,
   SessionMessage,
@@ -8,9 +7,19 @@ import type {
   SessionStatus,
   ToolPart,
 } from "@parley/sdk";
+import {
+  applyLive,
+  dropCovered,
+  followDurable,
+  isLive,
+  type LiveMessages,
+  upsertPart,
+  withLive,
+} from "./session-live";
 
 /**
- * The browser's view of one Session, built only from persisted state the server published.
+ * The browser's view of one Session: the persisted state the server published, and the live
+ * mutations (DESIGN §10.6) on top of it, kept apart in `live` (see `session-live.ts`).
  *
  * Sync protocol (G72, docs/behaviour.md#subscriptions): subscribe first and buffer, load the
  * snapshot, replace the local state with it, then apply the buffer. Until the snapshot arrives
@@ -18,16 +27,23 @@ import type {
  * - `message`: upsert by `message_id` when its revision is newer than the one held;
  * - `part`: upsert by `part_id` inside its message unless the mutation's revision is strictly older
  *   (an equal revision re-applies the same full snapshot, which is harmless);
- * - `delta`: append only when its revision is newer than the message's (a snapshot taken after the
- *   delta already contains the text, and appending twice would duplicate it);
- * - every mutation: ignored when its `event_id` is not above the last applied one.
+ * - a durable `delta` (none after §10.6; kept for a server that still sends them): append only
+ *   when its revision is newer than the message's (a snapshot taken after the delta already
+ *   contains the text, and appending twice would duplicate it);
+ * - every durable mutation: ignored when its `event_id` is not above the last applied one;
+ * - a live mutation carries the `event_id` it follows: ignored when that is older than the last
+ *   applied one (a later checkpoint covers it), else applied to `live`, never moving
+ *   `last_event_id`. `reconnected` drops every live state (it is never replayed).
  */
 export interface SessionViewState {
   readonly session_id: string;
   readonly phase: "loading" | "ready" | "error";
   readonly error?: string;
   readonly info?: SessionInfo;
+  /** The durable messages; `orderedMessages` shows them with their live state. */
   readonly messages: ReadonlyMap<string, SessionMessage>;
+  /** Live state per assistant message, on top of `messages`. */
+  readonly live: LiveMessages;
   readonly turn: TurnView;
   /** Configured vs effective approval mode and tool allowances, as `status().security` has them. */
   readonly security?: SessionStatus["security"];
@@ -86,6 +102,8 @@ export type SessionAction =
   | { type: "merge"; messages: readonly SessionMessage[]; older_before_sequence?: number | null }
   | { type: "status"; status: SessionStatus }
   | { type: "error"; message: string }
+  /** The subscription resumed after an interruption: what was streamed meanwhile is gone. */
+  | { type: "reconnected" }
   /** Start over (a new subscription and snapshot follow). */
   | { type: "reset" };
 
@@ -96,6 +114,7 @@ export function createSessionViewState(session_id: string): SessionViewState {
     session_id,
     phase: "loading",
     messages: new Map(),
+    live: new Map(),
     turn: idleTurn,
     last_event_id: 0,
     buffer: [],
@@ -118,15 +137,23 @@ export function sessionViewReducer(state: SessionViewState, action: SessionActio
         const held = messages.get(message.message_id);
         if (!held || held.revision < message.revision) messages.set(message.message_id, message);
       }
+      // Read outside the feed: it covers older live state, and opens nothing (see `session-live.ts`).
+      const live = dropCovered(state.live, messages);
       return action.older_before_sequence === undefined
-        ? { ...state, messages }
-        : { ...state, messages, older_before_sequence: action.older_before_sequence };
+        ? { ...state, messages, live }
+        : { ...state, messages, live, older_before_sequence: action.older_before_sequence };
     }
     case "status":
       // Only the settings: which Turns run is driven by ordered `turn` mutations.
       return state.phase === "ready"
         ? { ...state, security: { ...action.status.security }, model: modelOfStatus(action.status) }
         : state;
+    case "reconnected":
+      return {
+        ...state,
+        live: new Map(),
+        buffer: state.buffer.filter((mutation) => !isLive(mutation)),
+      };
     case "reset":
       return createSessionViewState(state.session_id);
     case "error":
@@ -143,6 +170,7 @@ function applySnapshot(state: SessionViewState, snapshot: SessionSnapshot): Sess
     phase: "ready",
     info,
     messages,
+    live: new Map(),
     turn:
       status.state !== "running"
         ? idleTurn
@@ -161,34 +189,24 @@ function applySnapshot(state: SessionViewState, snapshot: SessionSnapshot): Sess
 }
 
 function applyMutation(state: SessionViewState, mutation: SessionMutation): SessionViewState {
+  if (isLive(mutation)) {
+    if (mutation.event_id < state.last_event_id) return state;
+    const live = applyLive(state.live, state.messages, mutation);
+    return live === state.live ? state : { ...state, live };
+  }
   if (mutation.event_id <= state.last_event_id) return state;
   const advanced = { ...state, last_event_id: mutation.event_id };
   switch (mutation.variant) {
-    case "message": {
-      const held = state.messages.get(mutation.message_id);
-      if (held && held.revision >= mutation.message.revision) return advanced;
-      return { ...advanced, messages: withEntry(state.messages, mutation.message_id, mutation.message) };
-    }
-    case "part": {
-      const held = state.messages.get(mutation.message_id);
-      if (held?.type !== "assistant" || mutation.revision < held.revision) return advanced;
-      const updated: AssistantMessage = {
-        ...held,
-        revision: Math.max(held.revision, mutation.revision),
-        parts: upsertPart(held.parts, mutation.part),
-      };
-      return { ...advanced, messages: withEntry(state.messages, held.message_id, updated) };
-    }
+    case "message":
+    case "part":
     case "delta": {
-      const held = state.messages.get(mutation.message_id);
-      if (held?.type !== "assistant" || mutation.revision <= held.revision) return advanced;
-      const parts = held.parts.map((part) =>
-        part.part_id === mutation.part_id && (part.type === "text" || part.type === "reasoning")
-          ? { ...part, text: part.text + mutation.delta }
-          : part,
-      );
-      const updated: AssistantMessage = { ...held, revision: mutation.revision, parts };
-      return { ...advanced, messages: withEntry(state.messages, held.message_id, updated) };
+      const messages = applyDurableMessage(state.messages, mutation);
+      const held = messages.get(mutation.message_id);
+      return {
+        ...advanced,
+        messages,
+        live: followDurable(state.live, mutation.message_id, mutation.revision, held),
+      };
     }
     case "turn":
       return { ...advanced, turn: applyTurn(state.turn, mutation) };
@@ -221,6 +239,36 @@ function applyMutation(state: SessionViewState, mutation: SessionMutation): Sess
   }
 }
 
+function applyDurableMessage(
+  messages: ReadonlyMap<string, SessionMessage>,
+  mutation: Extract<SessionMutation, { variant: "message" | "part" | "delta" }>,
+): ReadonlyMap<string, SessionMessage> {
+  const held = messages.get(mutation.message_id);
+  switch (mutation.variant) {
+    case "message":
+      if (held && held.revision >= mutation.message.revision) return messages;
+      return withEntry(messages, mutation.message_id, mutation.message);
+    case "part": {
+      if (held?.type !== "assistant" || mutation.revision < held.revision) return messages;
+      const updated: AssistantMessage = {
+        ...held,
+        revision: Math.max(held.revision, mutation.revision),
+        parts: upsertPart(held.parts, mutation.part),
+      };
+      return withEntry(messages, held.message_id, updated);
+    }
+    case "delta": {
+      if (held?.type !== "assistant" || mutation.revision <= held.revision) return messages;
+      const parts = held.parts.map((part) =>
+        part.part_id === mutation.part_id && (part.type === "text" || part.type === "reasoning")
+          ? { ...part, text: part.text + mutation.delta }
+          : part,
+      );
+      return withEntry(messages, held.message_id, { ...held, revision: mutation.revision, parts });
+    }
+  }
+}
+
 function applyTurn(turn: TurnView, mutation: Extract<SessionMutation, { variant: "turn" }>): TurnView {
   const others = turn.running_turn_ids.filter((turn_id) => turn_id !== mutation.turn_id);
   if (mutation.type === "start") {
@@ -247,23 +295,18 @@ function applySessionInfo(info: SessionInfo, mutation: Extract<SessionMutation, 
   };
 }
 
-function upsertPart(parts: readonly AssistantPart[], part: AssistantPart): AssistantPart[] {
-  const index = parts.findIndex((held) => held.part_id === part.part_id);
-  if (index === -1) return [...parts, part];
-  const next = [...parts];
-  next[index] = part;
-  return next;
-}
-
 function withEntry<V>(map: ReadonlyMap<string, V>, key: string, value: V): Map<string, V> {
   const next = new Map(map);
   next.set(key, value);
   return next;
 }
 
-/** Messages in timeline order (`sequence`), assistant parts in generation order (`sequence`). */
+/**
+ * Messages as shown (durable, or their live copy) in timeline order (`sequence`), assistant parts in
+ * generation order (`sequence`).
+ */
 export function orderedMessages(state: SessionViewState): SessionMessage[] {
-  return [...state.messages.values()]
+  return [...withLive(state.messages, state.live).values()]
     .sort((a, b) => a.sequence - b.sequence)
     .map((message) =>
       message.type === "assistant"

@@ -73,16 +73,21 @@ export function useSessionView(handle: ParleySessionApi): {
         onStarted: ({ last_event_id }) => {
           if (disposed) return;
           if (!snapshotRequested) loadSnapshot();
-          else if (last_event_id === null) {
-            // A reconnect before any mutation arrived resumes from "now": re-read what may have been missed.
-            handle.messages().then(
-              (page) => {
-                if (!disposed) dispatch({ type: "merge", messages: page.items });
-              },
-              () => undefined,
-            );
-            void refreshStatus();
-          }
+          else if (last_event_id === null) void refreshStatus();
+        },
+        // Live text streamed while the feed was down is gone for good (never replayed): drop what
+        // is live-only and re-read the messages, which carry its last checkpoint. A reconnect
+        // before any mutation arrived resumed from "now", so this also fills what it missed.
+        onReconnect: () => {
+          if (disposed) return;
+          dispatch({ type: "reconnected" });
+          if (!snapshotRequested) return;
+          handle.messages().then(
+            (page) => {
+              if (!disposed) dispatch({ type: "merge", messages: page.items });
+            },
+            () => undefined,
+          );
         },
         onEnded: (error) => {
           if (disposed) return;
