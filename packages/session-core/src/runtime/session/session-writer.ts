@@ -10,11 +10,18 @@ import type {
   SessionStore,
 } from "../../ports/session-store.js";
 import type { AssistantMessage, SessionMessage } from "../../schema/messages.js";
-import type { UnsequencedMutation } from "../../schema/mutation.js";
+import type { SessionMutation, UnsequencedMutation } from "../../schema/mutation.js";
 import type { RuntimeIds } from "../ids.js";
 import type { RuntimeLogger } from "../session-runtime-options.js";
 import type { AssistantTransition, AssistantTransitionFn, MutationSpec } from "../transitions/transition.js";
 import { turnProgressOf } from "../turn/turn-progress.js";
+import {
+  checkpointSpec,
+  type LiveCopy,
+  liveMessageMutation,
+  liveMutationOf,
+  replayLive,
+} from "./live-copies.js";
 
 /** The Turn's lease was taken over: it must stop writing and give the session up silently. */
 export class TurnFencedError extends Error {
@@ -22,6 +29,20 @@ export class TurnFencedError extends Error {
 }
 
 const MAX_CONFLICT_RETRIES = 20;
+
+export interface CheckpointOptions {
+  epoch?: number;
+  stored?: AssistantMessage;
+  /**
+   * A session change committed with this revision, after it: its `mutation` is logged after the
+   * message's (`preceding_mutation` of the commit), e.g. the Turn's `finish` with the close.
+   * `onCommitted` runs after the commit, before subscribers see either mutation.
+   */
+  followed_by?: Pick<SessionCommit, "settle_commands" | "ends_turn"> & {
+    mutation: UnsequencedMutation;
+    onCommitted?: () => void;
+  };
+}
 
 interface WriterDeps {
   session_id: string;
@@ -36,13 +57,20 @@ interface WriterDeps {
 
 /**
  * The per-session serial write chain: every write of this process to the session runs here
- * one after another, as "build the complete snapshot → commit one revision → update the in-memory
- * copy → publish". Another process's commit shows up as a revision conflict: the message is
- * reloaded and the transition applied again (re-validating). A fenced commit ends the Turn.
+ * one after another. A checkpoint is "build the complete snapshot from the live copy → commit one
+ * revision → update the in-memory copy → publish"; a live change (DESIGN §10.6) is "apply to the
+ * live copy → publish `live: true`", with no commit. Another process's commit shows up as a
+ * revision conflict: the message is reloaded, its live changes replayed and the transition applied
+ * again (re-validating). A fenced commit ends the Turn. A crash loses only the live copies.
  */
 export class SessionWriter {
   readonly #deps: WriterDeps;
+  /** The last committed copy of each open assistant message this process writes. */
   readonly #open = new Map<string, AssistantMessage>();
+  /** Live state of open assistant messages, present while it differs from the committed copy. */
+  readonly #live = new Map<string, LiveCopy>();
+  /** The last durable event of the session this process committed: what live mutations follow. */
+  #lastEventId: number | undefined;
   #tail: Promise<unknown> = Promise.resolve();
   #nextSequence: number | undefined;
   #inFlight = 0;
@@ -73,95 +101,209 @@ export class SessionWriter {
   }
 
   /**
-   * Applies a pure transition to an assistant message as one revision; null when it changed nothing.
+   * A checkpoint (DESIGN §10.6): applies a pure transition to an assistant message, on top of its
+   * live state, as one revision; null when it changed nothing. It publishes ONE mutation for the
+   * message (`checkpointSpec`); a message not committed yet is inserted (`expected_revision: 0`).
    * `stored`: a copy the caller just read from the store, used as this chain's read of the message
    * when there is no in-memory copy (the caller overlapped that read with other work).
    */
   updateAssistant<T>(
     message_id: string,
     transition: AssistantTransitionFn<T>,
-    options: {
-      epoch?: number;
-      stored?: AssistantMessage;
-      /**
-       * A session change committed with this revision, after it: its `mutation` is logged after the
-       * message's (`preceding_mutation` of the commit), e.g. the Turn's `finish` with the close.
-       * `onCommitted` runs after the commit, before subscribers see either mutation.
-       */
-      followed_by?: Pick<SessionCommit, "settle_commands" | "ends_turn"> & {
-        mutation: UnsequencedMutation;
-        onCommitted?: () => void;
-      };
-    } = {},
+    options: CheckpointOptions = {},
   ): Promise<{ message: AssistantMessage; value: T | undefined } | null> {
+    return this.serial(() => this.#checkpoint(message_id, transition, options));
+  }
+
+  /**
+   * The live state of the message as one revision (the stream ran `PARLEY_STREAM_CHECKPOINT_MS`
+   * without a checkpoint); null when it has none.
+   */
+  checkpointLive(
+    message_id: string,
+    options: CheckpointOptions = {},
+  ): Promise<{ message: AssistantMessage; value: undefined } | null> {
+    return this.serial(async () =>
+      this.#live.has(message_id)
+        ? this.#checkpoint(
+            message_id,
+            (current) => ({ message: current, mutation: { variant: "message" } }),
+            options,
+          )
+        : null,
+    );
+  }
+
+  /**
+   * Opens an assistant message live, with no commit (DESIGN §10.6): it takes the next free
+   * `sequence` now and is inserted at its first checkpoint. Publishes it whole (`revision: 0`).
+   */
+  beginLive(build: (sequence: number, now: number) => AssistantMessage): Promise<AssistantMessage> {
     return this.serial(async () => {
-      const cachedCopy = this.#open.get(message_id);
-      let current = cachedCopy ?? options.stored ?? (await this.#load(message_id));
-      let fresh = cachedCopy === undefined;
-      for (let attempt = 0; ; attempt += 1) {
-        const now = this.#deps.clock.now();
-        let result: AssistantTransition<T> | null;
-        try {
-          result = transition(current, now);
-        } catch (error) {
-          // Our copy may predate another process's commit (e.g. the Interaction it created): decide
-          // again on the stored state before refusing.
-          if (fresh) throw error;
-          this.#open.delete(message_id);
-          current = await this.#load(message_id);
-          fresh = true;
-          continue;
-        }
-        if (!result) {
-          if (fresh) return null;
-          this.#open.delete(message_id);
-          current = await this.#load(message_id);
-          fresh = true;
-          continue;
-        }
-        const next: AssistantMessage = { ...result.message, revision: current.revision + 1, updated_at: now };
-        const own = result.publish === false ? undefined : this.#mutationFor(next, result.mutation, now);
-        const followed_by = options.followed_by;
-        try {
-          await this.#commitAndPublish(
-            {
-              session_id: this.session_id,
-              ...(options.epoch === undefined ? {} : { epoch: options.epoch }),
-              message: { snapshot: next, expected_revision: current.revision },
-              ...this.#interactionRows(next, result),
-              ...(followed_by === undefined
-                ? own === undefined
-                  ? {}
-                  : { mutation: own }
-                : {
-                    mutation: followed_by.mutation,
-                    ...(own === undefined ? {} : { preceding_mutation: own }),
-                    ...(followed_by.settle_commands === undefined
-                      ? {}
-                      : { settle_commands: followed_by.settle_commands }),
-                    ...(followed_by.ends_turn === undefined ? {} : { ends_turn: followed_by.ends_turn }),
-                  }),
-            },
-            () => {
-              this.#remember(next);
-              followed_by?.onCommitted?.();
-            },
-          );
-          return { message: next, value: result.value };
-        } catch (error) {
-          if (
-            !(error instanceof StoreConflictError) ||
-            error.kind !== "revision" ||
-            attempt >= MAX_CONFLICT_RETRIES
-          ) {
-            throw this.#translate(error);
-          }
-          this.#open.delete(message_id);
-          current = await this.#load(message_id);
-          fresh = true;
-        }
-      }
+      this.#nextSequence ??= (await this.#deps.store.lastSequence(this.session_id)) + 1;
+      const now = this.#deps.clock.now();
+      const message: AssistantMessage = { ...build(this.#nextSequence, now), revision: 0 };
+      this.#nextSequence += 1;
+      this.#live.set(message.message_id, { message, transitions: [], uncommitted: true });
+      const base = this.#liveBase(now);
+      if (base) this.#publishLive(liveMessageMutation(message, base));
+      return message;
     });
+  }
+
+  /**
+   * A live change of an open assistant message (DESIGN §10.6): applied to its live copy and
+   * published with `live: true`, never committed on its own; the next checkpoint carries it.
+   */
+  applyLive(message_id: string, transition: AssistantTransitionFn): Promise<void> {
+    return this.serial(async () => {
+      const live = this.#live.get(message_id);
+      const base = live?.message ?? this.#open.get(message_id) ?? (await this.#load(message_id));
+      const now = this.#deps.clock.now();
+      const result = transition(base, now);
+      if (!result) return;
+      const message = { ...result.message, revision: base.revision };
+      this.#live.set(message_id, {
+        message,
+        transitions: [...(live?.transitions ?? []), transition],
+        uncommitted: live?.uncommitted ?? false,
+      });
+      const mutationBase = this.#liveBase(now);
+      const mutation = mutationBase && liveMutationOf(message, result, mutationBase);
+      if (mutation) this.#publishLive(mutation);
+    });
+  }
+
+  async #checkpoint<T>(
+    message_id: string,
+    transition: AssistantTransitionFn<T>,
+    options: CheckpointOptions,
+  ): Promise<{ message: AssistantMessage; value: T | undefined } | null> {
+    const live = this.#live.get(message_id);
+    if (live?.uncommitted) return this.#insertLive(live, transition, options);
+    const cachedCopy = this.#open.get(message_id);
+    let committed = cachedCopy ?? options.stored ?? (await this.#load(message_id));
+    let current = live?.message ?? committed;
+    let fresh = cachedCopy === undefined;
+    const reload = async () => {
+      this.#open.delete(message_id);
+      committed = await this.#load(message_id);
+      const replayed = replayLive(
+        committed,
+        this.#live.get(message_id)?.transitions ?? [],
+        this.#deps.clock.now(),
+      );
+      if (replayed.transitions.length > 0) this.#live.set(message_id, replayed);
+      else this.#live.delete(message_id);
+      current = replayed.message;
+      fresh = true;
+    };
+    for (let attempt = 0; ; attempt += 1) {
+      const now = this.#deps.clock.now();
+      let result: AssistantTransition<T> | null;
+      try {
+        result = transition(current, now);
+      } catch (error) {
+        // Our copy may predate another process's commit (e.g. the Interaction it created): decide
+        // again on the stored state before refusing.
+        if (fresh) throw error;
+        await reload();
+        continue;
+      }
+      if (!result) {
+        if (fresh) return null;
+        await reload();
+        continue;
+      }
+      const next: AssistantMessage = { ...result.message, revision: committed.revision + 1, updated_at: now };
+      const spec = checkpointSpec(committed, next, result, this.#live.has(message_id));
+      try {
+        await this.#commitRevision(next, committed.revision, result, spec, options);
+        return { message: next, value: result.value };
+      } catch (error) {
+        if (
+          !(error instanceof StoreConflictError) ||
+          error.kind !== "revision" ||
+          attempt >= MAX_CONFLICT_RETRIES
+        ) {
+          throw this.#translate(error);
+        }
+        await reload();
+      }
+    }
+  }
+
+  /** The first checkpoint of a message opened live: it is inserted, published whole. */
+  async #insertLive<T>(
+    live: LiveCopy,
+    transition: AssistantTransitionFn<T>,
+    options: CheckpointOptions,
+  ): Promise<{ message: AssistantMessage; value: T | undefined } | null> {
+    const now = this.#deps.clock.now();
+    const result = transition(live.message, now);
+    if (!result) return null;
+    for (let attempt = 0; ; attempt += 1) {
+      const next: AssistantMessage = {
+        ...result.message,
+        sequence: live.message.sequence,
+        revision: 1,
+        updated_at: now,
+      };
+      try {
+        await this.#commitRevision(next, 0, result, { variant: "message" }, options);
+        return { message: next, value: result.value };
+      } catch (error) {
+        if (
+          !(error instanceof StoreConflictError) ||
+          error.kind !== "sequence" ||
+          attempt >= MAX_CONFLICT_RETRIES
+        ) {
+          throw this.#translate(error);
+        }
+        // Another process took the sequence it was opened at: it moves after the last one.
+        const sequence = (await this.#deps.store.lastSequence(this.session_id)) + 1;
+        live.message = { ...live.message, sequence };
+        this.#nextSequence = Math.max(this.#nextSequence ?? 0, sequence + 1);
+      }
+    }
+  }
+
+  /** Commits `next` (expected to follow `expected_revision`) with its Interaction rows; then it is the committed copy. */
+  async #commitRevision(
+    next: AssistantMessage,
+    expected_revision: number,
+    result: AssistantTransition<unknown>,
+    spec: MutationSpec | undefined,
+    options: CheckpointOptions,
+  ): Promise<void> {
+    const now = next.updated_at;
+    const own = spec === undefined ? undefined : this.#mutationFor(next, spec, now);
+    const followed_by = options.followed_by;
+    await this.#commitAndPublish(
+      {
+        session_id: this.session_id,
+        ...(options.epoch === undefined ? {} : { epoch: options.epoch }),
+        message: { snapshot: next, expected_revision },
+        ...this.#interactionRows(next, result),
+        ...(followed_by === undefined
+          ? own === undefined
+            ? {}
+            : { mutation: own }
+          : {
+              mutation: followed_by.mutation,
+              ...(own === undefined ? {} : { preceding_mutation: own }),
+              ...(followed_by.settle_commands === undefined
+                ? {}
+                : { settle_commands: followed_by.settle_commands }),
+              ...(followed_by.ends_turn === undefined ? {} : { ends_turn: followed_by.ends_turn }),
+            }),
+      },
+      () => {
+        this.#live.delete(next.message_id);
+        this.#remember(next);
+        followed_by?.onCommitted?.();
+      },
+    );
   }
 
   /**
@@ -238,10 +380,16 @@ export class SessionWriter {
    */
   forget(message_id: string): void {
     this.#open.delete(message_id);
+    this.#live.delete(message_id);
   }
 
-  /** The in-memory copy of an open assistant message (after this process's last write). */
+  /** The latest in-memory state of an open assistant message: its live copy, else its committed one. */
   cached(message_id: string): AssistantMessage | undefined {
+    return this.#live.get(message_id)?.message ?? this.#open.get(message_id);
+  }
+
+  /** The committed in-memory copy of an open assistant message (after this process's last commit). */
+  committed(message_id: string): AssistantMessage | undefined {
     return this.#open.get(message_id);
   }
 
@@ -252,6 +400,7 @@ export class SessionWriter {
   async #commitAndPublish(commit: SessionCommit, applyLocally: () => void): Promise<CommitResult> {
     const turn = turnProgressOf(commit);
     const result = await this.#deps.store.commit(turn ? { ...commit, turn } : commit);
+    if (result.event) this.#lastEventId = Math.max(this.#lastEventId ?? 0, result.event.event_id);
     applyLocally();
     const session_events = [result.preceding_event, result.event].filter(
       (event): event is SessionEvent => event !== undefined,
@@ -268,6 +417,27 @@ export class SessionWriter {
       }
     }
     return result;
+  }
+
+  /**
+   * What a live mutation carries besides its change; undefined while this process has committed
+   * nothing of the session (it does not know which durable event a live one would follow).
+   */
+  #liveBase(now: number) {
+    const event_id = this.#lastEventId;
+    return event_id === undefined ? undefined : { ...this.newMutationBase(now), event_id };
+  }
+
+  #publishLive(mutation: SessionMutation): void {
+    try {
+      this.#deps.bus.publishLive(mutation);
+    } catch (error) {
+      // Best effort by contract: the next checkpoint carries its persisted form.
+      this.#deps.logger?.warn(
+        { session_id: this.session_id, err: error },
+        "publishing a live mutation failed",
+      );
+    }
   }
 
   #remember(message: AssistantMessage): void {

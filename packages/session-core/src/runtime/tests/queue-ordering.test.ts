@@ -65,7 +65,7 @@ describe("queue, steer, ordering and sync", () => {
 
   it("G70: streamed text is persisted as one revision per coalesced fragment, in this order of mutations", async () => {
     const model = createScriptedModel([[{ text: "hello world", chunks: ["hello ", "world"] }]]);
-    const harness = new RuntimeHarness({ model, delta_flush_ms: 60_000 });
+    const harness = new RuntimeHarness({ model, stream_checkpoint_ms: 60_000 });
     const session = await harness.createSession();
     await (await session.prompt({ query: "hi" })).finished;
     const mutations = harness.mutations(session.id);
@@ -94,7 +94,7 @@ describe("queue, steer, ordering and sync", () => {
     const model = createScriptedModel([
       [{ block: "b0" }, { text: "abcdefghij", chunks: ["ab", "cd", "ef", "gh", "ij"] }],
     ]);
-    const harness = new RuntimeHarness({ model, delta_flush_ms: 1 });
+    const harness = new RuntimeHarness({ model, stream_checkpoint_ms: 1 });
     const session = await harness.createSession();
     const turn = await session.prompt({ query: "hi" });
     model.release("b0");

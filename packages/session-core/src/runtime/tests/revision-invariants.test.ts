@@ -64,7 +64,11 @@ describe("revision and event-id invariants under interleaving", () => {
         ],
         {},
       );
-      const harness = new RuntimeHarness({ model, tools: { delete_file: approval.tool }, delta_flush_ms: 1 });
+      const harness = new RuntimeHarness({
+        model,
+        tools: { delete_file: approval.tool },
+        stream_checkpoint_ms: 1,
+      });
       const session = await harness.createSession({ process_id: "A" });
       const remote = await harness.runtime("B").openSession(session.id);
       const turn = await session.prompt({ query: "go" });
@@ -117,7 +121,11 @@ describe("revision and event-id invariants under interleaving", () => {
       [{ block: "s2" }, { text: "done" }],
       [{ reasoning: "hmm" }, { text: "steered" }],
     ]);
-    const harness = new RuntimeHarness({ model, tools: { delete_file: approval.tool }, delta_flush_ms: 1 });
+    const harness = new RuntimeHarness({
+      model,
+      tools: { delete_file: approval.tool },
+      stream_checkpoint_ms: 1,
+    });
     const session = await harness.createSession();
     const turn = await session.prompt({ query: "go" });
     const interaction_id = await harness.pendingInteraction("call_1");

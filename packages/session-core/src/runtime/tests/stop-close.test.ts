@@ -312,7 +312,7 @@ describe("stop and close", () => {
         }),
       }),
     };
-    const harness = new RuntimeHarness({ model, delta_flush_ms: 60_000 });
+    const harness = new RuntimeHarness({ model, stream_checkpoint_ms: 60_000 });
     const session = await harness.createSession();
     const turn = await session.prompt({ query: "hi" });
     await midText;
