@@ -277,6 +277,21 @@ export class RuntimeHarness {
     });
   }
 
+  /** Resolves once `predicate` holds for a live mutation (checked on every later one too). */
+  waitForLive(predicate: (mutation: SessionMutation) => boolean): Promise<SessionMutation> {
+    const found = this.live.find(predicate);
+    if (found) return Promise.resolve(found);
+    return new Promise((resolve) => {
+      const unsubscribe = this.bus.subscribe({
+        onLiveMutation: (mutation) => {
+          if (!predicate(mutation)) return;
+          unsubscribe();
+          resolve(mutation);
+        },
+      });
+    });
+  }
+
   /** Resolves when the tool `tool_call_id` has a pending Interaction; returns its id. */
   async pendingInteraction(tool_call_id: string): Promise<string> {
     const pendingOf = (mutation: SessionMutation) =>
