@@ -14,7 +14,7 @@ import type { SessionMutation } from "../schema/mutation.js";
 import type { ToolPart } from "../schema/parts.js";
 import type { AnyAgentTool, WorkspaceRef } from "../tools/define-agent-tool.js";
 import { CommitFaults } from "./commit-faults.js";
-import { toolPartsOfMutation } from "./mutation-recorder.js";
+import { toolPartsOfMutation, toolStatesIn } from "./mutation-recorder.js";
 import { ProcessConnections } from "./simulated-process.js";
 
 export const HARNESS_AGENT_ID = "agent:test";
@@ -260,6 +260,11 @@ export class RuntimeHarness {
       }
     }
     return states;
+  }
+
+  /** Live states of one tool part, in order (consecutive repeats collapsed): `input-streaming`, `ready`. */
+  liveToolStates(session_id: string, tool_call_id: string): string[] {
+    return toolStatesIn(this.liveMutations(session_id), tool_call_id);
   }
 
   /** Resolves once `predicate` holds for a committed event (checked on every later event too). */
