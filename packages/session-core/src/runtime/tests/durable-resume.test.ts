@@ -314,13 +314,16 @@ describe("durable resume", () => {
     ]);
     const harness = new RuntimeHarness({ model, clock, stream_checkpoint_ms: 1_000 });
     const session = await harness.createSession({ process_id: "A" });
+    // The stream runs past PARLEY_STREAM_CHECKPOINT_MS without a checkpoint right as "tial" is
+    // published (moved in the publish itself, so the part it is checked after is known).
+    harness.bus.subscribe({
+      onLiveMutation: (mutation) => {
+        if (mutation.variant === "delta" && mutation.delta === "tial") clock.advance(1_000);
+      },
+    });
     const turn = await session.prompt({ query: "hi" });
-    await model.reached("mid-stream");
-    await harness.waitForLive((mutation) => mutation.variant === "delta" && mutation.delta === "tial");
-    // The stream has run past PARLEY_STREAM_CHECKPOINT_MS without a checkpoint: its next part makes one.
-    clock.advance(1_000);
-    model.release("mid-stream");
     await harness.waitFor((mutation) => mutation.variant === "message" && mutation.type === "assistant");
+    model.release("mid-stream");
     await model.reached("cut-here");
     await harness.kill("A");
     const finished = turnFinish(harness, turn.id);
@@ -329,8 +332,8 @@ describe("durable resume", () => {
     const messages = await harness.messages(session.id);
     expect(messages.map((message) => message.type)).toEqual(["user", "assistant", "error"]);
     expect(messages[1]).toMatchObject({ status: "failed", model_stream: "finished" });
-    // What the checkpoint committed: the live state at the stream's first part after the clock moved
-    // (the end of "partial"); "more" came later, live only.
+    // What the checkpoint committed: the text so far ("partial", its end and "more" came later, live
+    // only); the close of the interrupted message marks it done.
     const texts =
       messages[1]?.type === "assistant" ? messages[1].parts.filter((part) => part.type === "text") : [];
     expect(texts.map((part) => [part.text, part.state])).toEqual([["partial", "done"]]);
