@@ -13,7 +13,12 @@ import type { AssistantMessage, SessionMessage } from "../../schema/messages.js"
 import type { SessionMutation, UnsequencedMutation } from "../../schema/mutation.js";
 import type { RuntimeIds } from "../ids.js";
 import type { RuntimeLogger } from "../session-runtime-options.js";
-import type { AssistantTransition, AssistantTransitionFn, MutationSpec } from "../transitions/transition.js";
+import {
+  type AssistantTransition,
+  type AssistantTransitionFn,
+  findToolIndex,
+  type MutationSpec,
+} from "../transitions/transition.js";
 import { turnProgressOf } from "../turn/turn-progress.js";
 import {
   checkpointSpec,
@@ -386,6 +391,14 @@ export class SessionWriter {
   /** The latest in-memory state of an open assistant message: its live copy, else its committed one. */
   cached(message_id: string): AssistantMessage | undefined {
     return this.#live.get(message_id)?.message ?? this.#open.get(message_id);
+  }
+
+  /** The open message whose live copy holds the tool part of `tool_call_id` (not committed yet). */
+  locateLiveTool(tool_call_id: string): string | undefined {
+    for (const [message_id, live] of this.#live) {
+      if (findToolIndex(live.message, tool_call_id) >= 0) return message_id;
+    }
+    return undefined;
   }
 
   /** The committed in-memory copy of an open assistant message (after this process's last commit). */

@@ -102,8 +102,8 @@ describe("Interaction creation and structure", () => {
         tool_call_id: "call-s",
         payload: {},
       }),
-      // A part still streaming its input is live only (DESIGN §10.6): the session finds no such part.
-    ).rejects.toThrow("Streaming Tool Part not found: call-s");
+      // The part is live only (DESIGN §10.6); the session finds it in its live copy.
+    ).rejects.toThrow("Tool Interaction requires ready input: call-s (input-streaming)");
     expect(
       harness.events
         .slice(before)
