@@ -1,32 +1,21 @@
 import { StoreConflictError } from "../../errors.js";
 import type { Clock } from "../../ports/clock.js";
 import type { EventBus } from "../../ports/event-bus.js";
-import type {
-  CommitResult,
-  InteractionEvent,
-  InteractionRecord,
-  SessionCommit,
-  SessionEvent,
-  SessionStore,
-} from "../../ports/session-store.js";
+import type { CommitResult, SessionCommit, SessionEvent, SessionStore } from "../../ports/session-store.js";
 import type { AssistantMessage, SessionMessage } from "../../schema/messages.js";
-import type { SessionMutation, UnsequencedMutation } from "../../schema/mutation.js";
+import type { UnsequencedMutation } from "../../schema/mutation.js";
 import type { RuntimeIds } from "../ids.js";
 import type { RuntimeLogger } from "../session-runtime-options.js";
-import {
-  type AssistantTransition,
-  type AssistantTransitionFn,
-  findToolIndex,
-  type MutationSpec,
-} from "../transitions/transition.js";
+import type { AssistantTransition, AssistantTransitionFn, MutationSpec } from "../transitions/transition.js";
 import { turnProgressOf } from "../turn/turn-progress.js";
+import { checkpointSpec, type LiveCopy, LiveState, replayLive } from "./live-copies.js";
 import {
-  checkpointSpec,
-  type LiveCopy,
-  liveMessageMutation,
-  liveMutationOf,
-  replayLive,
-} from "./live-copies.js";
+  type CheckpointOptions,
+  interactionRowsOf,
+  loggedMutations,
+  mutationOf,
+  wholeMessageMutation,
+} from "./revision-mutations.js";
 
 /** The Turn's lease was taken over: it must stop writing and give the session up silently. */
 export class TurnFencedError extends Error {
@@ -35,19 +24,14 @@ export class TurnFencedError extends Error {
 
 const MAX_CONFLICT_RETRIES = 20;
 
-export interface CheckpointOptions {
-  epoch?: number;
-  stored?: AssistantMessage;
-  /**
-   * A session change committed with this revision, after it: its `mutation` is logged after the
-   * message's (`preceding_mutation` of the commit), e.g. the Turn's `finish` with the close.
-   * `onCommitted` runs after the commit, before subscribers see either mutation.
-   */
-  followed_by?: Pick<SessionCommit, "settle_commands" | "ends_turn"> & {
-    mutation: UnsequencedMutation;
-    onCommitted?: () => void;
-  };
-}
+/** What a checkpoint committed (`value`: what its transition returned); null when nothing changed. */
+type Checkpointed<T> = { message: AssistantMessage; value: T | undefined } | null;
+
+/** A checkpoint of the live state alone. */
+const unchanged: AssistantTransitionFn = (current) => ({
+  message: current,
+  mutation: { variant: "message" },
+});
 
 interface WriterDeps {
   session_id: string;
@@ -73,15 +57,19 @@ export class SessionWriter {
   /** The last committed copy of each open assistant message this process writes. */
   readonly #open = new Map<string, AssistantMessage>();
   /** Live state of open assistant messages, present while it differs from the committed copy. */
-  readonly #live = new Map<string, LiveCopy>();
-  /** The last durable event of the session this process committed: what live mutations follow. */
-  #lastEventId: number | undefined;
+  readonly #live: LiveState;
   #tail: Promise<unknown> = Promise.resolve();
   #nextSequence: number | undefined;
   #inFlight = 0;
 
   constructor(deps: WriterDeps) {
     this.#deps = deps;
+    this.#live = new LiveState({
+      session_id: deps.session_id,
+      bus: deps.bus,
+      logger: deps.logger,
+      mutationBase: (now) => this.newMutationBase(now),
+    });
   }
 
   get session_id(): string {
@@ -116,7 +104,7 @@ export class SessionWriter {
     message_id: string,
     transition: AssistantTransitionFn<T>,
     options: CheckpointOptions = {},
-  ): Promise<{ message: AssistantMessage; value: T | undefined } | null> {
+  ): Promise<Checkpointed<T>> {
     return this.serial(() => this.#checkpoint(message_id, transition, options));
   }
 
@@ -124,18 +112,9 @@ export class SessionWriter {
    * The live state of the message as one revision (the stream ran `PARLEY_STREAM_CHECKPOINT_MS`
    * without a checkpoint); null when it has none.
    */
-  checkpointLive(
-    message_id: string,
-    options: CheckpointOptions = {},
-  ): Promise<{ message: AssistantMessage; value: undefined } | null> {
+  checkpointLive(message_id: string, options: CheckpointOptions = {}): Promise<Checkpointed<undefined>> {
     return this.serial(async () =>
-      this.#live.has(message_id)
-        ? this.#checkpoint(
-            message_id,
-            (current) => ({ message: current, mutation: { variant: "message" } }),
-            options,
-          )
-        : null,
+      this.#live.has(message_id) ? this.#checkpoint(message_id, unchanged, options) : null,
     );
   }
 
@@ -149,9 +128,7 @@ export class SessionWriter {
       const now = this.#deps.clock.now();
       const message: AssistantMessage = { ...build(this.#nextSequence, now), revision: 0 };
       this.#nextSequence += 1;
-      this.#live.set(message.message_id, { message, transitions: [], uncommitted: true });
-      const base = this.#liveBase(now);
-      if (base) this.#publishLive(liveMessageMutation(message, base));
+      this.#live.begin(message, now);
       return message;
     });
   }
@@ -162,20 +139,9 @@ export class SessionWriter {
    */
   applyLive(message_id: string, transition: AssistantTransitionFn): Promise<void> {
     return this.serial(async () => {
-      const live = this.#live.get(message_id);
-      const base = live?.message ?? this.#open.get(message_id) ?? (await this.#load(message_id));
-      const now = this.#deps.clock.now();
-      const result = transition(base, now);
-      if (!result) return;
-      const message = { ...result.message, revision: base.revision };
-      this.#live.set(message_id, {
-        message,
-        transitions: [...(live?.transitions ?? []), transition],
-        uncommitted: live?.uncommitted ?? false,
-      });
-      const mutationBase = this.#liveBase(now);
-      const mutation = mutationBase && liveMutationOf(message, result, mutationBase);
-      if (mutation) this.#publishLive(mutation);
+      const base =
+        this.#live.get(message_id)?.message ?? this.#open.get(message_id) ?? (await this.#load(message_id));
+      this.#live.apply(message_id, base, transition, this.#deps.clock.now());
     });
   }
 
@@ -183,7 +149,7 @@ export class SessionWriter {
     message_id: string,
     transition: AssistantTransitionFn<T>,
     options: CheckpointOptions,
-  ): Promise<{ message: AssistantMessage; value: T | undefined } | null> {
+  ): Promise<Checkpointed<T>> {
     const live = this.#live.get(message_id);
     if (live?.uncommitted) return this.#insertLive(live, transition, options);
     const cachedCopy = this.#open.get(message_id);
@@ -198,8 +164,7 @@ export class SessionWriter {
         this.#live.get(message_id)?.transitions ?? [],
         this.#deps.clock.now(),
       );
-      if (replayed.transitions.length > 0) this.#live.set(message_id, replayed);
-      else this.#live.delete(message_id);
+      this.#live.replace(message_id, replayed);
       current = replayed.message;
       fresh = true;
     };
@@ -226,13 +191,7 @@ export class SessionWriter {
         await this.#commitRevision(next, committed.revision, result, spec, options);
         return { message: next, value: result.value };
       } catch (error) {
-        if (
-          !(error instanceof StoreConflictError) ||
-          error.kind !== "revision" ||
-          attempt >= MAX_CONFLICT_RETRIES
-        ) {
-          throw this.#translate(error);
-        }
+        this.#throwUnlessRetried(error, "revision", attempt);
         await reload();
       }
     }
@@ -243,7 +202,7 @@ export class SessionWriter {
     live: LiveCopy,
     transition: AssistantTransitionFn<T>,
     options: CheckpointOptions,
-  ): Promise<{ message: AssistantMessage; value: T | undefined } | null> {
+  ): Promise<Checkpointed<T>> {
     const now = this.#deps.clock.now();
     const result = transition(live.message, now);
     if (!result) return null;
@@ -258,13 +217,7 @@ export class SessionWriter {
         await this.#commitRevision(next, 0, result, { variant: "message" }, options);
         return { message: next, value: result.value };
       } catch (error) {
-        if (
-          !(error instanceof StoreConflictError) ||
-          error.kind !== "sequence" ||
-          attempt >= MAX_CONFLICT_RETRIES
-        ) {
-          throw this.#translate(error);
-        }
+        this.#throwUnlessRetried(error, "sequence", attempt);
         // Another process took the sequence it was opened at: it moves after the last one.
         const sequence = (await this.#deps.store.lastSequence(this.session_id)) + 1;
         live.message = { ...live.message, sequence };
@@ -281,30 +234,19 @@ export class SessionWriter {
     spec: MutationSpec | undefined,
     options: CheckpointOptions,
   ): Promise<void> {
-    const now = next.updated_at;
-    const own = spec === undefined ? undefined : this.#mutationFor(next, spec, now);
+    const own =
+      spec === undefined ? undefined : mutationOf(this.newMutationBase(next.updated_at), next, spec);
     const followed_by = options.followed_by;
     await this.#commitAndPublish(
       {
         session_id: this.session_id,
         ...(options.epoch === undefined ? {} : { epoch: options.epoch }),
         message: { snapshot: next, expected_revision },
-        ...this.#interactionRows(next, result),
-        ...(followed_by === undefined
-          ? own === undefined
-            ? {}
-            : { mutation: own }
-          : {
-              mutation: followed_by.mutation,
-              ...(own === undefined ? {} : { preceding_mutation: own }),
-              ...(followed_by.settle_commands === undefined
-                ? {}
-                : { settle_commands: followed_by.settle_commands }),
-              ...(followed_by.ends_turn === undefined ? {} : { ends_turn: followed_by.ends_turn }),
-            }),
+        ...interactionRowsOf(this.session_id, next, result),
+        ...loggedMutations(own, followed_by),
       },
       () => {
-        this.#live.delete(next.message_id);
+        this.#live.drop(next.message_id);
         this.#remember(next);
         followed_by?.onCommitted?.();
       },
@@ -337,7 +279,9 @@ export class SessionWriter {
               ...(options.epoch === undefined ? {} : { epoch: options.epoch }),
               ...(options.settle_commands === undefined ? {} : { settle_commands: options.settle_commands }),
               message: { snapshot: message, expected_revision: 0 },
-              ...(options.publish === false ? {} : { mutation: this.#messageMutation(message, now) }),
+              ...(options.publish === false
+                ? {}
+                : { mutation: wholeMessageMutation(this.newMutationBase(now), message) }),
               ...(options.publish === false || options.preceding_mutation === undefined
                 ? {}
                 : { preceding_mutation: options.preceding_mutation }),
@@ -385,7 +329,7 @@ export class SessionWriter {
    */
   forget(message_id: string): void {
     this.#open.delete(message_id);
-    this.#live.delete(message_id);
+    this.#live.drop(message_id);
   }
 
   /** The latest in-memory state of an open assistant message: its live copy, else its committed one. */
@@ -395,10 +339,7 @@ export class SessionWriter {
 
   /** The open message whose live copy holds the tool part of `tool_call_id` (not committed yet). */
   locateLiveTool(tool_call_id: string): string | undefined {
-    for (const [message_id, live] of this.#live) {
-      if (findToolIndex(live.message, tool_call_id) >= 0) return message_id;
-    }
-    return undefined;
+    return this.#live.locateTool(tool_call_id);
   }
 
   /** The committed in-memory copy of an open assistant message (after this process's last commit). */
@@ -413,7 +354,7 @@ export class SessionWriter {
   async #commitAndPublish(commit: SessionCommit, applyLocally: () => void): Promise<CommitResult> {
     const turn = turnProgressOf(commit);
     const result = await this.#deps.store.commit(turn ? { ...commit, turn } : commit);
-    if (result.event) this.#lastEventId = Math.max(this.#lastEventId ?? 0, result.event.event_id);
+    if (result.event) this.#live.followed(result.event.event_id);
     applyLocally();
     const session_events = [result.preceding_event, result.event].filter(
       (event): event is SessionEvent => event !== undefined,
@@ -432,27 +373,6 @@ export class SessionWriter {
     return result;
   }
 
-  /**
-   * What a live mutation carries besides its change; undefined while this process has committed
-   * nothing of the session (it does not know which durable event a live one would follow).
-   */
-  #liveBase(now: number) {
-    const event_id = this.#lastEventId;
-    return event_id === undefined ? undefined : { ...this.newMutationBase(now), event_id };
-  }
-
-  #publishLive(mutation: SessionMutation): void {
-    try {
-      this.#deps.bus.publishLive(mutation);
-    } catch (error) {
-      // Best effort by contract: the next checkpoint carries its persisted form.
-      this.#deps.logger?.warn(
-        { session_id: this.session_id, err: error },
-        "publishing a live mutation failed",
-      );
-    }
-  }
-
   #remember(message: AssistantMessage): void {
     if (message.status === "streaming") this.#open.set(message.message_id, message);
     else this.#open.delete(message.message_id);
@@ -464,74 +384,15 @@ export class SessionWriter {
     return stored;
   }
 
+  /** A conflict of `kind` is met by trying again (a bounded number of times); anything else is thrown. */
+  #throwUnlessRetried(error: unknown, kind: "revision" | "sequence", attempt: number): void {
+    if (error instanceof StoreConflictError && error.kind === kind && attempt < MAX_CONFLICT_RETRIES) return;
+    throw this.#translate(error);
+  }
+
   #translate(error: unknown): unknown {
     if (error instanceof StoreConflictError && error.kind === "fenced")
       return new TurnFencedError(error.message);
     return error;
-  }
-
-  #interactionRows(
-    message: AssistantMessage,
-    result: AssistantTransition<unknown>,
-  ): Pick<SessionCommit, "interactions" | "interaction_events"> {
-    const changes = result.interaction_changes ?? [];
-    if (changes.length === 0) return {};
-    const interactions: InteractionRecord[] = [];
-    const interaction_events: Omit<InteractionEvent, "event_id">[] = [];
-    for (const change of changes) {
-      const part = message.parts.find(
-        (item) => item.type === "tool" && item.tool_call_id === change.tool_call_id,
-      );
-      const interaction = part?.type === "tool" ? part.interactions?.[change.ordinal] : undefined;
-      if (part?.type !== "tool" || !interaction) {
-        throw new Error(`Changed Interaction not found: ${change.tool_call_id}#${change.ordinal}`);
-      }
-      interactions.push({
-        session_id: this.session_id,
-        message_id: message.message_id,
-        tool_call_id: part.tool_call_id,
-        tool_name: part.tool_name,
-        ordinal: change.ordinal,
-        interaction,
-      });
-      interaction_events.push({ kind: change.kind, session_id: this.session_id, interaction });
-    }
-    return result.publish === false ? { interactions } : { interactions, interaction_events };
-  }
-
-  #mutationFor(message: AssistantMessage, spec: MutationSpec, now: number): UnsequencedMutation {
-    const base = { ...this.newMutationBase(now), message_id: message.message_id, revision: message.revision };
-    const turn = message.turn_id === undefined ? {} : { turn_id: message.turn_id };
-    switch (spec.variant) {
-      case "message":
-        return this.#messageMutation(message, now);
-      case "part": {
-        const part = message.parts.find((item) => item.part_id === spec.part_id);
-        if (!part) throw new Error(`Changed part not found: ${spec.part_id}`);
-        return { ...base, ...turn, variant: "part", type: part.type, part_id: part.part_id, part };
-      }
-      case "delta":
-        return {
-          ...base,
-          ...turn,
-          variant: "delta",
-          type: spec.type,
-          part_id: spec.part_id,
-          delta: spec.delta,
-        };
-    }
-  }
-
-  #messageMutation(message: SessionMessage, now: number): UnsequencedMutation {
-    return {
-      ...this.newMutationBase(now),
-      variant: "message",
-      type: message.type,
-      message_id: message.message_id,
-      ...(message.turn_id === undefined ? {} : { turn_id: message.turn_id }),
-      sequence: message.sequence,
-      revision: message.revision,
-      message,
-    };
   }
 }
