@@ -141,6 +141,38 @@ describe("queue, steer, ordering and sync", () => {
     expect(assistant?.parts.find((part) => part.type === "text")).toMatchObject({ text: "hello world" });
   });
 
+  it("G70: a stream that stalls past PARLEY_STREAM_CHECKPOINT_MS gets its checkpoint while it stalls", async () => {
+    const clock = createTestClock();
+    const model = createScriptedModel([[{ text: "so far" }, { block: "stall" }]]);
+    // Short, so that the stall timer looks often; due only once the test clock moved.
+    const harness = new RuntimeHarness({ model, clock, stream_checkpoint_ms: 20 });
+    const session = await harness.createSession();
+    const turn = await session.prompt({ query: "hi" });
+    await model.reached("stall");
+    await harness.waitForLive(
+      (mutation) =>
+        mutation.variant === "part" && mutation.part.type === "text" && mutation.part.state === "done",
+    );
+    clock.advance(20);
+    const checkpoint = await harness.waitFor(
+      (mutation) => mutation.variant === "message" && mutation.type === "assistant",
+    );
+    expect(checkpoint.variant === "message" && checkpoint.message).toMatchObject({
+      revision: 1,
+      status: "streaming",
+      parts: [{ type: "step-start" }, { type: "text", text: "so far", state: "done" }],
+    });
+    model.release("stall");
+    await turn.finished;
+    expect(harness.mutations(session.id).map(label)).toEqual([
+      "turn:start",
+      "message:user",
+      "message:assistant",
+      "message:assistant",
+      "turn:finish",
+    ]);
+  });
+
   it("G72: a client that buffers live mutations and loads messages() shows exactly one pending card", async () => {
     const approval = createApprovalTool();
     const model = createScriptedModel([

@@ -42,7 +42,8 @@ export class ModelStreamError extends Error {
  * message's opening, a later Step's `step-start`, text and reasoning parts (start, each delta, end),
  * a tool's `input-streaming` and its settled input (`ready`, or `failed` when refused), files and
  * sources are all published live and committed by the next checkpoint. A stream that runs
- * `checkpoint_ms` without one gets a checkpoint of what it streamed so far.
+ * `checkpoint_ms` without one gets a checkpoint of what it streamed so far: checked after each part,
+ * and by a timer when the stream stalls (measured with the runtime's clock either way).
  */
 export class StepStreamConsumer {
   readonly #access: StepWriteAccess;
@@ -57,6 +58,10 @@ export class StepStreamConsumer {
   #checkpointedAt = 0;
   /** The Step changed the message live since `#checkpointedAt`. */
   #dirty = false;
+  /** Looks again once `checkpoint_ms` passed, for a stream that stalls between parts. */
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  /** The stream was consumed (or failed): no timer is armed any more. */
+  #ended = false;
   /** Tool calls of this Step in arrival order; `ready` ones run after the stream ends. */
   readonly toolCalls: { tool_call_id: string; ready: boolean }[] = [];
 
@@ -91,6 +96,9 @@ export class StepStreamConsumer {
       // A Step that wrote nothing still records its start (with the close that follows).
       if (this.#opening) await this.#live(() => null);
     } finally {
+      this.#ended = true;
+      clearTimeout(this.#timer);
+      this.#timer = undefined;
       reader.releaseLock();
     }
   }
@@ -104,10 +112,12 @@ export class StepStreamConsumer {
   }
 
   async #checkpointIfDue(): Promise<void> {
-    if (!this.#dirty || this.#access.now() - this.#checkpointedAt < this.#checkpointMs) return;
-    await this.#access.checkpoint(await this.#access.ensureMessage());
-    this.#checkpointedAt = this.#access.now();
+    const now = this.#access.now();
+    if (!this.#dirty || now - this.#checkpointedAt < this.#checkpointMs) return;
+    // Marked before the commit: a live change applied meanwhile counts for the next one.
+    this.#checkpointedAt = now;
     this.#dirty = false;
+    await this.#access.checkpoint(await this.#access.ensureMessage());
   }
 
   async #handle(part: LanguageModelV3StreamPart): Promise<void> {
@@ -203,6 +213,22 @@ export class StepStreamConsumer {
     if (opening) await this.#access.live(message_id, opening);
     await this.#access.live(message_id, transition);
     this.#dirty = true;
+    this.#armTimer();
+  }
+
+  /** While live changes wait for a checkpoint, looks every `checkpoint_ms` (a stalled stream). */
+  #armTimer(): void {
+    if (this.#timer !== undefined || this.#ended) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      this.#checkpointIfDue().then(
+        () => {
+          if (this.#dirty) this.#armTimer();
+        },
+        // A failure (e.g. fenced) surfaces at the stream's next write, which fails the same way.
+        () => undefined,
+      );
+    }, this.#checkpointMs);
   }
 }
 
