@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { SessionCommit } from "../../ports/session-store.js";
-import { isLiveMutation, type SessionMutation } from "../../schema/mutation.js";
+import { isLiveMutation, type SessionMutation, sessionMutationSchema } from "../../schema/mutation.js";
 import { RuntimeHarness } from "../../testing/runtime-harness.js";
 import { createScriptedModel } from "../../testing/scripted-model.js";
 import { createApprovalTool } from "./tools.js";
@@ -114,6 +114,12 @@ describe("the revisions of one approval cycle", () => {
       "part:text @4 after=5",
     ]);
     expect(harness.liveMutations(session.id).every(isLiveMutation)).toBe(true);
+    // Each is a valid mutation of the wire contract (the live message's `revision: 0` included).
+    expect(
+      harness
+        .liveMutations(session.id)
+        .filter((mutation) => !sessionMutationSchema.safeParse(mutation).success),
+    ).toEqual([]);
     expect(harness.mutations(session.id).some(isLiveMutation)).toBe(false);
     const [assistant] = await harness.assistants(session.id);
     expect(assistant?.parts.map((part) => part.type)).toEqual(["step-start", "tool", "step-start", "text"]);
