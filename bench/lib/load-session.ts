@@ -1,5 +1,5 @@
 import type { ParleySession } from "@parley/sdk";
-import { APPROVE, pendingInteractionId, SessionWatch } from "./session-watch.js";
+import { APPROVE, pendingInteractionId, SessionWatch, toolPartsOf } from "./session-watch.js";
 import { now } from "./stats.js";
 
 /** What the clients of one load run add up: each finished cycle's latency, and every error. */
@@ -29,11 +29,7 @@ export async function runLoadSession(
       const seenBefore = watch.event_ids[watch.event_ids.length - 1] ?? 0;
       const after = (mutation: { event_id: number }) => mutation.event_id > seenBefore;
       const pending = watch.waitFor(
-        (mutation) =>
-          after(mutation) &&
-          mutation.variant === "part" &&
-          mutation.part.type === "tool" &&
-          mutation.part.state === "waiting-user",
+        (mutation) => after(mutation) && toolPartsOf(mutation).some((part) => part.state === "waiting-user"),
       );
       const finished = watch.waitFor(
         (mutation) => after(mutation) && mutation.variant === "turn" && mutation.type === "finish",

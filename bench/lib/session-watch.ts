@@ -1,5 +1,5 @@
 import type { ParleyClient } from "@parley/sdk";
-import type { SessionMutation } from "@parley/session-core";
+import { isLiveMutation, type SessionMutation, type ToolPart } from "@parley/session-core";
 import { now, WAIT_MS, within } from "./stats.js";
 
 interface Waiter {
@@ -18,7 +18,8 @@ export class SessionWatch {
 
   readonly onMutation = (mutation: SessionMutation): void => {
     const at = now();
-    this.event_ids.push(mutation.event_id);
+    // A live mutation (DESIGN §10.6) repeats the id of the durable one it follows.
+    if (!isLiveMutation(mutation)) this.event_ids.push(mutation.event_id);
     this.mutations.push(mutation);
     const ready = this.#waiters.filter((waiter) => waiter.matches(mutation));
     this.#waiters = this.#waiters.filter((waiter) => !ready.includes(waiter));
@@ -41,12 +42,8 @@ export class SessionWatch {
 
   /** Waits for a tool part of `tool_name` to reach `state`, after the mutations seen so far. */
   waitForToolState(tool_name: string, state: string) {
-    return this.waitFor(
-      (mutation) =>
-        mutation.variant === "part" &&
-        mutation.part.type === "tool" &&
-        mutation.part.tool_name === tool_name &&
-        mutation.part.state === state,
+    return this.waitFor((mutation) =>
+      toolPartsOf(mutation).some((part) => part.tool_name === tool_name && part.state === state),
     );
   }
 
@@ -60,12 +57,24 @@ export class SessionWatch {
   }
 }
 
-/** The pending interaction id of a `waiting-user` tool part mutation. */
+/**
+ * The tool parts a mutation publishes: its `part`, or those of its whole assistant message (the
+ * checkpoint that creates a message publishes it whole, DESIGN §10.6).
+ */
+export function toolPartsOf(mutation: SessionMutation): ToolPart[] {
+  if (mutation.variant === "part") return mutation.part.type === "tool" ? [mutation.part] : [];
+  if (mutation.variant === "message" && mutation.message.type === "assistant") {
+    return mutation.message.parts.filter((part): part is ToolPart => part.type === "tool");
+  }
+  return [];
+}
+
+/** The pending interaction id of a mutation that publishes a `waiting-user` tool part. */
 export function pendingInteractionId(mutation: SessionMutation): string {
-  if (mutation.variant !== "part" || mutation.part.type !== "tool")
-    throw new Error("not a tool part mutation");
-  const pending = mutation.part.interactions?.find((interaction) => interaction.status === "pending");
-  if (!pending) throw new Error(`tool part ${mutation.part.part_id} has no pending interaction`);
+  const pending = toolPartsOf(mutation)
+    .flatMap((part) => part.interactions ?? [])
+    .find((interaction) => interaction.status === "pending");
+  if (!pending) throw new Error("the mutation has no pending interaction");
   return pending.interaction_id;
 }
 

@@ -11,6 +11,7 @@ import {
   MutationRecorder,
   startApiProcess,
   startE2eEnvironment,
+  toolPartsOfMutation,
 } from "./testing/index.js";
 
 const APPROVE = { type: "approval", outcome: "resolved", payload: { decision: "approved" } } as const;
@@ -150,9 +151,8 @@ describe("session calls on the instance that does not run the Turn", () => {
     await onB.close();
     expect(await feed.waitFor(isTurnFinish)).toMatchObject({ turn_id, status: "stopped" });
     const tool = feed.mutations.filter(isToolState("failed")).at(-1);
-    expect(
-      tool?.variant === "part" && tool.part.type === "tool" && tool.part.interactions?.[0],
-    ).toMatchObject({
+    // The tool's last durable form (the close publishes its whole message, DESIGN §10.6).
+    expect((tool === undefined ? [] : toolPartsOfMutation(tool)).at(-1)?.interactions?.[0]).toMatchObject({
       status: "cancelled",
       cancel_reason: "session_disposed",
     });

@@ -55,6 +55,11 @@ export const envSchema = z.object({
    */
   PARLEY_RECOVER_INTERVAL_MS: z.coerce.number().int().min(100).max(60_000).default(1000),
   /**
+   * A model stream that runs this long without a checkpoint gets one revision with what it streamed
+   * so far (DESIGN §10.6; everything else it streams is live, never committed on its own).
+   */
+  PARLEY_STREAM_CHECKPOINT_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
+  /**
    * `off`: start without touching the schema (no migration runs, `_prisma_migrations` is not even
    * created); the operator applies migrations, e.g. `npx prisma migrate deploy` before a rolling
    * upgrade (docs/deployment.md). `on` (default): pending migrations are applied at start.
@@ -152,9 +157,11 @@ export function memberQuotasFromEnv(env: Env): MemberQuotaLimits {
 export function runtimeSettingsFromEnv(env: Env): {
   park_waiting_turns: boolean;
   recover_interval_ms: number;
+  stream_checkpoint_ms: number;
 } {
   return {
     park_waiting_turns: env.PARLEY_PARK_WAITING_TURNS === "on",
     recover_interval_ms: env.PARLEY_RECOVER_INTERVAL_MS,
+    stream_checkpoint_ms: env.PARLEY_STREAM_CHECKPOINT_MS,
   };
 }

@@ -11,6 +11,7 @@ import {
   latestInteractionIdOf,
   MutationRecorder,
   startE2eEnvironment,
+  toolPartsOfMutation,
 } from "./testing/index.js";
 
 const typedCodes: readonly string[] = PARLEY_CODES;
@@ -183,10 +184,7 @@ describe("property-based fuzz of respond, set and prompt inputs", () => {
     await session.prompt("ask me about deploy");
     const waiting = await feed.waitFor(isToolState("waiting-user"));
     feed.stop();
-    const request =
-      waiting.variant === "part" && waiting.part.type === "tool"
-        ? waiting.part.interactions?.[0]?.request
-        : undefined;
+    const request = toolPartsOfMutation(waiting).at(-1)?.interactions?.[0]?.request;
     if (request === undefined) throw new Error("no question was asked");
     const questions = (
       request.payload as { questions: { question_id: string; type: string; options?: { value: string }[] }[] }

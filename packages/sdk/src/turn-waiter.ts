@@ -7,6 +7,17 @@ import type {
 import { toParleyError } from "./parley-error.js";
 import type { SubscribeOptions } from "./types.js";
 
+/**
+ * The Interactions a mutation publishes: those of its tool `part`, or of every tool part of its
+ * whole assistant message (the checkpoint that creates a message publishes it whole, DESIGN §10.6).
+ */
+function interactionsIn(mutation: SessionMutation) {
+  if (mutation.variant === "part")
+    return mutation.part.type === "tool" ? (mutation.part.interactions ?? []) : [];
+  if (mutation.variant !== "message" || mutation.message.type !== "assistant") return [];
+  return mutation.message.parts.flatMap((part) => (part.type === "tool" ? (part.interactions ?? []) : []));
+}
+
 /** How a Turn ended: its `turn` finish mutation. */
 export interface TurnOutcome {
   turn_id: string;
@@ -100,8 +111,8 @@ export function waitForTurn(
         return;
       }
       const handler = options.onInteraction;
-      if (handler === undefined || mutation.variant !== "part" || mutation.part.type !== "tool") return;
-      for (const interaction of mutation.part.interactions ?? []) {
+      if (handler === undefined) return;
+      for (const interaction of interactionsIn(mutation)) {
         if (interaction.status !== "pending" || interaction.request.turn_id !== turn_id) continue;
         if (offered.has(interaction.interaction_id)) continue;
         offered.add(interaction.interaction_id);

@@ -1,4 +1,4 @@
-import type { AssistantMessage, Session } from "@parley/session-core";
+import type { AssistantMessage } from "@parley/session-core";
 import { MutationRecorder } from "@parley/session-core/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { createModelFromSetting } from "../models/create-model-from-setting.js";
@@ -81,8 +81,10 @@ describe("what the real provider path brings to a Turn (openai-compatible over H
   it("stop() aborts the provider's HTTP stream", async () => {
     const runtime = await start([{ text_chunks: ["Thinking about it"], stall: true }]);
     const session = await runtime.createSession();
+    const recorder = new MutationRecorder(session);
     const turn = await session.prompt({ query: "take your time" });
-    await untilStreamedText(session, "Thinking about it");
+    await untilStreamedText(recorder, "Thinking about it");
+    recorder.stop();
     const disconnected = stub?.disconnected(0);
     await session.stop();
     expect(await turn.finished).toMatchObject({ success: false, error: "Turn stopped" });
@@ -91,16 +93,12 @@ describe("what the real provider path brings to a Turn (openai-compatible over H
   });
 });
 
-/** Returns once the streaming assistant message holds `text` (the stub is stalled after sending it). */
-async function untilStreamedText(session: Session, text: string): Promise<void> {
-  for (;;) {
-    const page = await session.messages();
-    const streamed = page.items.some(
-      (message) =>
-        message.type === "assistant" &&
-        message.parts.some((part) => part.type === "text" && part.text === text),
-    );
-    if (streamed) return;
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+/**
+ * Returns once the live deltas `recorder` received add up to `text` (the stub is stalled after
+ * sending it; streamed text is live until a checkpoint, DESIGN §10.6).
+ */
+async function untilStreamedText(recorder: MutationRecorder, text: string): Promise<void> {
+  const streamed = () =>
+    recorder.mutations.flatMap((mutation) => (mutation.variant === "delta" ? [mutation.delta] : [])).join("");
+  await recorder.waitFor(() => streamed() === text);
 }

@@ -1,6 +1,6 @@
 import type { SessionMutation } from "@parley/sdk";
 import type { JsonValue } from "@parley/session-core";
-import { isToolState, MutationRecorder } from "@parley/session-core/testing";
+import { isToolState, MutationRecorder, toolPartsOfMutation } from "@parley/session-core/testing";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -127,7 +127,7 @@ describe("request_form schemas chosen by a model (real API, openai-compatible st
     const settled = await feed.waitFor(
       (mutation) => isToolState("failed")(mutation) || isToolState("waiting-user")(mutation),
     );
-    const part = settled.variant === "part" && settled.part.type === "tool" ? settled.part : null;
+    const part = toolPartsOfMutation(settled).at(-1);
     expect(part?.state).toBe("failed");
     expect(part?.error).toMatch(/^response_schema is refused \(invalid_input\): /);
     expect(part?.error).toContain(problem);

@@ -146,8 +146,14 @@ export class ReceivedMutations {
   }
 }
 
+/** A mutation that publishes a tool part in `state`: its `part`, or its whole message (DESIGN §10.6). */
 export function isToolState(mutation: SessionMutation, state: string): boolean {
-  return mutation.variant === "part" && mutation.part.type === "tool" && mutation.part.state === state;
+  if (mutation.variant === "part") return mutation.part.type === "tool" && mutation.part.state === state;
+  return (
+    mutation.variant === "message" &&
+    mutation.message.type === "assistant" &&
+    mutation.message.parts.some((part) => part.type === "tool" && part.state === state)
+  );
 }
 
 export function isTurnFinish(mutation: SessionMutation): boolean {

@@ -107,7 +107,7 @@ describe("kill -9 of the API during an interaction's life", () => {
     await expectClientsConverged(database.url, session.id, [received, late]);
   };
 
-  it("before the request's COMMIT: nothing was asked; the new process runs the tool again, it asks once, the answer resumes it once", async () => {
+  it("before the request's COMMIT: nothing was asked; the Step was live only, so the new process ends the Turn interrupted and the tool never runs", async () => {
     const first = await startApi("request-commit");
     const { session, received } = await openObservedSession(first.url);
     // The kill may land before or after the prompt's HTTP answer: only the committed state counts.
@@ -116,14 +116,20 @@ describe("kill -9 of the API during an interaction's life", () => {
     expect(await readInteractions(database.url, session.id)).toEqual([]);
     expect(received.find((mutation) => isToolState(mutation, "waiting-user"))).toBeUndefined();
 
-    // The tool had not committed `running` (its request was the first write of its execution), so
-    // recovery runs it again from its start (docs/behaviour.md#durability); it asks again, exactly once.
+    // The Interaction's creation was the Step's first commit (DESIGN §10.6): the assistant message,
+    // its tool `ready`, were live only and died with the process. Recovery finds a started Turn with
+    // no committed output and ends it interrupted (docs/behaviour.md#durability); nothing re-runs.
     await startApi();
-    const pending = await waitForPending(session, received);
-    expect((await readInteractions(database.url, session.id)).map((row) => row.status)).toEqual(["pending"]);
+    expect(await waitForTurnFinish(session, received)).toMatchObject({
+      status: "failed",
+      error: "Turn interrupted by server restart",
+    });
+    expect(await readToolParts(database.url, session.id)).toEqual([]);
+    expect(await readInteractions(database.url, session.id)).toEqual([]);
     expect(sideEffectLines(workspaceRoot, session.id, SIDE_EFFECT_FILE)).toEqual([]);
-    await session.respond({ interaction_id: pending.interaction_id, response: APPROVE });
-    await expectSideEffectOnceAndConverged(session, received);
+    const late = new ReceivedMutations();
+    session.subscribe(late.listener, { after_event_id: 0 });
+    await expectClientsConverged(database.url, session.id, [received, late]);
   });
 
   it("while pending: the interaction survives, the answer given to the new process resumes the tool once", async () => {

@@ -15,17 +15,27 @@ import {
   isTurnFinish,
   MutationRecorder,
   startE2eEnvironment,
+  toolPartsOfMutation,
 } from "../testing/index.js";
 
+/**
+ * The tool part a mutation publishes: its `part`, or the tool part of its whole message (a
+ * checkpoint that created the message publishes it whole, DESIGN §10.6); each message here has one.
+ */
 function toolPartOf(mutation: SessionMutation): ToolPart {
-  if (mutation.variant !== "part" || mutation.part.type !== "tool")
-    throw new Error("not a tool part mutation");
-  return mutation.part;
+  const part = toolPartsOfMutation(mutation).at(-1);
+  if (!part) throw new Error("not a mutation of a tool part");
+  return part;
 }
 
-/** Mutations up to and including `last_event_id`: what every subscriber must have seen identically. */
+/**
+ * Durable mutations up to and including `last_event_id`: what every subscriber must have seen
+ * identically (live ones are best effort and never replayed).
+ */
 function upTo(mutations: SessionMutation[], last_event_id: number): SessionMutation[] {
-  return mutations.filter((mutation) => mutation.event_id <= last_event_id);
+  return mutations.filter(
+    (mutation) => mutation.event_id <= last_event_id && !("live" in mutation && mutation.live === true),
+  );
 }
 
 function consecutiveFromOne(count: number): number[] {
@@ -109,9 +119,11 @@ describe("interaction flows through the SDK over WebSocket", () => {
       consecutiveFromOne(ownerFinish.event_id),
     );
 
+    // The durable states of the tool, a state repeated by the close (the whole message) listed once.
     const toolStates = seenByOwner
-      .filter((mutation) => mutation.variant === "part" && mutation.part.type === "tool")
-      .map((mutation) => toolPartOf(mutation).state);
+      .flatMap(toolPartsOfMutation)
+      .map((part) => part.state)
+      .filter((state, index, states) => index === 0 || states[index - 1] !== state);
     expect(toolStates.slice(toolStates.indexOf("waiting-user"))).toEqual([
       "waiting-user",
       "running",

@@ -3,6 +3,7 @@ export {
   isTurnFinish,
   latestInteractionIdOf,
   MutationRecorder,
+  toolPartsOfMutation,
 } from "@parley/session-core/testing";
 export * from "../faults/private-postgres.js";
 export * from "./api-process.js";

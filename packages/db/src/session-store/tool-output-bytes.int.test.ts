@@ -46,7 +46,6 @@ beforeAll(async () => {
   composed = composeRuntime({
     adapters: parley,
     agent: { agent_id: AGENT_ID, model, tools: { binary_output: binaryOutput, binary_error: binaryError } },
-    delta_flush_ms: 0,
   });
 });
 

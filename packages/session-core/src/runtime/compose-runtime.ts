@@ -30,7 +30,7 @@ export interface WorkspaceResolver {
 export interface ComposeRuntimeOptions
   extends Pick<
     SessionRuntimeOptions,
-    "clock" | "ids" | "delta_flush_ms" | "command_sweep_ms" | "park_waiting_turns"
+    "clock" | "ids" | "stream_checkpoint_ms" | "command_sweep_ms" | "park_waiting_turns"
   > {
   adapters: RuntimeAdapters;
   /**
@@ -81,7 +81,7 @@ export function composeRuntime(options: ComposeRuntimeOptions): ComposedRuntime 
     logger: options.logger,
     clock: options.clock,
     ids: options.ids,
-    delta_flush_ms: options.delta_flush_ms,
+    stream_checkpoint_ms: options.stream_checkpoint_ms,
     // Without a recovery loop nothing runs the pass, so the runtime sweeps commands on its own timer.
     command_sweep_ms:
       options.command_sweep_ms ??

@@ -21,7 +21,8 @@ export interface RuntimeContext {
   ids: RuntimeIds;
   logger: RuntimeLogger | undefined;
   waiters: InteractionWaiters;
-  delta_flush_ms: number;
+  /** See `SessionRuntimeOptions.stream_checkpoint_ms`. */
+  stream_checkpoint_ms: number;
   /**
    * docs/behaviour.md#durability: a Turn whose open tools all wait for a person holds nothing while
    * it waits.

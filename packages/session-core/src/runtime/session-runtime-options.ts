@@ -22,8 +22,12 @@ export interface SessionRuntimeOptions {
   clock?: Clock;
   ids?: IdSource;
   logger?: RuntimeLogger;
-  /** How long text/reasoning deltas are coalesced into one revision, in ms (default 50). */
-  delta_flush_ms?: number;
+  /**
+   * `PARLEY_STREAM_CHECKPOINT_MS` (DESIGN §10.6, default 1000): a model stream that runs this long
+   * without a checkpoint gets one revision with what it streamed so far (everything else it streams
+   * is live, never committed on its own).
+   */
+  stream_checkpoint_ms?: number;
   /**
    * A timer of its own that looks for queued session commands to drive, every this many ms
    * (default 0: none). The liveness pass (`recover()`, which the recovery loop runs every second)

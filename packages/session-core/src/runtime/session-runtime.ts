@@ -14,7 +14,7 @@ import type {
   SessionRuntimeOptions,
 } from "./session-runtime-options.js";
 
-const DEFAULT_DELTA_FLUSH_MS = 50;
+const DEFAULT_STREAM_CHECKPOINT_MS = 1_000;
 /** A session created without a title is untitled (`""`) until its first prompt or a rename names it. */
 const DEFAULT_TITLE = "";
 
@@ -49,7 +49,7 @@ export class SessionRuntime implements SessionRuntimeApi {
       ids: new RuntimeIds(options.ids ?? createRandomIdSource()),
       logger: options.logger,
       waiters: new InteractionWaiters(),
-      delta_flush_ms: options.delta_flush_ms ?? DEFAULT_DELTA_FLUSH_MS,
+      stream_checkpoint_ms: options.stream_checkpoint_ms ?? DEFAULT_STREAM_CHECKPOINT_MS,
       closing: this.#closing.signal,
       park_waiting_turns: options.park_waiting_turns ?? true,
     };

@@ -4,14 +4,15 @@ import { assistantPartSchema, userTextPartSchema } from "./parts.js";
 
 /**
  * Every message has a `sequence` (its linear position in the session, fixed at creation) and a
- * `revision` (1 at creation, +1 on every committed change).
+ * `revision` (1 at creation, +1 on every committed change; 0 only in the live `message` mutation of
+ * an assistant message before its first checkpoint, DESIGN §10.6 — never stored).
  */
 const messageBase = {
   message_id: z.string(),
   session_id: z.string(),
   turn_id: z.string().optional(),
   sequence: z.number().int().positive(),
-  revision: z.number().int().positive(),
+  revision: z.number().int().nonnegative(),
   created_at: z.number(),
   updated_at: z.number(),
 };

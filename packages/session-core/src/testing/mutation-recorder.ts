@@ -1,5 +1,5 @@
 import type { Interaction } from "../schema/interaction.js";
-import type { PartMutation, SessionMutation } from "../schema/mutation.js";
+import { isLiveMutation, type SessionMutation } from "../schema/mutation.js";
 import type { ToolPart, ToolState } from "../schema/parts.js";
 
 /**
@@ -13,14 +13,22 @@ export interface MutationSource {
   ): () => void;
 }
 
-function isToolPartMutation(mutation: SessionMutation): mutation is PartMutation & { part: ToolPart } {
-  return mutation.variant === "part" && mutation.part.type === "tool";
+/**
+ * The tool parts a mutation publishes: the part of a `part` mutation, or every tool part of an
+ * assistant `message` mutation (a checkpoint that created the message or changed several parts).
+ */
+export function toolPartsOfMutation(mutation: SessionMutation): ToolPart[] {
+  if (mutation.variant === "part") return mutation.part.type === "tool" ? [mutation.part] : [];
+  if (mutation.variant === "message" && mutation.message.type === "assistant") {
+    return mutation.message.parts.filter((part): part is ToolPart => part.type === "tool");
+  }
+  return [];
 }
 
 /** Every published snapshot of the tool part of `tool_call_id` among `mutations`, in order. */
 export function toolPartsIn(mutations: readonly SessionMutation[], tool_call_id: string): ToolPart[] {
   return mutations.flatMap((mutation) =>
-    isToolPartMutation(mutation) && mutation.part.tool_call_id === tool_call_id ? [mutation.part] : [],
+    toolPartsOfMutation(mutation).filter((part) => part.tool_call_id === tool_call_id),
   );
 }
 
@@ -43,15 +51,15 @@ export function isTurnFinish(mutation: SessionMutation): boolean {
  * for — or "" for any other mutation.
  */
 export function latestInteractionIdOf(mutation: SessionMutation): string {
-  return (
-    (isToolPartMutation(mutation) ? mutation.part.interactions?.at(-1)?.interaction_id : undefined) ?? ""
-  );
+  const waiting = toolPartsOfMutation(mutation).filter((part) => part.state === "waiting-user");
+  const parts = waiting.length > 0 ? waiting : toolPartsOfMutation(mutation);
+  return parts.at(-1)?.interactions?.at(-1)?.interaction_id ?? "";
 }
 
-/** A `part` mutation of a tool part now in `state`. */
+/** A mutation that publishes a tool part now in `state` (its `part`, or its whole message). */
 export function isToolState(state: ToolState) {
   return (mutation: SessionMutation): boolean =>
-    isToolPartMutation(mutation) && mutation.part.state === state;
+    toolPartsOfMutation(mutation).some((part) => part.state === state);
 }
 
 /**
@@ -95,13 +103,21 @@ export class MutationRecorder {
     return new Promise((resolve) => this.#waiters.add({ match, resolve }));
   }
 
-  /** `variant:type` of every mutation, e.g. `part:tool`, `turn:finish`. */
+  /** `variant:type` of every mutation, e.g. `part:tool`, `turn:finish` (`live:` before a live one). */
   kinds(): string[] {
-    return this.mutations.map((mutation) => `${mutation.variant}:${mutation.type}`);
+    return this.mutations.map(
+      (mutation) => `${isLiveMutation(mutation) ? "live:" : ""}${mutation.variant}:${mutation.type}`,
+    );
   }
 
+  /** The durable mutations recorded (a live one is never replayed: DESIGN §10.6). */
+  durable(): SessionMutation[] {
+    return this.mutations.filter((mutation) => !isLiveMutation(mutation));
+  }
+
+  /** The event ids of the durable mutations (a live one repeats the id of the one it follows). */
   eventIds(): number[] {
-    return this.mutations.map((mutation) => mutation.event_id);
+    return this.durable().map((mutation) => mutation.event_id);
   }
 
   /** See `toolStatesIn`. */
@@ -127,11 +143,9 @@ export class MutationRecorder {
     predicate: (interaction: Interaction) => boolean = () => true,
   ): Promise<Interaction> {
     const pendingIn = (mutation: SessionMutation) =>
-      isToolPartMutation(mutation)
-        ? mutation.part.interactions?.find(
-            (interaction) => interaction.status === "pending" && predicate(interaction),
-          )
-        : undefined;
+      toolPartsOfMutation(mutation)
+        .flatMap((part) => part.interactions ?? [])
+        .find((interaction) => interaction.status === "pending" && predicate(interaction));
     const interaction = pendingIn(await this.waitFor((mutation) => pendingIn(mutation) !== undefined));
     if (!interaction) throw new Error("unreachable: the matched mutation carries a pending interaction");
     return interaction;

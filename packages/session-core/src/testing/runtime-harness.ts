@@ -14,12 +14,19 @@ import type { SessionMutation } from "../schema/mutation.js";
 import type { ToolPart } from "../schema/parts.js";
 import type { AnyAgentTool, WorkspaceRef } from "../tools/define-agent-tool.js";
 import { CommitFaults } from "./commit-faults.js";
+import { toolPartsOfMutation, toolStatesIn } from "./mutation-recorder.js";
 import { ProcessConnections } from "./simulated-process.js";
 
 export const HARNESS_AGENT_ID = "agent:test";
 const HARNESS_OWNER_ID = "user:owner";
 /** The API's production recovery interval (`PARLEY_RECOVER_INTERVAL_MS` defaults to it). */
 export const PRODUCTION_RECOVER_INTERVAL_MS = 1_000;
+/**
+ * The harness's `stream_checkpoint_ms` unless a test sets it: longer than any test, so that a stream
+ * a test holds open on a slow machine gets no checkpoint the test did not ask for (the exact
+ * commit lists tests pin would vary). The stream checkpoint has tests of its own that set it.
+ */
+const HARNESS_STREAM_CHECKPOINT_MS = 600_000;
 /** What a recovery pass logs when it took Turns over (`startRecoveryLoop`). */
 const TAKEN_OVER_LOG = "resumed Turns of sessions without a live owner";
 
@@ -37,7 +44,11 @@ export interface RuntimeHarnessOptions {
   /** Omitted: the system clock and random ids (e.g. `createTestClock()`, `createSequentialIds()`). */
   clock?: Clock;
   ids?: IdSource;
-  delta_flush_ms?: number;
+  /**
+   * `PARLEY_STREAM_CHECKPOINT_MS` (production: 1 s; here `HARNESS_STREAM_CHECKPOINT_MS`). It is
+   * measured with `clock`: with a test clock, only a test that moves the clock makes one.
+   */
+  stream_checkpoint_ms?: number;
   /**
    * Parking of waiting Turns, docs/behaviour.md#durability: on by default, as in production
    * (DESIGN §10.7); `false` is the live-waiter variant, tested as such.
@@ -78,6 +89,8 @@ export class RuntimeHarness {
   readonly leases = new InMemoryLeaseRegistry({ epochs: this.store });
   /** Every committed session event, in publish order. */
   readonly events: SessionEvent[] = [];
+  /** Every live mutation (`live: true`, DESIGN §10.6) any process published, in publish order. */
+  readonly live: SessionMutation[] = [];
   /** Everything any process logged. */
   readonly logs: HarnessLogEntry[] = [];
   readonly #processes = new Map<
@@ -96,7 +109,10 @@ export class RuntimeHarness {
       ...(options.system ? { system: options.system } : {}),
     };
     this.#options = options;
-    this.bus.subscribe({ onSessionEvent: (event) => this.events.push(event) });
+    this.bus.subscribe({
+      onSessionEvent: (event) => this.events.push(event),
+      onLiveMutation: (mutation) => this.live.push(mutation),
+    });
   }
 
   /** The runtime of the process `process_id`, started on first use. */
@@ -119,7 +135,7 @@ export class RuntimeHarness {
       logger: { info: log("info"), warn: log("warn"), error: log("error") },
       clock: this.#options.clock,
       ids: this.#options.ids,
-      delta_flush_ms: this.#options.delta_flush_ms ?? 5,
+      stream_checkpoint_ms: this.#options.stream_checkpoint_ms ?? HARNESS_STREAM_CHECKPOINT_MS,
       park_waiting_turns: this.#options.park_waiting_turns ?? true,
       // With the loop on, its pass sweeps commands as in production: no timer of the runtime's own.
       ...(this.#options.command_sweep_ms !== undefined
@@ -210,6 +226,11 @@ export class RuntimeHarness {
     return this.events.filter((event) => event.session_id === session_id).map((event) => event.mutation);
   }
 
+  /** The live mutations of the session, in publish order. */
+  liveMutations(session_id: string): SessionMutation[] {
+    return this.live.filter((mutation) => mutation.session_id === session_id);
+  }
+
   async messages(session_id: string): Promise<SessionMessage[]> {
     return (await this.store.listMessages(session_id, { limit: 500 })).items;
   }
@@ -232,23 +253,18 @@ export class RuntimeHarness {
   toolStates(session_id: string, tool_call_id: string): string[] {
     const states: string[] = [];
     for (const mutation of this.mutations(session_id)) {
-      const parts =
-        mutation.variant === "part"
-          ? [mutation.part]
-          : mutation.variant === "message" && mutation.message.type === "assistant"
-            ? mutation.message.parts
-            : [];
-      for (const part of parts) {
-        if (
-          part.type === "tool" &&
-          part.tool_call_id === tool_call_id &&
-          states[states.length - 1] !== part.state
-        ) {
+      for (const part of toolPartsOfMutation(mutation)) {
+        if (part.tool_call_id === tool_call_id && states[states.length - 1] !== part.state) {
           states.push(part.state);
         }
       }
     }
     return states;
+  }
+
+  /** Live states of one tool part, in order (consecutive repeats collapsed): `input-streaming`, `ready`. */
+  liveToolStates(session_id: string, tool_call_id: string): string[] {
+    return toolStatesIn(this.liveMutations(session_id), tool_call_id);
   }
 
   /** Resolves once `predicate` holds for a committed event (checked on every later event too). */
@@ -266,20 +282,31 @@ export class RuntimeHarness {
     });
   }
 
+  /** Resolves once `predicate` holds for a live mutation (checked on every later one too). */
+  waitForLive(predicate: (mutation: SessionMutation) => boolean): Promise<SessionMutation> {
+    const found = this.live.find(predicate);
+    if (found) return Promise.resolve(found);
+    return new Promise((resolve) => {
+      const unsubscribe = this.bus.subscribe({
+        onLiveMutation: (mutation) => {
+          if (!predicate(mutation)) return;
+          unsubscribe();
+          resolve(mutation);
+        },
+      });
+    });
+  }
+
   /** Resolves when the tool `tool_call_id` has a pending Interaction; returns its id. */
   async pendingInteraction(tool_call_id: string): Promise<string> {
-    const mutation = await this.waitFor(
-      (item) =>
-        item.variant === "part" &&
-        item.part.type === "tool" &&
-        item.part.tool_call_id === tool_call_id &&
-        (item.part.interactions ?? []).some((interaction) => interaction.status === "pending"),
-    );
-    if (mutation.variant !== "part" || mutation.part.type !== "tool") throw new Error("unreachable");
-    const pending = (mutation.part.interactions ?? []).filter(
-      (interaction) => interaction.status === "pending",
-    );
-    const last = pending[pending.length - 1];
+    const pendingOf = (mutation: SessionMutation) =>
+      toolPartsOfMutation(mutation)
+        .filter((part) => part.tool_call_id === tool_call_id)
+        .flatMap((part) =>
+          (part.interactions ?? []).filter((interaction) => interaction.status === "pending"),
+        )
+        .at(-1);
+    const last = pendingOf(await this.waitFor((item) => pendingOf(item) !== undefined));
     if (!last) throw new Error("unreachable");
     return last.interaction_id;
   }

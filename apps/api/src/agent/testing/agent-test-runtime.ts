@@ -47,7 +47,6 @@ export async function startAgentTestRuntime(model: LanguageModelV3): Promise<Age
     },
     agent,
     workspaces: { resolve: () => ({ workspace_id: null, root }) },
-    delta_flush_ms: 0,
   });
   return {
     runtime,

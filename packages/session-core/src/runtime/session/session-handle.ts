@@ -78,7 +78,9 @@ export class SessionHandle implements Session {
       ids: context.ids,
       clock: context.clock,
       owner: host,
-      locateTool: (tool_call_id) => this.#locateTool(tool_call_id),
+      locateTool: async (tool_call_id) =>
+        // A part this process streams may be live only (DESIGN §10.6): it is found there first.
+        host.writer.locateLiveTool(tool_call_id) ?? (await this.#locateTool(tool_call_id)),
       approvalMode: () => host.settings.approvalMode,
       toolAllowances: () => host.settings.toolAllowances,
       countsOrdinals: false,

@@ -1,20 +1,22 @@
 import { StoreConflictError } from "../../errors.js";
 import type { Clock } from "../../ports/clock.js";
 import type { EventBus } from "../../ports/event-bus.js";
-import type {
-  CommitResult,
-  InteractionEvent,
-  InteractionRecord,
-  SessionCommit,
-  SessionEvent,
-  SessionStore,
-} from "../../ports/session-store.js";
+import type { CommitResult, SessionCommit, SessionEvent, SessionStore } from "../../ports/session-store.js";
 import type { AssistantMessage, SessionMessage } from "../../schema/messages.js";
 import type { UnsequencedMutation } from "../../schema/mutation.js";
 import type { RuntimeIds } from "../ids.js";
 import type { RuntimeLogger } from "../session-runtime-options.js";
 import type { AssistantTransition, AssistantTransitionFn, MutationSpec } from "../transitions/transition.js";
 import { turnProgressOf } from "../turn/turn-progress.js";
+import { checkpointSpec, type LiveCopy, LiveState, replayLive } from "./live-copies.js";
+import {
+  type AppendOptions,
+  type CheckpointOptions,
+  interactionRowsOf,
+  loggedMutations,
+  mutationOf,
+  wholeMessageMutation,
+} from "./revision-mutations.js";
 
 /** The Turn's lease was taken over: it must stop writing and give the session up silently. */
 export class TurnFencedError extends Error {
@@ -22,6 +24,16 @@ export class TurnFencedError extends Error {
 }
 
 const MAX_CONFLICT_RETRIES = 20;
+
+/** What a checkpoint committed (`value`: what its transition returned); null when nothing changed. */
+/** A checkpoint's revision; `epoch` when it claimed the Turn. */
+type Checkpointed<T> = { message: AssistantMessage; value: T | undefined; epoch?: number } | null;
+
+/** A checkpoint of the live state alone. */
+const unchanged: AssistantTransitionFn = (current) => ({
+  message: current,
+  mutation: { variant: "message" },
+});
 
 interface WriterDeps {
   session_id: string;
@@ -36,19 +48,30 @@ interface WriterDeps {
 
 /**
  * The per-session serial write chain: every write of this process to the session runs here
- * one after another, as "build the complete snapshot → commit one revision → update the in-memory
- * copy → publish". Another process's commit shows up as a revision conflict: the message is
- * reloaded and the transition applied again (re-validating). A fenced commit ends the Turn.
+ * one after another. A checkpoint is "build the complete snapshot from the live copy → commit one
+ * revision → update the in-memory copy → publish"; a live change (DESIGN §10.6) is "apply to the
+ * live copy → publish `live: true`", with no commit. Another process's commit shows up as a
+ * revision conflict: the message is reloaded, its live changes replayed and the transition applied
+ * again (re-validating). A fenced commit ends the Turn. A crash loses only the live copies.
  */
 export class SessionWriter {
   readonly #deps: WriterDeps;
+  /** The last committed copy of each open assistant message this process writes. */
   readonly #open = new Map<string, AssistantMessage>();
+  /** Live state of open assistant messages, present while it differs from the committed copy. */
+  readonly #live: LiveState;
   #tail: Promise<unknown> = Promise.resolve();
   #nextSequence: number | undefined;
   #inFlight = 0;
 
   constructor(deps: WriterDeps) {
     this.#deps = deps;
+    this.#live = new LiveState({
+      session_id: deps.session_id,
+      bus: deps.bus,
+      logger: deps.logger,
+      mutationBase: (now) => this.newMutationBase(now),
+    });
   }
 
   get session_id(): string {
@@ -73,102 +96,164 @@ export class SessionWriter {
   }
 
   /**
-   * Applies a pure transition to an assistant message as one revision; null when it changed nothing.
+   * A checkpoint (DESIGN §10.6): applies a pure transition to an assistant message, on top of its
+   * live state, as one revision; null when it changed nothing. It publishes ONE mutation for the
+   * message (`checkpointSpec`); a message not committed yet is inserted (`expected_revision: 0`).
    * `stored`: a copy the caller just read from the store, used as this chain's read of the message
    * when there is no in-memory copy (the caller overlapped that read with other work).
    */
   updateAssistant<T>(
     message_id: string,
     transition: AssistantTransitionFn<T>,
-    options: {
-      epoch?: number;
-      /** This revision claims the Turn (`SessionCommit.claim`); the result carries the new epoch. */
-      claim?: SessionCommit["claim"];
-      stored?: AssistantMessage;
-      /**
-       * A session change committed with this revision, after it: its `mutation` is logged after the
-       * message's (`preceding_mutation` of the commit), e.g. the Turn's `finish` with the close.
-       * `onCommitted` runs after the commit, before subscribers see either mutation.
-       */
-      followed_by?: Pick<SessionCommit, "settle_commands" | "ends_turn"> & {
-        mutation: UnsequencedMutation;
-        onCommitted?: () => void;
-      };
-    } = {},
-  ): Promise<{ message: AssistantMessage; value: T | undefined; epoch?: number } | null> {
+    options: CheckpointOptions = {},
+  ): Promise<Checkpointed<T>> {
+    return this.serial(() => this.#checkpoint(message_id, transition, options));
+  }
+
+  /**
+   * The live state of the message as one revision (the stream ran `PARLEY_STREAM_CHECKPOINT_MS`
+   * without a checkpoint); null when it has none.
+   */
+  checkpointLive(message_id: string, options: CheckpointOptions = {}): Promise<Checkpointed<undefined>> {
+    return this.serial(async () =>
+      this.#live.has(message_id) ? this.#checkpoint(message_id, unchanged, options) : null,
+    );
+  }
+
+  /**
+   * Opens an assistant message live, with no commit (DESIGN §10.6): it takes the next free
+   * `sequence` now and is inserted at its first checkpoint. Publishes it whole (`revision: 0`).
+   */
+  beginLive(build: (sequence: number, now: number) => AssistantMessage): Promise<AssistantMessage> {
     return this.serial(async () => {
-      const cachedCopy = this.#open.get(message_id);
-      let current = cachedCopy ?? options.stored ?? (await this.#load(message_id));
-      let fresh = cachedCopy === undefined;
-      for (let attempt = 0; ; attempt += 1) {
-        const now = this.#deps.clock.now();
-        let result: AssistantTransition<T> | null;
-        try {
-          result = transition(current, now);
-        } catch (error) {
-          // Our copy may predate another process's commit (e.g. the Interaction it created): decide
-          // again on the stored state before refusing.
-          if (fresh) throw error;
-          this.#open.delete(message_id);
-          current = await this.#load(message_id);
-          fresh = true;
-          continue;
-        }
-        if (!result) {
-          if (fresh) return null;
-          this.#open.delete(message_id);
-          current = await this.#load(message_id);
-          fresh = true;
-          continue;
-        }
-        const next: AssistantMessage = { ...result.message, revision: current.revision + 1, updated_at: now };
-        const own = result.publish === false ? undefined : this.#mutationFor(next, result.mutation, now);
-        const followed_by = options.followed_by;
-        try {
-          const committed = await this.#commitAndPublish(
-            {
-              session_id: this.session_id,
-              ...(options.epoch === undefined ? {} : { epoch: options.epoch }),
-              ...(options.claim === undefined ? {} : { claim: options.claim }),
-              message: { snapshot: next, expected_revision: current.revision },
-              ...this.#interactionRows(next, result),
-              ...(followed_by === undefined
-                ? own === undefined
-                  ? {}
-                  : { mutation: own }
-                : {
-                    mutation: followed_by.mutation,
-                    ...(own === undefined ? {} : { preceding_mutation: own }),
-                    ...(followed_by.settle_commands === undefined
-                      ? {}
-                      : { settle_commands: followed_by.settle_commands }),
-                    ...(followed_by.ends_turn === undefined ? {} : { ends_turn: followed_by.ends_turn }),
-                  }),
-            },
-            () => {
-              this.#remember(next);
-              followed_by?.onCommitted?.();
-            },
-          );
-          return {
-            message: next,
-            value: result.value,
-            ...(committed.epoch === undefined ? {} : { epoch: committed.epoch }),
-          };
-        } catch (error) {
-          if (
-            !(error instanceof StoreConflictError) ||
-            error.kind !== "revision" ||
-            attempt >= MAX_CONFLICT_RETRIES
-          ) {
-            throw this.#translate(error);
-          }
-          this.#open.delete(message_id);
-          current = await this.#load(message_id);
-          fresh = true;
-        }
-      }
+      this.#nextSequence ??= (await this.#deps.store.lastSequence(this.session_id)) + 1;
+      const now = this.#deps.clock.now();
+      const message: AssistantMessage = { ...build(this.#nextSequence, now), revision: 0 };
+      this.#nextSequence += 1;
+      this.#live.begin(message, now);
+      return message;
     });
+  }
+
+  /**
+   * A live change of an open assistant message (DESIGN §10.6): applied to its live copy and
+   * published with `live: true`, never committed on its own; the next checkpoint carries it.
+   */
+  applyLive(message_id: string, transition: AssistantTransitionFn): Promise<void> {
+    return this.serial(async () => {
+      const base =
+        this.#live.get(message_id)?.message ?? this.#open.get(message_id) ?? (await this.#load(message_id));
+      this.#live.apply(message_id, base, transition, this.#deps.clock.now());
+    });
+  }
+
+  async #checkpoint<T>(
+    message_id: string,
+    transition: AssistantTransitionFn<T>,
+    options: CheckpointOptions,
+  ): Promise<Checkpointed<T>> {
+    const live = this.#live.get(message_id);
+    if (live?.uncommitted) return this.#insertLive(live, transition, options);
+    const cachedCopy = this.#open.get(message_id);
+    let committed = cachedCopy ?? options.stored ?? (await this.#load(message_id));
+    let current = live?.message ?? committed;
+    let fresh = cachedCopy === undefined;
+    const reload = async () => {
+      this.#open.delete(message_id);
+      committed = await this.#load(message_id);
+      const replayed = replayLive(
+        committed,
+        this.#live.get(message_id)?.transitions ?? [],
+        this.#deps.clock.now(),
+      );
+      this.#live.replace(message_id, replayed);
+      current = replayed.message;
+      fresh = true;
+    };
+    for (let attempt = 0; ; attempt += 1) {
+      const now = this.#deps.clock.now();
+      let result: AssistantTransition<T> | null;
+      try {
+        result = transition(current, now);
+      } catch (error) {
+        // Our copy may predate another process's commit (e.g. the Interaction it created): decide
+        // again on the stored state before refusing.
+        if (fresh) throw error;
+        await reload();
+        continue;
+      }
+      if (!result) {
+        if (fresh) return null;
+        await reload();
+        continue;
+      }
+      const next: AssistantMessage = { ...result.message, revision: committed.revision + 1, updated_at: now };
+      const spec = checkpointSpec(committed, next, result, this.#live.has(message_id));
+      try {
+        const { epoch } = await this.#commitRevision(next, committed.revision, result, spec, options);
+        return { message: next, value: result.value, ...(epoch === undefined ? {} : { epoch }) };
+      } catch (error) {
+        this.#throwUnlessRetried(error, "revision", attempt);
+        await reload();
+      }
+    }
+  }
+
+  /** The first checkpoint of a message opened live: it is inserted, published whole. */
+  async #insertLive<T>(
+    live: LiveCopy,
+    transition: AssistantTransitionFn<T>,
+    options: CheckpointOptions,
+  ): Promise<Checkpointed<T>> {
+    const now = this.#deps.clock.now();
+    const result = transition(live.message, now);
+    if (!result) return null;
+    for (let attempt = 0; ; attempt += 1) {
+      const next: AssistantMessage = {
+        ...result.message,
+        sequence: live.message.sequence,
+        revision: 1,
+        updated_at: now,
+      };
+      try {
+        const { epoch } = await this.#commitRevision(next, 0, result, { variant: "message" }, options);
+        return { message: next, value: result.value, ...(epoch === undefined ? {} : { epoch }) };
+      } catch (error) {
+        this.#throwUnlessRetried(error, "sequence", attempt);
+        // Another process took the sequence it was opened at: it moves after the last one.
+        const sequence = (await this.#deps.store.lastSequence(this.session_id)) + 1;
+        live.message = { ...live.message, sequence };
+        this.#nextSequence = Math.max(this.#nextSequence ?? 0, sequence + 1);
+      }
+    }
+  }
+
+  /** Commits `next` (expected to follow `expected_revision`) with its Interaction rows; then it is the committed copy. */
+  async #commitRevision(
+    next: AssistantMessage,
+    expected_revision: number,
+    result: AssistantTransition<unknown>,
+    spec: MutationSpec | undefined,
+    options: CheckpointOptions,
+  ): Promise<CommitResult> {
+    const own =
+      spec === undefined ? undefined : mutationOf(this.newMutationBase(next.updated_at), next, spec);
+    const followed_by = options.followed_by;
+    return this.#commitAndPublish(
+      {
+        session_id: this.session_id,
+        ...(options.epoch === undefined ? {} : { epoch: options.epoch }),
+        ...(options.claim === undefined ? {} : { claim: options.claim }),
+        message: { snapshot: next, expected_revision },
+        ...interactionRowsOf(this.session_id, next, result),
+        ...loggedMutations(own, followed_by),
+      },
+      () => {
+        this.#live.drop(next.message_id);
+        this.#remember(next);
+        followed_by?.onCommitted?.();
+      },
+    );
   }
 
   /**
@@ -177,17 +262,7 @@ export class SessionWriter {
    */
   appendMessage<M extends SessionMessage>(
     build: (sequence: number, now: number) => M,
-    options: {
-      epoch?: number;
-      publish?: boolean;
-      settle_commands?: SessionCommit["settle_commands"];
-      /** Logged just before the message's own mutation, in the same commit (e.g. the Turn's `start`). */
-      preceding_mutation?: UnsequencedMutation;
-      /** A prompt's start of its Turn, committed with its user message (see `SessionCommit`). */
-      start?: Pick<SessionCommit, "claim" | "starts_turn" | "session_patch">;
-      /** Told what the store returned (e.g. the epoch a claim advanced to), before subscribers hear of it. */
-      onCommitted?: (result: CommitResult) => void;
-    } = {},
+    options: AppendOptions = {},
   ): Promise<M> {
     return this.serial(async () => {
       for (let attempt = 0; ; attempt += 1) {
@@ -202,7 +277,9 @@ export class SessionWriter {
               ...(options.settle_commands === undefined ? {} : { settle_commands: options.settle_commands }),
               ...options.start,
               message: { snapshot: message, expected_revision: 0 },
-              ...(options.publish === false ? {} : { mutation: this.#messageMutation(message, now) }),
+              ...(options.publish === false
+                ? {}
+                : { mutation: wholeMessageMutation(this.newMutationBase(now), message) }),
               ...(options.publish === false || options.preceding_mutation === undefined
                 ? {}
                 : { preceding_mutation: options.preceding_mutation }),
@@ -251,10 +328,21 @@ export class SessionWriter {
    */
   forget(message_id: string): void {
     this.#open.delete(message_id);
+    this.#live.drop(message_id);
   }
 
-  /** The in-memory copy of an open assistant message (after this process's last write). */
+  /** The latest in-memory state of an open assistant message: its live copy, else its committed one. */
   cached(message_id: string): AssistantMessage | undefined {
+    return this.#live.get(message_id)?.message ?? this.#open.get(message_id);
+  }
+
+  /** The open message whose live copy holds the tool part of `tool_call_id` (not committed yet). */
+  locateLiveTool(tool_call_id: string): string | undefined {
+    return this.#live.locateTool(tool_call_id);
+  }
+
+  /** The committed in-memory copy of an open assistant message (after this process's last commit). */
+  committed(message_id: string): AssistantMessage | undefined {
     return this.#open.get(message_id);
   }
 
@@ -268,6 +356,7 @@ export class SessionWriter {
   ): Promise<CommitResult> {
     const turn = turnProgressOf(commit);
     const result = await this.#deps.store.commit(turn ? { ...commit, turn } : commit);
+    if (result.event) this.#live.followed(result.event.event_id);
     applyLocally(result);
     const session_events = [result.preceding_event, result.event].filter(
       (event): event is SessionEvent => event !== undefined,
@@ -297,74 +386,15 @@ export class SessionWriter {
     return stored;
   }
 
+  /** A conflict of `kind` is met by trying again (a bounded number of times); anything else is thrown. */
+  #throwUnlessRetried(error: unknown, kind: "revision" | "sequence", attempt: number): void {
+    if (error instanceof StoreConflictError && error.kind === kind && attempt < MAX_CONFLICT_RETRIES) return;
+    throw this.#translate(error);
+  }
+
   #translate(error: unknown): unknown {
     if (error instanceof StoreConflictError && error.kind === "fenced")
       return new TurnFencedError(error.message);
     return error;
-  }
-
-  #interactionRows(
-    message: AssistantMessage,
-    result: AssistantTransition<unknown>,
-  ): Pick<SessionCommit, "interactions" | "interaction_events"> {
-    const changes = result.interaction_changes ?? [];
-    if (changes.length === 0) return {};
-    const interactions: InteractionRecord[] = [];
-    const interaction_events: Omit<InteractionEvent, "event_id">[] = [];
-    for (const change of changes) {
-      const part = message.parts.find(
-        (item) => item.type === "tool" && item.tool_call_id === change.tool_call_id,
-      );
-      const interaction = part?.type === "tool" ? part.interactions?.[change.ordinal] : undefined;
-      if (part?.type !== "tool" || !interaction) {
-        throw new Error(`Changed Interaction not found: ${change.tool_call_id}#${change.ordinal}`);
-      }
-      interactions.push({
-        session_id: this.session_id,
-        message_id: message.message_id,
-        tool_call_id: part.tool_call_id,
-        tool_name: part.tool_name,
-        ordinal: change.ordinal,
-        interaction,
-      });
-      interaction_events.push({ kind: change.kind, session_id: this.session_id, interaction });
-    }
-    return result.publish === false ? { interactions } : { interactions, interaction_events };
-  }
-
-  #mutationFor(message: AssistantMessage, spec: MutationSpec, now: number): UnsequencedMutation {
-    const base = { ...this.newMutationBase(now), message_id: message.message_id, revision: message.revision };
-    const turn = message.turn_id === undefined ? {} : { turn_id: message.turn_id };
-    switch (spec.variant) {
-      case "message":
-        return this.#messageMutation(message, now);
-      case "part": {
-        const part = message.parts.find((item) => item.part_id === spec.part_id);
-        if (!part) throw new Error(`Changed part not found: ${spec.part_id}`);
-        return { ...base, ...turn, variant: "part", type: part.type, part_id: part.part_id, part };
-      }
-      case "delta":
-        return {
-          ...base,
-          ...turn,
-          variant: "delta",
-          type: spec.type,
-          part_id: spec.part_id,
-          delta: spec.delta,
-        };
-    }
-  }
-
-  #messageMutation(message: SessionMessage, now: number): UnsequencedMutation {
-    return {
-      ...this.newMutationBase(now),
-      variant: "message",
-      type: message.type,
-      message_id: message.message_id,
-      ...(message.turn_id === undefined ? {} : { turn_id: message.turn_id }),
-      sequence: message.sequence,
-      revision: message.revision,
-      message,
-    };
   }
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { SessionCommit } from "../../ports/session-store.js";
+import { isLiveMutation, type SessionMutation, sessionMutationSchema } from "../../schema/mutation.js";
 import { RuntimeHarness } from "../../testing/runtime-harness.js";
 import { createScriptedModel } from "../../testing/scripted-model.js";
 import { createApprovalTool } from "./tools.js";
@@ -46,8 +47,21 @@ function describeCommit(commit: SessionCommit): string {
   return [target, published, ...extras].join(" ");
 }
 
+/**
+ * One live mutation, in words: `variant:type` (a tool part with its state), the revision it builds on
+ * and the durable event it follows.
+ */
+function describeLive(mutation: SessionMutation): string {
+  const what =
+    mutation.variant === "part" && mutation.part.type === "tool"
+      ? `part:tool=${mutation.part.state}`
+      : `${mutation.variant}:${mutation.type}`;
+  const revision = "revision" in mutation ? mutation.revision : "-";
+  return `${what} @${revision} after=${mutation.event_id}`;
+}
+
 describe("the revisions of one approval cycle", () => {
-  it("prompt → ask → respond → resumed → finish commits exactly these revisions, in this order", async () => {
+  it("prompt → ask → respond → resumed → finish commits exactly these revisions, in this order (DESIGN §10.6)", async () => {
     const approval = createApprovalTool();
     // The bench's cycle: a Step that calls the tool (input in one delta), then a Step of text.
     const model = createScriptedModel([
@@ -73,37 +87,46 @@ describe("the revisions of one approval cycle", () => {
     expect(approval.effects).toEqual(["a"]);
 
     expect(commits).toEqual([
-      // The prompt, its Turn's start and the claim of the Turn: one commit (the prompt's
-      // acknowledgement), two mutations (consecutive event ids).
+      // Checkpoint 1: the prompt, its Turn's start and the claim of the Turn in the commit that
+      // acknowledges the prompt; two mutations (consecutive ids).
       "user@1 turn:start+message:user starts-turn claims",
-      // Step 1: the message opens with its step-start; the tool's start and streamed input are one
-      // revision, its settled input and the end of the model stream the next.
-      "assistant@1 message:assistant stream=streaming",
-      "assistant@2 part:tool stream=streaming tool=input-streaming",
-      "assistant@3 part:tool stream=finished tool=ready",
-      // The tool asks: the part waits with its pending Interaction (row and feed in the same commit).
-      "assistant@4 part:tool stream=finished tool=waiting-user interactions=pending feed=created",
-      // respond: the answer and the tool's `running` together; then the unpublished hand-over that
-      // lets the tool's code go on (recovery re-runs the tool until it is committed).
-      "assistant@5 part:tool stream=finished tool=running interactions=resolved feed=resolved",
-      "assistant@6 - stream=finished tool=running interactions=resolved",
-      "assistant@7 part:tool stream=finished tool=completed",
-      // Step 2: its step-start rides along with the text part's start (clients do not show
-      // step-starts); then one revision per coalesced run of deltas and the part's end, as G70 pins.
-      "assistant@8 part:text stream=streaming tool=completed",
-      "assistant@9 delta:text stream=streaming tool=completed",
-      "assistant@10 part:text stream=streaming tool=completed",
-      // The close and the Turn's finish: one commit, the message's mutation then the Turn's.
-      "assistant@11 message:assistant+turn:finish stream=finished tool=completed ends-turn",
+      // Checkpoint 2: the tool asks. The message was live until now: it is inserted with everything
+      // it holds (step-start, the tool's input, the end of the model stream) and its tool waiting,
+      // the Interaction's row and feed entry in the same commit, published whole.
+      "assistant@1 message:assistant stream=finished tool=waiting-user interactions=pending feed=created",
+      // Checkpoint 3: the answer with the tool's `running`; then the unpublished hand-over that lets
+      // the tool's code go on (recovery re-runs the tool until it is committed).
+      "assistant@2 part:tool stream=finished tool=running interactions=resolved feed=resolved",
+      "assistant@3 - stream=finished tool=running interactions=resolved",
+      // Checkpoint 5: the tool's result.
+      "assistant@4 part:tool stream=finished tool=completed",
+      // Checkpoint 7: Step 2 streamed live; the close carries its text, with the Turn's finish.
+      "assistant@5 message:assistant+turn:finish stream=finished tool=completed ends-turn",
     ]);
+    // Everything else was live: published at once, never committed, each following the last durable
+    // event (1: start, 2: prompt, 3: Interaction, 4: answer, 5: result) and building on the
+    // message's committed revision (0 before its first checkpoint).
+    expect(harness.liveMutations(session.id).map(describeLive)).toEqual([
+      "message:assistant @0 after=2",
+      "part:tool=input-streaming @0 after=2",
+      "part:tool=input-streaming @0 after=2",
+      "part:tool=ready @0 after=2",
+      "part:step-start @4 after=5",
+      "part:text @4 after=5",
+      "delta:text @4 after=5",
+      "part:text @4 after=5",
+    ]);
+    expect(harness.liveMutations(session.id).every(isLiveMutation)).toBe(true);
+    // Each is a valid mutation of the wire contract (the live message's `revision: 0` included).
+    expect(
+      harness
+        .liveMutations(session.id)
+        .filter((mutation) => !sessionMutationSchema.safeParse(mutation).success),
+    ).toEqual([]);
+    expect(harness.mutations(session.id).some(isLiveMutation)).toBe(false);
     const [assistant] = await harness.assistants(session.id);
     expect(assistant?.parts.map((part) => part.type)).toEqual(["step-start", "tool", "step-start", "text"]);
-    expect(harness.toolStates(session.id, "call_1")).toEqual([
-      "input-streaming",
-      "ready",
-      "waiting-user",
-      "running",
-      "completed",
-    ]);
+    // Durable states of the tool: `input-streaming` and `ready` were live only.
+    expect(harness.toolStates(session.id, "call_1")).toEqual(["waiting-user", "running", "completed"]);
   });
 });

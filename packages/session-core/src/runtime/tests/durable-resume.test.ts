@@ -4,6 +4,7 @@ import type { SessionCommit } from "../../ports/session-store.js";
 import type { JsonValue } from "../../schema/json.js";
 import { RuntimeHarness } from "../../testing/runtime-harness.js";
 import { createScriptedModel } from "../../testing/scripted-model.js";
+import { createTestClock } from "../../testing/test-clock.js";
 import { define_agent_tool } from "../../tools/define-agent-tool.js";
 import { respondToInteraction } from "../transitions/interaction-transitions.js";
 import { approve, turnFinish, untilHostless, waitingInA } from "./durable-fixtures.js";
@@ -210,12 +211,8 @@ describe("durable resume", () => {
         output: { type: "json", value: { deleted: "file-0" } },
       },
     ]);
-    expect(harness.toolStates(session.id, "call_1")).toEqual([
-      "input-streaming",
-      "ready",
-      "waiting-user",
-      "completed",
-    ]);
+    // Durable states only: `input-streaming` and `ready` were live (DESIGN §10.6).
+    expect(harness.toolStates(session.id, "call_1")).toEqual(["waiting-user", "completed"]);
   });
 
   it("a former owner fenced at the hand-over never runs the side effect; the new owner runs it once", async () => {
@@ -248,8 +245,9 @@ describe("durable resume", () => {
     expect(effects).toEqual(["file-0"]);
   });
 
-  it("a tool that acts only after asking, still ready (it asked nothing yet), is run again after a restart (the tool contract: side effects after approvals)", async () => {
-    // `after_asking`: its approval, not a commit before `execute`, is its checkpoint.
+  it("a tool that acts only after asking and was only live `ready` when its owner died is lost with the Step's live state: the Turn ends interrupted, the tool never runs again", async () => {
+    // `after_asking`: no checkpoint before `execute` (its approval would be one); a default tool
+    // is committed `running` first (checkpoint 4, side-effect-tools.test.ts).
     const blocking = createBlockingTool({ side_effects: "after_asking" });
     const model = createScriptedModel([
       [{ tool_call: { id: "call_ready", name: "slow", input: {} } }],
@@ -264,37 +262,83 @@ describe("durable resume", () => {
     const finished = turnFinish(harness, turn.id);
     // B starts: its recovery loop's first pass (a server's startup recovery) takes the Turn over.
     harness.runtime("B");
-    expect(await finished).toMatchObject({ status: "completed", text: "again" });
+    expect(await finished).toMatchObject({ status: "failed", error: "Turn interrupted by server restart" });
     expect(harness.takenOverBy("B")).toEqual([session.id]);
-    expect(await harness.tool(session.id, "call_ready")).toMatchObject({
-      state: "completed",
-      output: { result: "second run" },
-    });
+    // Nothing of the Step was committed (the tool asked nothing and has no checkpoint of its own
+    // here), so there is no assistant message to resume: only the prompt and the error remain.
+    expect((await harness.messages(session.id)).map((message) => message.type)).toEqual(["user", "error"]);
+    expect(model.calls).toHaveLength(1);
+    // The live message, the tool's start, its input, its `ready`.
+    expect(harness.liveMutations(session.id).map((mutation) => mutation.variant)).toEqual([
+      "message",
+      "part",
+      "part",
+      "part",
+    ]);
   });
 
-  it("a Step whose model stream was cut is not replayed: failed message, turn_interrupted error, failed Turn", async () => {
+  it("a crash mid-stream loses only the live state: the Step is not replayed, turn_interrupted error, failed Turn", async () => {
     const model = createScriptedModel([[{ text: "partial" }, { block: "mid-stream" }, { text: "never" }]]);
     const harness = new RuntimeHarness({ model });
     const session = await harness.createSession({ process_id: "A" });
     const turn = await session.prompt({ query: "hi" });
     await model.reached("mid-stream");
-    await harness.waitFor((mutation) => mutation.variant === "delta");
+    await harness.waitForLive((mutation) => mutation.variant === "delta");
     await harness.kill("A");
     const finished = turnFinish(harness, turn.id);
     // B starts: its recovery loop's first pass (a server's startup recovery) takes the Turn over.
     harness.runtime("B");
     expect(await finished).toMatchObject({ status: "failed", error: "Turn interrupted by server restart" });
     expect(harness.takenOverBy("B")).toEqual([session.id]);
+    // "partial" was only live: the durable log never had it.
+    const messages = await harness.messages(session.id);
+    expect(messages.map((message) => message.type)).toEqual(["user", "error"]);
+    expect(messages[1]).toMatchObject({ code: "turn_interrupted", recoverable: true, scope: "turn" });
+    expect(harness.mutations(session.id).map((mutation) => `${mutation.variant}:${mutation.type}`)).toEqual([
+      "turn:start",
+      "message:user",
+      "message:error",
+      "turn:finish",
+    ]);
+    expect(model.calls).toHaveLength(1);
+  });
+
+  it("a Step whose model stream was cut after a stream checkpoint keeps what the checkpoint committed: failed message, turn_interrupted error, failed Turn", async () => {
+    const clock = createTestClock();
+    const model = createScriptedModel([
+      [
+        { text: "partial", chunks: ["par", "tial"] },
+        { block: "mid-stream" },
+        { text: "more" },
+        { block: "cut-here" },
+        { text: "never" },
+      ],
+    ]);
+    const harness = new RuntimeHarness({ model, clock, stream_checkpoint_ms: 1_000 });
+    const session = await harness.createSession({ process_id: "A" });
+    // The stream runs past PARLEY_STREAM_CHECKPOINT_MS without a checkpoint right as "tial" is
+    // published (moved in the publish itself, so the part it is checked after is known).
+    harness.bus.subscribe({
+      onLiveMutation: (mutation) => {
+        if (mutation.variant === "delta" && mutation.delta === "tial") clock.advance(1_000);
+      },
+    });
+    const turn = await session.prompt({ query: "hi" });
+    await harness.waitFor((mutation) => mutation.variant === "message" && mutation.type === "assistant");
+    model.release("mid-stream");
+    await model.reached("cut-here");
+    await harness.kill("A");
+    const finished = turnFinish(harness, turn.id);
+    harness.runtime("B");
+    expect(await finished).toMatchObject({ status: "failed", error: "Turn interrupted by server restart" });
     const messages = await harness.messages(session.id);
     expect(messages.map((message) => message.type)).toEqual(["user", "assistant", "error"]);
     expect(messages[1]).toMatchObject({ status: "failed", model_stream: "finished" });
-    expect(
-      messages[1]?.type === "assistant" && messages[1].parts.find((part) => part.type === "text"),
-    ).toMatchObject({
-      text: "partial",
-      state: "done",
-    });
-    expect(messages[2]).toMatchObject({ code: "turn_interrupted", recoverable: true, scope: "turn" });
+    // What the checkpoint committed: the text so far ("partial", its end and "more" came later, live
+    // only); the close of the interrupted message marks it done.
+    const texts =
+      messages[1]?.type === "assistant" ? messages[1].parts.filter((part) => part.type === "text") : [];
+    expect(texts.map((part) => [part.text, part.state])).toEqual([["partial", "done"]]);
     expect(model.calls).toHaveLength(1);
   });
 

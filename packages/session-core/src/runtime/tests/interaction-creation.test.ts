@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import type { SessionMutation } from "../../schema/mutation.js";
+import { toolPartsOfMutation } from "../../testing/mutation-recorder.js";
 import { RuntimeHarness } from "../../testing/runtime-harness.js";
 import { createScriptedModel } from "../../testing/scripted-model.js";
 import { createApprovalTool, createRequestTool } from "./tools.js";
@@ -74,7 +76,8 @@ describe("Interaction creation and structure", () => {
     expect(await session.interactions()).toEqual([]);
     model.release("before-call");
     await harness.pendingInteraction("call-x");
-    expect(harness.toolStates(session.id, "call-x")).toEqual(["input-streaming", "ready", "waiting-user"]);
+    expect(harness.toolStates(session.id, "call-x")).toEqual(["waiting-user"]);
+    expect(harness.liveToolStates(session.id, "call-x")).toEqual(["input-streaming", "ready"]);
   });
 
   it("G4: a request for a tool still streaming its input is refused and publishes nothing", async () => {
@@ -88,7 +91,9 @@ describe("Interaction creation and structure", () => {
     const session = await harness.createSession();
     const turn = await session.prompt({ query: "go" });
     await model.reached("streaming");
-    await harness.waitFor((mutation) => mutation.variant === "part" && mutation.part_id === "tool:call-s");
+    await harness.waitForLive(
+      (mutation) => mutation.variant === "part" && mutation.part_id === "tool:call-s",
+    );
     const before = harness.events.length;
     await expect(
       session.interactions.request({
@@ -97,6 +102,7 @@ describe("Interaction creation and structure", () => {
         tool_call_id: "call-s",
         payload: {},
       }),
+      // The part is live only (DESIGN §10.6); the session finds it in its live copy.
     ).rejects.toThrow("Tool Interaction requires ready input: call-s (input-streaming)");
     expect(
       harness.events
@@ -183,22 +189,24 @@ describe("Interaction creation and structure", () => {
     expect(await session.interactions()).toEqual([]);
   });
 
-  it("G8: creation publishes exactly one tool part mutation whose revision is the persisted one", async () => {
+  it("G8: creation publishes exactly one mutation of the tool, durable, whose revision is the persisted one", async () => {
     const model = createScriptedModel([
       [{ tool_call: { id: "call-8", name: "delete_file", input: { path: "a" } } }],
     ]);
     const harness = new RuntimeHarness({ model, tools: { delete_file: createApprovalTool().tool } });
     const session = await harness.createSession();
-    const seen: unknown[] = [];
+    const seen: SessionMutation[] = [];
     session.subscribe((mutation) => {
-      if (mutation.variant === "part" && mutation.part.type === "tool" && mutation.part.interactions?.length)
-        seen.push(mutation);
+      if (toolPartsOfMutation(mutation).some((part) => part.interactions?.length)) seen.push(mutation);
     });
     await session.prompt({ query: "go" });
     await harness.pendingInteraction("call-8");
     const [assistant] = await harness.assistants(session.id);
     expect(seen).toHaveLength(1);
-    expect(seen[0]).toMatchObject({ revision: assistant?.revision, part: { state: "waiting-user" } });
+    // The first checkpoint of a message that was live until then: it is published whole.
+    expect(seen[0]).toMatchObject({ variant: "message", revision: assistant?.revision });
+    expect(seen[0]).not.toHaveProperty("live");
+    expect(seen.flatMap(toolPartsOfMutation)).toMatchObject([{ state: "waiting-user" }]);
     const page = await session.messages();
     const stored = page.items.find((message) => message.type === "assistant");
     expect(stored?.type === "assistant" && stored.parts.find((part) => part.type === "tool")).toMatchObject({

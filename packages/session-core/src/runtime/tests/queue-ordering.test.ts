@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { ParleyError } from "../../errors.js";
-import type { SessionMutation } from "../../schema/mutation.js";
+import { isLiveMutation, type SessionMutation } from "../../schema/mutation.js";
 import { RuntimeHarness } from "../../testing/runtime-harness.js";
 import { createScriptedModel } from "../../testing/scripted-model.js";
+import { createTestClock } from "../../testing/test-clock.js";
 import { createApprovalTool } from "./tools.js";
 
 function label(mutation: SessionMutation): string {
@@ -46,43 +47,48 @@ describe("queue, steer, ordering and sync", () => {
       state: "completed",
       output: { deleted: "a" },
     });
-    expect(harness.toolStates(session.id, "call_1")).toEqual([
-      "input-streaming",
-      "ready",
-      "waiting-user",
-      "running",
-      "completed",
-    ]);
+    // Durable from the Interaction's creation on; `input-streaming` and `ready` were live.
+    expect(harness.toolStates(session.id, "call_1")).toEqual(["waiting-user", "running", "completed"]);
+    expect(harness.liveToolStates(session.id, "call_1")).toEqual(["input-streaming", "ready"]);
     const partIds = new Set(
-      harness
-        .mutations(session.id)
-        .flatMap((mutation) =>
-          mutation.variant === "part" && mutation.part.type === "tool" ? [mutation.part_id] : [],
-        ),
+      [...harness.liveMutations(session.id), ...harness.mutations(session.id)].flatMap((mutation) =>
+        mutation.variant === "part" && mutation.part.type === "tool" ? [mutation.part_id] : [],
+      ),
     );
     expect([...partIds]).toEqual(["tool:call_1"]);
   });
 
-  it("G70: streamed text is persisted as one revision per coalesced fragment, in this order of mutations", async () => {
+  it("G70: streamed text is live, delta by delta, and committed once, by the close (DESIGN §10.6)", async () => {
     const model = createScriptedModel([[{ text: "hello world", chunks: ["hello ", "world"] }]]);
-    const harness = new RuntimeHarness({ model, delta_flush_ms: 60_000 });
+    const harness = new RuntimeHarness({ model });
     const session = await harness.createSession();
     await (await session.prompt({ query: "hi" })).finished;
-    const mutations = harness.mutations(session.id);
-    expect(mutations.map(label)).toEqual([
+    expect(harness.mutations(session.id).map(label)).toEqual([
       "turn:start",
       "message:user",
       "message:assistant",
-      "part:text",
-      "delta:text",
-      "part:text",
-      "message:assistant",
       "turn:finish",
     ]);
-    expect(mutations.find((mutation) => mutation.variant === "delta")).toMatchObject({
-      delta: "hello world",
-    });
+    // Each live mutation follows the prompt's event (2) and builds on no committed revision yet.
+    expect(harness.liveMutations(session.id).map((mutation) => [label(mutation), mutation.event_id])).toEqual(
+      [
+        ["message:assistant", 2],
+        ["part:text", 2],
+        ["delta:text", 2],
+        ["delta:text", 2],
+        ["part:text", 2],
+      ],
+    );
+    expect(
+      harness.liveMutations(session.id).map((mutation) => "revision" in mutation && mutation.revision),
+    ).toEqual([0, 0, 0, 0, 0]);
+    expect(
+      harness
+        .liveMutations(session.id)
+        .flatMap((mutation) => (mutation.variant === "delta" ? [mutation.delta] : [])),
+    ).toEqual(["hello ", "world"]);
     const [assistant] = await harness.assistants(session.id);
+    expect(assistant).toMatchObject({ revision: 1, status: "completed" });
     expect(assistant?.parts.find((part) => part.type === "text")).toMatchObject({
       text: "hello world",
       state: "done",
@@ -90,19 +96,81 @@ describe("queue, steer, ordering and sync", () => {
     expect(JSON.stringify(await harness.messages(session.id))).not.toContain('"variant"');
   });
 
-  it("G70: with a short flush interval every published delta appends a fragment and they add up to the text", async () => {
-    const model = createScriptedModel([
-      [{ block: "b0" }, { text: "abcdefghij", chunks: ["ab", "cd", "ef", "gh", "ij"] }],
+  it("G70: a stream that runs PARLEY_STREAM_CHECKPOINT_MS without a checkpoint gets one revision with its text so far", async () => {
+    const clock = createTestClock();
+    const model = createScriptedModel([[{ text: "hello world", chunks: ["hello ", "world"] }]]);
+    const harness = new RuntimeHarness({ model, clock, stream_checkpoint_ms: 1_000 });
+    // The stream has run 1 s when "hello " is published (moved in the publish itself, so the part
+    // the checkpoint follows is known).
+    harness.bus.subscribe({
+      onLiveMutation: (mutation) => {
+        if (mutation.variant === "delta" && mutation.delta === "hello ") clock.advance(1_000);
+      },
+    });
+    const session = await harness.createSession();
+    await (await session.prompt({ query: "hi" })).finished;
+    const durable = harness.mutations(session.id);
+    expect(durable.map(label)).toEqual([
+      "turn:start",
+      "message:user",
+      "message:assistant",
+      "message:assistant",
+      "turn:finish",
     ]);
-    const harness = new RuntimeHarness({ model, delta_flush_ms: 1 });
+    // The stream checkpoint: the message's first revision, with the text so far, still streaming.
+    const checkpoint = durable[2];
+    expect(checkpoint?.variant === "message" && checkpoint.message).toMatchObject({
+      revision: 1,
+      status: "streaming",
+      parts: [{ type: "step-start" }, { type: "text", text: "hello ", state: "streaming" }],
+    });
+    // After it, live mutations follow its event (3) and build on its revision (1).
+    expect(
+      harness
+        .liveMutations(session.id)
+        .map((mutation) => [label(mutation), mutation.event_id, "revision" in mutation && mutation.revision]),
+    ).toEqual([
+      ["message:assistant", 2, 0],
+      ["part:text", 2, 0],
+      ["delta:text", 2, 0],
+      ["delta:text", 3, 1],
+      ["part:text", 3, 1],
+    ]);
+    const [assistant] = await harness.assistants(session.id);
+    expect(assistant).toMatchObject({ revision: 2, status: "completed" });
+    expect(assistant?.parts.find((part) => part.type === "text")).toMatchObject({ text: "hello world" });
+  });
+
+  it("G70: a stream that stalls past PARLEY_STREAM_CHECKPOINT_MS gets its checkpoint while it stalls", async () => {
+    const clock = createTestClock();
+    const model = createScriptedModel([[{ text: "so far" }, { block: "stall" }]]);
+    // Short, so that the stall timer looks often; due only once the test clock moved.
+    const harness = new RuntimeHarness({ model, clock, stream_checkpoint_ms: 20 });
     const session = await harness.createSession();
     const turn = await session.prompt({ query: "hi" });
-    model.release("b0");
+    await model.reached("stall");
+    await harness.waitForLive(
+      (mutation) =>
+        mutation.variant === "part" && mutation.part.type === "text" && mutation.part.state === "done",
+    );
+    clock.advance(20);
+    const checkpoint = await harness.waitFor(
+      (mutation) => mutation.variant === "message" && mutation.type === "assistant",
+    );
+    expect(checkpoint.variant === "message" && checkpoint.message).toMatchObject({
+      revision: 1,
+      status: "streaming",
+      parts: [{ type: "step-start" }, { type: "text", text: "so far", state: "done" }],
+    });
+    model.release("stall");
     await turn.finished;
-    const deltas = harness
-      .mutations(session.id)
-      .flatMap((mutation) => (mutation.variant === "delta" ? [mutation.delta] : []));
-    expect(deltas.join("")).toBe("abcdefghij");
+    expect(harness.mutations(session.id).map(label)).toEqual([
+      "turn:start",
+      "message:user",
+      "message:assistant",
+      "message:assistant",
+      "turn:finish",
+    ]);
   });
 
   it("G72: a client that buffers live mutations and loads messages() shows exactly one pending card", async () => {
@@ -140,28 +208,49 @@ describe("queue, steer, ordering and sync", () => {
     expect([...cards.values()].filter((card) => card.status === "pending")).toHaveLength(1);
   });
 
-  it("subscribe with after_event_id replays every committed mutation once, in order, then continues live", async () => {
+  it("subscribe with after_event_id replays every committed mutation once, in order, then continues live (live mutations follow the last durable one)", async () => {
     const model = createScriptedModel([[{ text: "one" }, { block: "mid" }, { text: "two" }]]);
     const harness = new RuntimeHarness({ model });
     const session = await harness.createSession();
     const turn = await session.prompt({ query: "hi" });
     await model.reached("mid");
+    // "one" is streamed whole (its end published) before the subscription starts.
+    await harness.waitForLive(
+      (mutation) =>
+        mutation.variant === "part" && mutation.part.type === "text" && mutation.part.state === "done",
+    );
     const received: number[] = [];
+    const live: string[] = [];
+    let caughtUp = () => {};
+    const replayed = new Promise<void>((resolve) => {
+      caughtUp = resolve;
+    });
     const stored = await harness.store.listEvents(session.id, 0, 1000);
     const eventIds = new Map(stored.map((event) => [event.mutation.mutation_id, event.event_id]));
     session.subscribe(
       (mutation) => {
+        if (isLiveMutation(mutation)) {
+          live.push(`${label(mutation)}@${mutation.event_id}`);
+          return;
+        }
         received.push(mutation.event_id);
         eventIds.set(mutation.mutation_id, mutation.event_id);
+        if (mutation.event_id === 2) caughtUp();
       },
-      { after_event_id: 2 },
+      { after_event_id: 1 },
     );
+    // Caught up (the replay delivered the prompt's event) before "two" streams: a live mutation is
+    // never handed on during a replay.
+    await replayed;
     model.release("mid");
     await turn.finished;
     await new Promise((resolve) => setImmediate(resolve));
     const all = (await harness.store.listEvents(session.id, 0, 1000)).map((event) => event.event_id);
-    expect(received).toEqual(all.filter((id) => id > 2));
+    expect(received).toEqual(all.filter((id) => id > 1));
     expect(all).toEqual(all.map((_, index) => index + 1));
+    // "one" streamed before the subscription (live, never replayed); "two" after it, each of its live
+    // mutations right after the durable event it follows (the prompt, 2: nothing was committed since).
+    expect(live).toEqual(["part:text@2", "delta:text@2", "part:text@2"]);
   });
 
   it("a throwing subscriber affects neither persistence nor other subscribers", async () => {

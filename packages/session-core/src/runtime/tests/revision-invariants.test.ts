@@ -5,8 +5,9 @@ import { createScriptedModel } from "../../testing/scripted-model.js";
 import { createApprovalTool } from "./tools.js";
 
 /**
- * Per message: the published revisions, in publish order. They are 1, 2, 3 … with no repeat (one
- * mutation per revision) and a gap only for each unpublished hand-over revision (`resumed_at`).
+ * Per message: the published (durable) revisions, in publish order. They are 1, 2, 3 … with no
+ * repeat (one mutation per revision) and a gap only for each unpublished hand-over revision
+ * (`resumed_at`). Live mutations take no revision of their own (DESIGN §10.6).
  */
 function revisionsByMessage(events: SessionEvent[]): Map<string, number[]> {
   const revisions = new Map<string, number[]>();
@@ -64,7 +65,11 @@ describe("revision and event-id invariants under interleaving", () => {
         ],
         {},
       );
-      const harness = new RuntimeHarness({ model, tools: { delete_file: approval.tool }, delta_flush_ms: 1 });
+      const harness = new RuntimeHarness({
+        model,
+        tools: { delete_file: approval.tool },
+        stream_checkpoint_ms: 1,
+      });
       const session = await harness.createSession({ process_id: "A" });
       const remote = await harness.runtime("B").openSession(session.id);
       const turn = await session.prompt({ query: "go" });
@@ -94,12 +99,17 @@ describe("revision and event-id invariants under interleaving", () => {
       expect(stopped).toMatchObject({ stopped: true, turn_id: turn.id });
       expect(await turn.finished).toMatchObject({ success: false, error: "Turn stopped" });
       await expectInvariants(harness, session.id);
+      // Deltas are live (DESIGN §10.6); stream checkpoints (every part here: 1 ms) and the close
+      // commit the text, whatever other process's commit they meet.
       const deltas = harness
-        .mutations(session.id)
+        .liveMutations(session.id)
         .flatMap((mutation) => (mutation.variant === "delta" ? [mutation.delta] : []));
       expect(deltas.join("").startsWith(text)).toBe(true);
+      expect(harness.mutations(session.id).some((mutation) => mutation.variant === "delta")).toBe(false);
       const [assistant] = await harness.assistants(session.id);
       expect(assistant?.status).toBe("stopped");
+      const stored = assistant?.parts.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("");
+      expect(stored?.startsWith(text)).toBe(true);
       expect(assistant?.parts.find((part) => part.type === "tool")).toMatchObject({
         state: "failed",
         interactions: [{ status: "resolved" }],
@@ -117,7 +127,11 @@ describe("revision and event-id invariants under interleaving", () => {
       [{ block: "s2" }, { text: "done" }],
       [{ reasoning: "hmm" }, { text: "steered" }],
     ]);
-    const harness = new RuntimeHarness({ model, tools: { delete_file: approval.tool }, delta_flush_ms: 1 });
+    const harness = new RuntimeHarness({
+      model,
+      tools: { delete_file: approval.tool },
+      stream_checkpoint_ms: 1,
+    });
     const session = await harness.createSession();
     const turn = await session.prompt({ query: "go" });
     const interaction_id = await harness.pendingInteraction("call_1");

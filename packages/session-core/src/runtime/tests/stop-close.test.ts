@@ -288,7 +288,7 @@ describe("stop and close", () => {
     ]);
   });
 
-  it("stop mid-stream keeps the text streamed so far (buffered fragments are persisted before the close)", async () => {
+  it("stop mid-stream keeps the text streamed so far (the close commits the live state, DESIGN §10.6)", async () => {
     let reached!: () => void;
     const midText = new Promise<void>((resolve) => {
       reached = resolve;
@@ -312,11 +312,11 @@ describe("stop and close", () => {
         }),
       }),
     };
-    const harness = new RuntimeHarness({ model, delta_flush_ms: 60_000 });
+    const harness = new RuntimeHarness({ model });
     const session = await harness.createSession();
     const turn = await session.prompt({ query: "hi" });
     await midText;
-    await harness.waitFor((mutation) => mutation.variant === "part" && mutation.type === "text");
+    await harness.waitForLive((mutation) => mutation.variant === "delta" && mutation.delta === "answer");
     await session.stop();
     expect(await turn.finished).toMatchObject({ success: false, error: "Turn stopped" });
     const [assistant] = await harness.assistants(session.id);
@@ -325,5 +325,18 @@ describe("stop and close", () => {
       text: "partial answer",
       state: "done",
     });
+    // The text was live until the stop's close committed it, with the Turn's finish after it.
+    expect(harness.mutations(session.id).map((mutation) => `${mutation.variant}:${mutation.type}`)).toEqual([
+      "turn:start",
+      "message:user",
+      "message:assistant",
+      "turn:finish",
+    ]);
+    expect(harness.liveMutations(session.id).map((mutation) => mutation.variant)).toEqual([
+      "message",
+      "part",
+      "delta",
+      "delta",
+    ]);
   });
 });

@@ -40,17 +40,14 @@ export function createAssistantMessage(input: NewAssistantMessage): AssistantMes
   };
 }
 
-/**
- * A later Step of the same segment: a `step-start` part, and the model stream is open again. Clients
- * do not show step-starts, so it rides along with the Step's first change when batched.
- */
+/** A later Step of the same segment: a `step-start` part, and the model stream is open again. */
 export function startStep(message: AssistantMessage, part_id: string): AssistantTransition {
   assertOpen(message);
   const next = appendPart(
     { ...message, model_stream: "streaming" },
     { part_id, sequence: nextPartSequence(message), type: "step-start" },
   );
-  return { message: next, mutation: { variant: "part", part_id }, rides_along: true };
+  return { message: next, mutation: { variant: "part", part_id } };
 }
 
 export function addStreamingPart(
@@ -69,7 +66,7 @@ export function addStreamingPart(
   return { message: next, mutation: { variant: "part", part_id } };
 }
 
-/** A part the model sends whole (a `file` or a `source`): one revision, one `part` mutation. */
+/** A part the model sends whole (a `file` or a `source`): one `part` mutation. */
 export function addFinishedPart(
   message: AssistantMessage,
   build: (sequence: number) => AssistantPart,
@@ -79,7 +76,7 @@ export function addFinishedPart(
   return { message: appendPart(message, part), mutation: { variant: "part", part_id: part.part_id } };
 }
 
-/** One coalesced fragment of streamed text: one revision, one `delta` mutation. */
+/** One fragment of streamed text: one live `delta` mutation (DESIGN §10.6). */
 export function appendStreamedText(
   message: AssistantMessage,
   part_id: string,
@@ -110,8 +107,8 @@ export function finishStreamingPart(message: AssistantMessage, part_id: string):
 
 /**
  * The Step's model stream ended; from here a crash no longer counts as a cut stream
- * (docs/behaviour.md#durability). Only recovery reads it, so it rides along with the Step's last
- * stream change when batched.
+ * (docs/behaviour.md#durability). Only recovery reads it, so it is applied live unpublished and the
+ * Step's next checkpoint commits it.
  */
 export function finishModelStream(message: AssistantMessage): AssistantTransition | null {
   if (message.model_stream === "finished") return null;

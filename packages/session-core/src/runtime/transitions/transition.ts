@@ -19,8 +19,10 @@ export interface InteractionChange {
 }
 
 /**
- * The result of a pure transition `(current assistant message) → next`. The writer stamps
- * `revision` and `updated_at`, commits, then publishes `mutation`. `value` is what the caller gets.
+ * The result of a pure transition `(current assistant message) → next`. As a checkpoint the writer
+ * stamps `revision` and `updated_at`, commits, then publishes one mutation for the message
+ * (`checkpointSpec`); as a live change it publishes `mutation` with `live: true` (DESIGN §10.6).
+ * `value` is what the caller gets.
  */
 export interface AssistantTransition<T = undefined> {
   message: AssistantMessage;
@@ -34,8 +36,8 @@ export interface AssistantTransition<T = undefined> {
   publish?: false;
   /**
    * true: a change readers do not need on its own (e.g. the model stream's end, which only recovery
-   * reads from the stored message). Alone it publishes its `mutation`; batched with published changes
-   * (`batchTransitions`) the batch publishes theirs, and this change is in the stored message only.
+   * reads from the stored message). Applied live it publishes nothing; the next checkpoint commits it
+   * with the rest of the message (a checkpoint of it alone publishes its `mutation`).
    */
   rides_along?: true;
   value?: T;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Interaction } from "../../schema/interaction.js";
 import type { AssistantMessage } from "../../schema/messages.js";
+import { checkpointSpec, replayLive } from "../session/live-copies.js";
 import {
   addStreamingPart,
   appendStreamedText,
@@ -11,7 +12,6 @@ import {
   lastStepText,
   startStep,
 } from "./assistant-transitions.js";
-import { batchTransitions } from "./batched-transition.js";
 import {
   cancelInteraction,
   interactionResultOf,
@@ -27,6 +27,7 @@ import {
   settleToolCall,
   startToolInput,
 } from "./tool-part-transitions.js";
+import type { AssistantTransition } from "./transition.js";
 
 const NOW = 1_000;
 
@@ -222,54 +223,76 @@ const settle = (id: string) => (message: AssistantMessage) =>
     { input: { path: "a" } },
   );
 
-describe("batchTransitions", () => {
-  it("applies the transitions in order as one change and publishes the one part they all changed", () => {
-    const result = batchTransitions([start("call_1"), input("call_1", '{"path":'), input("call_1", '"a"}')])(
-      open(),
-      NOW,
-    );
-    expect(result?.mutation).toEqual({ variant: "part", part_id: "tool:call_1" });
-    expect(result?.message.parts.at(-1)).toMatchObject({
-      state: "input-streaming",
-      input_text: '{"path":"a"}',
+describe("checkpoint mutations and live replay (DESIGN §10.6)", () => {
+  const applied = (
+    message: AssistantMessage,
+    ...steps: ((m: AssistantMessage) => AssistantTransition | null)[]
+  ) => steps.reduce((current, step) => step(current)?.message ?? current, message);
+  const same = (message: AssistantMessage): AssistantTransition => ({
+    message,
+    mutation: { variant: "message" },
+  });
+
+  it("a checkpoint that changed one part of a committed message publishes that part", () => {
+    const committed = start("call_1")(open()).message;
+    const next = applied(committed, input("call_1", '{"path":'), input("call_1", '"a"}'), settle("call_1"));
+    expect(checkpointSpec(committed, next, same(next), true)).toEqual({
+      variant: "part",
+      part_id: "tool:call_1",
     });
   });
 
-  it("publishes the whole message when the batch changed several parts", () => {
-    const result = batchTransitions([settle("call_1"), start("call_2")])(open(), NOW);
-    expect(result?.mutation).toEqual({ variant: "message" });
-    expect(result?.message.parts.map((part) => part.part_id)).toEqual([
+  it("a checkpoint that changed several parts, or the status, or created the message publishes it whole", () => {
+    const committed = open();
+    const several = applied(committed, settle("call_1"), start("call_2"));
+    expect(checkpointSpec(committed, several, same(several), true)).toEqual({ variant: "message" });
+    expect(checkpointSpec(undefined, committed, same(committed), false)).toEqual({ variant: "message" });
+    const closed: AssistantMessage = { ...committed, status: "completed" };
+    expect(checkpointSpec(committed, closed, same(closed), false)).toEqual({ variant: "message" });
+    // Only the end of the model stream changed (no part): the whole message.
+    const finished = finishModelStream(committed)?.message ?? committed;
+    expect(checkpointSpec(committed, finished, same(finished), false)).toEqual({ variant: "message" });
+  });
+
+  it("an unpublished change publishes nothing unless live state rides along with it", () => {
+    const committed = open();
+    const unpublished: AssistantTransition = {
+      message: committed,
+      mutation: { variant: "message" },
+      publish: false,
+    };
+    expect(checkpointSpec(committed, committed, unpublished, false)).toBeUndefined();
+    const withText = addStreamingPart(committed, "text:1", "text").message;
+    expect(checkpointSpec(committed, withText, { ...unpublished, message: withText }, true)).toEqual({
+      variant: "part",
+      part_id: "text:1",
+    });
+  });
+
+  it("replays live changes onto a reloaded copy, at its revision, dropping those that no longer apply", () => {
+    const reloaded: AssistantMessage = { ...addStreamingPart(open(), "text:1", "text").message, revision: 4 };
+    const live = replayLive(
+      reloaded,
+      [
+        (message) => startStep(message, "step-start:2"),
+        (message) => appendStreamedText(message, "text:1", "hi"),
+        (message) => appendStreamedText(message, "text:gone", "x"),
+      ],
+      NOW,
+    );
+    expect(live.transitions).toHaveLength(2);
+    expect(live.message.revision).toBe(4);
+    expect(live.message.parts.map((part) => part.part_id)).toEqual([
       "step-start:1",
-      "tool:call_1",
-      "tool:call_2",
+      "text:1",
+      "step-start:2",
     ]);
+    expect(live.message.parts[1]).toMatchObject({ text: "hi" });
   });
 
-  it("lets a change that rides along (the model stream's end) go with the published part", () => {
-    const streaming = start("call_1")(open()).message;
-    const result = batchTransitions([settle("call_1"), finishModelStream])(streaming, NOW);
-    expect(result?.mutation).toEqual({ variant: "part", part_id: "tool:call_1" });
-    expect(result?.message.model_stream).toBe("finished");
-    expect(result?.message.parts.at(-1)).toMatchObject({ state: "ready" });
-    // Alone, it is published as before.
-    expect(batchTransitions([finishModelStream])(result?.message ?? open(), NOW)).toBeNull();
-    expect(finishModelStream(open())?.mutation).toEqual({ variant: "message" });
-  });
-
-  it("a change that rides along keeps the other change's own mutation, a text delta included", () => {
-    const withText = addStreamingPart(open(), "text:1", "text").message;
-    const result = batchTransitions([
-      (message) => startStep(message, "step-start:2"),
-      (message) => appendStreamedText(message, "text:1", "hi"),
-    ])(withText, NOW);
-    expect(result?.mutation).toEqual({ variant: "delta", part_id: "text:1", type: "text", delta: "hi" });
-    expect(result?.message.parts.at(-1)).toMatchObject({ type: "step-start", part_id: "step-start:2" });
-  });
-
-  it("skips transitions that change nothing, and is null when none changed anything", () => {
-    const nothing = (message: AssistantMessage) => markInteractionResumed(message, "interaction:none", NOW);
-    expect(batchTransitions([nothing, nothing])(open(), NOW)).toBeNull();
-    const result = batchTransitions([nothing, (message) => startStep(message, "step-start:2")])(open(), NOW);
-    expect(result?.mutation).toEqual({ variant: "part", part_id: "step-start:2" });
+  it("a live step-start is published; the model stream's end rides along, unpublished", () => {
+    expect(startStep(open(), "step-start:2").rides_along).toBeUndefined();
+    expect(finishModelStream(open())?.rides_along).toBe(true);
+    expect(markInteractionResumed(open(), "interaction:none", NOW)).toBeNull();
   });
 });

@@ -28,8 +28,8 @@ export interface ModelAnswer {
 
 /**
  * The Step's model request (docs/behaviour.md#turn-and-step): the whole session is the prompt, and
- * the model's stream is written into the open segment as it arrives (a later Step of the segment
- * commits its `step-start` with its first change). A provider error fails the Turn; a stop or
+ * the model's stream changes the open segment live as it arrives (DESIGN §10.6; a later Step of the
+ * segment opens with its `step-start`), and the next checkpoint commits it. A provider error fails the Turn; a stop or
  * give-up ends the request at once.
  */
 export async function requestModel(request: ModelRequest): Promise<ModelAnswer> {
@@ -39,18 +39,17 @@ export async function requestModel(request: ModelRequest): Promise<ModelAnswer> 
   const consumer = new StepStreamConsumer(
     {
       ensureMessage: () => segment.ensureMessage(),
-      update: async (id, fn) => {
-        await segment.update(id, fn);
-      },
+      live: (id, fn) => segment.live(id, fn),
+      checkpoint: (id) => segment.checkpointLive(id),
+      now: () => context.clock.now(),
     },
     agent.tools,
     context.ids,
-    context.delta_flush_ms,
+    context.stream_checkpoint_ms,
   );
-  segment.consumer = consumer;
   if (segment.messageId) {
     const step_part_id = context.ids.part("step-start");
-    consumer.ridesAlongWithFirstWrite((current) => startStep(current, step_part_id));
+    consumer.opensWith((current) => startStep(current, step_part_id));
   }
   try {
     const result = await request.raceEnded(
@@ -68,8 +67,8 @@ export async function requestModel(request: ModelRequest): Promise<ModelAnswer> 
   }
   const message_id = segment.messageId;
   if (!message_id) return { text: "", tool_calls: 0, message_id: undefined, ready: [] };
-  // The consumer committed the end of the model stream with the Step's last batch when it called
-  // tools; otherwise the close that comes next records it.
+  // The consumer recorded the end of the model stream live when the Step called tools (their next
+  // checkpoint commits it); otherwise the close that comes next records it.
   const message = host.writer.cached(message_id);
   return {
     text: message ? lastStepText(message) : "",

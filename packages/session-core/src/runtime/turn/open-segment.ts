@@ -4,13 +4,12 @@ import type { RuntimeIds } from "../ids.js";
 import type { SessionWriter } from "../session/session-writer.js";
 import { closeAssistantMessage, createAssistantMessage } from "../transitions/assistant-transitions.js";
 import type { AssistantTransitionFn } from "../transitions/transition.js";
-import type { StepStreamConsumer } from "./step-stream-consumer.js";
 
 /**
- * The Turn's open assistant message (its current segment): opened by the first model output of a
- * segment, written through the Turn's fenced epoch, closed when the Turn finishes or a steer starts
- * a new segment. Holds the current Step's stream consumer, whose buffered text a stop or failure
- * still persists.
+ * The Turn's open assistant message (its current segment): opened live by the first model output of
+ * a segment (DESIGN §10.6: it is committed at its first checkpoint), changed live by the stream,
+ * checkpointed through the Turn's fenced epoch, closed when the Turn finishes or a steer starts a
+ * new segment. A close (stop, failure) commits whatever the stream made of it so far.
  */
 export class OpenSegment {
   readonly #writer: SessionWriter;
@@ -21,7 +20,6 @@ export class OpenSegment {
   #messageId: string | undefined;
   #opening: Promise<string> | undefined;
   #segmentIndex = 0;
-  consumer: StepStreamConsumer | undefined;
 
   constructor(input: {
     writer: SessionWriter;
@@ -58,18 +56,16 @@ export class OpenSegment {
     if (this.#messageId) return this.#messageId;
     this.#opening ??= (async () => {
       this.#segmentIndex += 1;
-      const message = await this.#writer.appendMessage(
-        (sequence, now) =>
-          createAssistantMessage({
-            message_id: this.#ids.assistantMessage(this.#session_id),
-            session_id: this.#session_id,
-            turn_id: this.#turn_id,
-            sequence,
-            segment_index: this.#segmentIndex,
-            step_part_id: this.#ids.part("step-start"),
-            now,
-          }),
-        { epoch: this.#epoch },
+      const message = await this.#writer.beginLive((sequence, now) =>
+        createAssistantMessage({
+          message_id: this.#ids.assistantMessage(this.#session_id),
+          session_id: this.#session_id,
+          turn_id: this.#turn_id,
+          sequence,
+          segment_index: this.#segmentIndex,
+          step_part_id: this.#ids.part("step-start"),
+          now,
+        }),
       );
       this.#messageId = message.message_id;
       return message.message_id;
@@ -82,17 +78,21 @@ export class OpenSegment {
   }
 
   /**
-   * The open message's id once the current Step's buffered output is written and an opening in
-   * flight settled (undefined when none was opened): what a stop or failure closes.
+   * The open message's id once an opening in flight settled (undefined when none was opened): what a
+   * stop or failure closes.
    */
   async settled(): Promise<string | undefined> {
-    await this.flushStep();
     return this.#messageId ?? (await this.#opening?.catch(() => undefined));
   }
 
-  /** Writes what the current Step's consumer still buffers (a failure of that write is ignored). */
-  async flushStep(): Promise<void> {
-    await this.consumer?.flush().catch(() => undefined);
+  /** A live change of the open message (DESIGN §10.6): published, committed by the next checkpoint. */
+  async live(message_id: string, transition: AssistantTransitionFn): Promise<void> {
+    await this.#writer.applyLive(message_id, transition);
+  }
+
+  /** The message's live state as one revision (the stream ran too long without a checkpoint). */
+  async checkpointLive(message_id: string): Promise<void> {
+    await this.#writer.checkpointLive(message_id, { epoch: this.#epoch });
   }
 
   async update(message_id: string, transition: AssistantTransitionFn): Promise<AssistantMessage | undefined> {

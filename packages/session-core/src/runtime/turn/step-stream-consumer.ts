@@ -3,7 +3,6 @@ import { z } from "zod";
 import type { JsonValue } from "../../schema/json.js";
 import type { AnyAgentTool } from "../../tools/define-agent-tool.js";
 import type { RuntimeIds } from "../ids.js";
-import { toolPartId } from "../ids.js";
 import {
   addFinishedPart,
   addStreamingPart,
@@ -11,7 +10,6 @@ import {
   finishModelStream,
   finishStreamingPart,
 } from "../transitions/assistant-transitions.js";
-import { batchTransitions } from "../transitions/batched-transition.js";
 import {
   appendToolInput,
   settleToolCall,
@@ -21,11 +19,16 @@ import {
 import { type AssistantTransitionFn, findToolIndex } from "../transitions/transition.js";
 import { filePartOf, sourcePartOf } from "./model-output-parts.js";
 
-/** What the stream consumer needs from its Turn: the segment's message and fenced writes to it. */
+/** What the stream consumer needs from its Turn: the segment's message, live changes, checkpoints. */
 export interface StepWriteAccess {
-  /** The open assistant message of this segment, created on the Step's first content. */
+  /** The open assistant message of this segment, opened (live) on the Step's first content. */
   ensureMessage(): Promise<string>;
-  update(message_id: string, transition: AssistantTransitionFn): Promise<void>;
+  /** A live change (DESIGN §10.6): published at once, committed by the next checkpoint. */
+  live(message_id: string, transition: AssistantTransitionFn): Promise<void>;
+  /** Commits the message's live state as one revision (a stream checkpoint). */
+  checkpoint(message_id: string): Promise<void>;
+  /** The time now (the stream checkpoint is measured with it). */
+  now(): number;
 }
 
 /** Thrown for an `error` part of the model stream. */
@@ -33,55 +36,32 @@ export class ModelStreamError extends Error {
   override readonly name = "ModelStreamError";
 }
 
-/** Streamed text of one part, coalesced: one revision and one `delta` mutation each. */
-interface PendingText {
-  kind: "text" | "reasoning";
-  part_id: string;
-  fragment: string;
-}
-
-/** Streamed input of one tool call, coalesced: batched with the tool changes around it. */
-interface PendingToolInput {
-  kind: "tool-input";
-  part_id: string;
-  tool_call_id: string;
-  fragment: string;
-}
-
-/** A tool change (its input starts, its call is settled) or the Step's end, batched. */
-interface PendingChange {
-  kind: "change";
-  transition: AssistantTransitionFn;
-  /** Set when this change creates the tool part of that call (`input-streaming`). */
-  starts_tool?: string;
-}
-
-type PendingWrite = PendingText | PendingToolInput | PendingChange;
-
 /**
- * Turns one Step's `LanguageModelV3` stream into assistant revisions, in stream order on the
- * session's write chain. Writes are buffered and committed every `flush_ms` (subscribers see only
- * persisted state, so that is how often they see progress) and at text and reasoning boundaries:
- * - text and reasoning: the part's start, each coalesced run of deltas (one `delta` mutation) and
- *   its end are one revision each, as clients expect them;
- * - tool calls: the part's start with the input streamed so far, and later its settled state
- *   (`ready`/`failed`) with the Step's end, are batched into as few revisions as possible
- *   (`batchTransitions`), while every state the part goes through is still published:
- *   `input-streaming` is committed before `ready`.
+ * Turns one Step's `LanguageModelV3` stream into live changes of the segment's assistant message,
+ * in stream order on the session's write chain (DESIGN §10.6, docs/behaviour.md#durability): the
+ * message's opening, a later Step's `step-start`, text and reasoning parts (start, each delta, end),
+ * a tool's `input-streaming` and its settled input (`ready`, or `failed` when refused), files and
+ * sources are all published live and committed by the next checkpoint. A stream that runs
+ * `checkpoint_ms` without one gets a checkpoint of what it streamed so far: checked after each part,
+ * and by a timer when the stream stalls (measured with the runtime's clock either way).
  */
 export class StepStreamConsumer {
   readonly #access: StepWriteAccess;
   readonly #tools: Record<string, AnyAgentTool>;
   readonly #ids: RuntimeIds;
-  readonly #flushMs: number;
+  readonly #checkpointMs: number;
   /** Provider part id → our part id, for text and reasoning. */
   readonly #streamingParts = new Map<string, string>();
-  readonly #inputText = new Map<string, string>();
-  #pending: PendingWrite[] = [];
-  /** Committed with the Step's first write (`ridesAlongWithFirstWrite`). */
-  #riders: AssistantTransitionFn[] = [];
+  /** Applied live with the Step's first change (a later Step's `step-start`). */
+  #opening: AssistantTransitionFn | undefined;
+  /** When the message's live state was last checkpointed (or the stream started). */
+  #checkpointedAt = 0;
+  /** The Step changed the message live since `#checkpointedAt`. */
+  #dirty = false;
+  /** Looks again once `checkpoint_ms` passed, for a stream that stalls between parts. */
   #timer: ReturnType<typeof setTimeout> | undefined;
-  #timerFlush: Promise<void> = Promise.resolve();
+  /** The stream was consumed (or failed): no timer is armed any more. */
+  #ended = false;
   /** Tool calls of this Step in arrival order; `ready` ones run after the stream ends. */
   readonly toolCalls: { tool_call_id: string; ready: boolean }[] = [];
 
@@ -89,84 +69,55 @@ export class StepStreamConsumer {
     access: StepWriteAccess,
     tools: Record<string, AnyAgentTool>,
     ids: RuntimeIds,
-    flushMs: number,
+    checkpointMs: number,
   ) {
     this.#access = access;
     this.#tools = tools;
     this.#ids = ids;
-    this.#flushMs = flushMs;
+    this.#checkpointMs = checkpointMs;
   }
 
   async consume(stream: ReadableStream<LanguageModelV3StreamPart>): Promise<void> {
     const reader = stream.getReader();
+    this.#checkpointedAt = this.#access.now();
     try {
       for (;;) {
         const { done, value } = await reader.read();
         if (done) break;
         await this.#handle(value);
+        await this.#checkpointIfDue();
       }
-      const message_id = await this.#openPartsMessage();
-      if (message_id) {
-        await this.flush();
-        for (const part_id of this.#streamingParts.values()) {
-          await this.#write(message_id, (current) => finishStreamingPart(current, part_id));
-        }
+      for (const part_id of this.#streamingParts.values()) {
+        await this.#live((current) => finishStreamingPart(current, part_id));
       }
-      // A Step that called tools ends its model stream with its last batch. A Step without tool calls
-      // ends the segment or the Turn next, and that close records the end of the stream.
-      if (this.toolCalls.length > 0) this.#queue({ kind: "change", transition: finishModelStream });
-      await this.flush();
-      // A Step that wrote nothing still records its start.
-      if (this.#riders.length > 0) await this.#write(await this.#access.ensureMessage(), () => null);
+      // A Step that called tools ends its model stream here; its next checkpoint records it. A Step
+      // without tool calls ends the segment or the Turn next, and that close records it.
+      if (this.toolCalls.length > 0) await this.#live(finishModelStream);
+      // A Step that wrote nothing still records its start (with the close that follows).
+      if (this.#opening) await this.#live(() => null);
     } finally {
-      this.#cancelTimer();
+      this.#ended = true;
+      clearTimeout(this.#timer);
+      this.#timer = undefined;
       reader.releaseLock();
     }
   }
 
   /**
-   * `transition` is committed with this Step's first write, in the same revision, without a mutation
-   * of its own (e.g. a later Step's `step-start`, which clients do not show: it reaches them with
-   * the message's next whole-message mutation). If the Step writes nothing, it is committed alone
-   * when the stream ends. The segment's message must exist.
+   * `transition` is applied live with this Step's first change (e.g. a later Step's `step-start`),
+   * or alone when the stream ends if the Step wrote nothing. The segment's message must exist.
    */
-  ridesAlongWithFirstWrite(transition: AssistantTransitionFn): void {
-    this.#riders.push(transition);
+  opensWith(transition: AssistantTransitionFn): void {
+    this.#opening = transition;
   }
 
-  /** Commits every buffered write, in arrival order (see the class comment for how they are grouped). */
-  async flush(): Promise<void> {
-    this.#cancelTimer();
-    await this.#timerFlush;
-    await this.#drain();
-  }
-
-  async #drain(): Promise<void> {
-    const pending = this.#pending;
-    this.#pending = [];
-    if (pending.length === 0) return;
-    const message_id = await this.#access.ensureMessage();
-    let batch: AssistantTransitionFn[] = [];
-    const commitBatch = async () => {
-      if (batch.length === 0) return;
-      const transition = batchTransitions(batch);
-      batch = [];
-      await this.#write(message_id, transition);
-    };
-    for (const item of pending) {
-      if (item.kind === "change") batch.push(item.transition);
-      else if (item.kind === "tool-input") {
-        batch.push((current) => appendToolInput(current, item.tool_call_id, item.fragment));
-      } else {
-        await commitBatch();
-        await this.#write(message_id, (current) => appendStreamedText(current, item.part_id, item.fragment));
-      }
-    }
-    await commitBatch();
-  }
-
-  async #openPartsMessage(): Promise<string | undefined> {
-    return this.#streamingParts.size > 0 ? this.#access.ensureMessage() : undefined;
+  async #checkpointIfDue(): Promise<void> {
+    const now = this.#access.now();
+    if (!this.#dirty || now - this.#checkpointedAt < this.#checkpointMs) return;
+    // Marked before the commit: a live change applied meanwhile counts for the next one.
+    this.#checkpointedAt = now;
+    this.#dirty = false;
+    await this.#access.checkpoint(await this.#access.ensureMessage());
   }
 
   async #handle(part: LanguageModelV3StreamPart): Promise<void> {
@@ -175,81 +126,56 @@ export class StepStreamConsumer {
       case "reasoning-delta": {
         const kind = part.type === "text-delta" ? "text" : "reasoning";
         const part_id = this.#streamingParts.get(part.id) ?? (await this.#startStreamingPart(part.id, kind));
-        this.#queue({ part_id, kind, fragment: part.delta });
+        await this.#live((current) => appendStreamedText(current, part_id, part.delta));
         return;
       }
-      case "tool-input-delta": {
-        this.#inputText.set(part.id, (this.#inputText.get(part.id) ?? "") + part.delta);
-        this.#queue({
-          part_id: toolPartId(part.id),
-          kind: "tool-input",
-          tool_call_id: part.id,
-          fragment: part.delta,
-        });
+      case "tool-input-delta":
+        await this.#live((current) => appendToolInput(current, part.id, part.delta));
         return;
-      }
       case "text-start":
       case "reasoning-start":
-        await this.flush();
         await this.#startStreamingPart(part.id, part.type === "text-start" ? "text" : "reasoning");
         return;
       case "text-end":
       case "reasoning-end": {
-        await this.flush();
         const part_id = this.#streamingParts.get(part.id);
         if (!part_id) return;
         this.#streamingParts.delete(part.id);
-        const message_id = await this.#access.ensureMessage();
-        await this.#write(message_id, (current) => finishStreamingPart(current, part_id));
+        await this.#live((current) => finishStreamingPart(current, part_id));
         return;
       }
-      case "tool-input-start": {
-        this.#inputText.set(part.id, "");
-        this.#queue({
-          kind: "change",
-          starts_tool: part.id,
-          transition: (current) =>
-            findToolIndex(current, part.id) >= 0
-              ? null
-              : startToolInput(current, { tool_call_id: part.id, tool_name: part.toolName }),
-        });
+      case "tool-input-start":
+        await this.#live((current) =>
+          findToolIndex(current, part.id) >= 0
+            ? null
+            : startToolInput(current, { tool_call_id: part.id, tool_name: part.toolName }),
+        );
         return;
-      }
       case "tool-input-end":
         return;
       case "tool-call": {
         if (part.providerExecuted) return;
-        // Its `input-streaming` state is published before it settles: a start still buffered is
-        // committed first, in a revision of its own.
-        if (this.#pending.some((item) => item.kind === "change" && item.starts_tool === part.toolCallId)) {
-          await this.flush();
-        }
         const outcome = this.#validateCall(part.toolName, part.input);
         const call = { tool_call_id: part.toolCallId, tool_name: part.toolName, input_text: part.input };
-        this.#queue({ kind: "change", transition: (current) => settleToolCall(current, call, outcome) });
+        await this.#live((current) => settleToolCall(current, call, outcome));
         this.toolCalls.push({ tool_call_id: part.toolCallId, ready: !("error" in outcome) });
         return;
       }
       case "file": {
         const part_id = this.#ids.part("file");
-        this.#queue({
-          kind: "change",
-          transition: (current) =>
-            addFinishedPart(current, (sequence) => filePartOf(part, part_id, sequence)),
-        });
+        await this.#live((current) =>
+          addFinishedPart(current, (sequence) => filePartOf(part, part_id, sequence)),
+        );
         return;
       }
       case "source": {
         const part_id = this.#ids.part("source");
-        this.#queue({
-          kind: "change",
-          transition: (current) =>
-            addFinishedPart(current, (sequence) => sourcePartOf(part, part_id, sequence)),
-        });
+        await this.#live((current) =>
+          addFinishedPart(current, (sequence) => sourcePartOf(part, part_id, sequence)),
+        );
         return;
       }
       case "error":
-        await this.flush();
         throw new ModelStreamError(errorText(part.error));
       default:
         return;
@@ -259,8 +185,7 @@ export class StepStreamConsumer {
   async #startStreamingPart(provider_id: string, kind: "text" | "reasoning"): Promise<string> {
     const part_id = this.#ids.part(kind);
     this.#streamingParts.set(provider_id, part_id);
-    const message_id = await this.#access.ensureMessage();
-    await this.#write(message_id, (current) => addStreamingPart(current, part_id, kind));
+    await this.#live((current) => addStreamingPart(current, part_id, kind));
     return part_id;
   }
 
@@ -280,40 +205,30 @@ export class StepStreamConsumer {
     return { input };
   }
 
-  /** One revision of `transition`, carrying the transitions that ride along with the first write. */
-  async #write(message_id: string, transition: AssistantTransitionFn): Promise<void> {
-    const riders = this.#riders.splice(0);
-    await this.#access.update(
-      message_id,
-      riders.length === 0 ? transition : batchTransitions([...riders, transition]),
-    );
+  /** One live change of the Step's message, the Step's opening applied (and published) first. */
+  async #live(transition: AssistantTransitionFn): Promise<void> {
+    const message_id = await this.#access.ensureMessage();
+    const opening = this.#opening;
+    this.#opening = undefined;
+    if (opening) await this.#access.live(message_id, opening);
+    await this.#access.live(message_id, transition);
+    this.#dirty = true;
+    this.#armTimer();
   }
 
-  /** Buffers a write; fragments of the same part in a row are joined. Arms the flush timer. */
-  #queue(write: PendingWrite): void {
-    const last = this.#pending[this.#pending.length - 1];
-    if (
-      last &&
-      last.kind !== "change" &&
-      write.kind !== "change" &&
-      last.kind === write.kind &&
-      last.part_id === write.part_id
-    ) {
-      last.fragment += write.fragment;
-    } else this.#pending.push(write);
-    if (this.#timer === undefined) {
-      this.#timer = setTimeout(() => {
-        this.#timer = undefined;
-        this.#timerFlush = this.#timerFlush.then(() => this.#drain());
-        // Awaited by the next `flush`; marked handled so a failure surfaces there, not as unhandled.
-        this.#timerFlush.catch(() => undefined);
-      }, this.#flushMs);
-    }
-  }
-
-  #cancelTimer(): void {
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-    this.#timer = undefined;
+  /** While live changes wait for a checkpoint, looks every `checkpoint_ms` (a stalled stream). */
+  #armTimer(): void {
+    if (this.#timer !== undefined || this.#ended) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      this.#checkpointIfDue().then(
+        () => {
+          if (this.#dirty) this.#armTimer();
+        },
+        // A failure (e.g. fenced) surfaces at the stream's next write, which fails the same way.
+        () => undefined,
+      );
+    }, this.#checkpointMs);
   }
 }
 

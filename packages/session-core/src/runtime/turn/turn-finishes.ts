@@ -67,7 +67,6 @@ export async function writeCompletedFinish(turn: FinishingTurn, text: string): P
 export async function writeFailedFinish(turn: FinishingTurn, error: unknown): Promise<TurnResult> {
   const message = errorText(error);
   try {
-    await turn.segment.flushStep();
     await turn.segment.close("failed", message, "turn_stopped");
     await turn.records.errorMessage("turn_execution_failed", message);
     await turn.records.turnMutation(

@@ -356,7 +356,8 @@ export class TurnRunner {
       writes_idle: () => writer.isIdle,
       committedMessage: () => {
         const { messageId } = this.#segment;
-        return messageId === undefined ? undefined : writer.cached(messageId);
+        // What a process taking the Turn over would read: the committed copy, not the live one.
+        return messageId === undefined ? undefined : writer.committed(messageId);
       },
     });
   }
