@@ -28,7 +28,8 @@ export interface EventBusListener {
  * event at most once per subscription and, per session, in `event_id` order. A listener that throws
  * affects neither persistence nor other listeners. Listeners of one process may be handed the same
  * event object: they must treat it as read-only. The Postgres implementation uses LISTEN/NOTIFY, the
- * NATS one core pub/sub; both carry only ids and read the rows, so a notice cannot outrun its commit.
+ * NATS one core pub/sub; both carry only ids of durable events and read the rows, so a notice cannot
+ * outrun its commit (live mutations, never committed, ride them whole: `publishLive`).
  * Readers that need "no gap" combine a subscription with `SessionStore.listEvents`.
  */
 export interface EventBus {
