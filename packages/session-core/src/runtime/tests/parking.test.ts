@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { SessionCommit } from "../../ports/session-store.js";
 import { RuntimeHarness } from "../../testing/runtime-harness.js";
 import { createScriptedModel } from "../../testing/scripted-model.js";
 import { approve, turnFinish, untilHostless, waitingInA } from "./durable-fixtures.js";
@@ -44,6 +45,36 @@ describe("a waiting Turn is rows", () => {
     expect(await turn.finished).toMatchObject({ success: true, text: "all done" });
     expect(effects).toEqual(["file-0"]);
     expect((await harness.tool(session.id, "call_1")).interactions).toHaveLength(1);
+  });
+
+  it("the answer claims the Turn: one commit between respond and the side effect (resolved, running, handed over, claimed)", async () => {
+    const { harness, session, turn, interaction_ids, effects } = await parkedInA();
+    const commits: SessionCommit[] = [];
+    const commit = harness.store.commit.bind(harness.store);
+    harness.store.commit = async (change) => {
+      // Only those before the side effect: respond → the tool's code going on.
+      if (effects.length === 0) commits.push(change);
+      return commit(change);
+    };
+    const remote = await harness.runtime("B").openSession(session.id);
+    const finished = turnFinish(harness, turn.id);
+    await remote?.respond(approve(interaction_ids[0] ?? ""));
+    expect(await finished).toMatchObject({ status: "completed", text: "all done" });
+    expect(effects).toEqual(["file-0"]);
+    expect(commits).toHaveLength(1);
+    const [answer] = commits;
+    expect(answer?.claim).toEqual({ holder: "B", turn_id: turn.id });
+    expect(answer?.epoch).toBeUndefined();
+    const tool =
+      answer?.message?.snapshot.type === "assistant"
+        ? answer.message.snapshot.parts.find((part) => part.type === "tool")
+        : undefined;
+    expect(
+      tool?.type === "tool"
+        ? [tool.state, tool.interactions?.[0]?.status, tool.interactions?.[0]?.resumed_at !== undefined]
+        : [],
+    ).toEqual(["running", "resolved", true]);
+    expect(await harness.store.getActiveTurn(session.id)).toBeNull();
   });
 
   it("a resumed tool reading its answer from a store slower than a timer tick is not parked again", async () => {
