@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promi
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { AnyAgentTool, SessionMutation } from "@parley/session-core";
-import { createScriptedModel, RuntimeHarness } from "@parley/session-core/testing";
+import { createScriptedModel, RuntimeHarness, toolPartsOfMutation } from "@parley/session-core/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readFileTool } from "./read-file-tool.js";
 import { writeFileTool } from "./write-file-tool.js";
@@ -10,7 +10,9 @@ import { writeFileTool } from "./write-file-tool.js";
 /*
  * The built-in tools under the runtime's checkpoint 4 (docs/behaviour.md#side-effects): write_file
  * in `always-allow` is committed `running` once, by its approval, before it writes, and a crash
- * after that never writes again; read_file declares no side effect and simply runs again.
+ * after that never writes again; read_file declares no side effect, so nothing of it is committed
+ * before it reads: a crash before its Step's first commit loses the Step (§3.3), and it never reads
+ * again.
  */
 
 let base: string;
@@ -63,12 +65,15 @@ function harnessFor(name: string, tool: AnyAgentTool, input: Record<string, stri
   });
 }
 
-/** A tool's durable `part` mutation past its input (`input-streaming` and `ready` are live states, §10.6). */
-function toolSummary(mutation: SessionMutation): string | null {
-  if (mutation.variant !== "part" || mutation.part.type !== "tool") return null;
-  if (mutation.part.state === "input-streaming" || mutation.part.state === "ready") return null;
-  const mark = mutation.part.auto_approved === undefined ? "" : ` (${mutation.part.auto_approved})`;
-  return `${mutation.part.state}${mark}`;
+/**
+ * The tool part a durable mutation carries, as `<variant> <state> (<mark>)`: a `message` mutation
+ * for the message's first commit or a change of several parts, a `part` mutation otherwise (§10.6).
+ */
+function toolSummary(mutation: SessionMutation): string[] {
+  return toolPartsOfMutation(mutation).map((part) => {
+    const mark = part.auto_approved === undefined ? "" : ` (${part.auto_approved})`;
+    return `${mutation.variant} ${part.state}${mark}`;
+  });
 }
 
 function turnFinished(harness: RuntimeHarness, turn_id: string) {
@@ -92,8 +97,14 @@ describe("built-in tools and checkpoint 4", () => {
     });
     write.release();
     expect(await turn.finished).toMatchObject({ success: true, text: "done" });
-    const states = harness.mutations(session.id).flatMap((mutation) => toolSummary(mutation) ?? []);
-    expect(states).toEqual(["running (always-allow)", "completed (always-allow)"]);
+    const states = harness.mutations(session.id).flatMap(toolSummary);
+    // The approval's commit is the message's first: it inserts it whole; the close repeats the part.
+    expect(states).toEqual([
+      "message running (always-allow)",
+      "part completed (always-allow)",
+      "message completed (always-allow)",
+    ]);
+    expect(harness.liveToolStates(session.id, "call_1")).toEqual(["input-streaming", "ready"]);
     await harness.shutdown();
   });
 
@@ -119,22 +130,27 @@ describe("built-in tools and checkpoint 4", () => {
     await harness.shutdown();
   });
 
-  it("read_file killed at the same place runs again on the survivor and completes", async () => {
+  it("read_file killed at the same place, before anything of its Step was committed: lost with its Step, never read again", async () => {
     const read = held(readFileTool);
     const harness = harnessFor("read_file", read.tool, { path: "notes.txt" });
     const session = await harness.createSession({ process_id: "A", approval_mode: "always-allow" });
     const turn = await session.prompt({ query: "read" });
     await read.acted;
-    expect(await harness.tool(session.id, "call_1")).toMatchObject({ state: "ready" });
+    // No checkpoint before a tool without side effects: its message and its `ready` are live only.
+    expect(await harness.assistants(session.id)).toEqual([]);
+    expect(harness.liveToolStates(session.id, "call_1")).toEqual(["input-streaming", "ready"]);
     await harness.kill("A");
     read.release();
     const finished = turnFinished(harness, turn.id);
     harness.runtime("B");
-    expect(await finished).toMatchObject({ status: "completed", text: "done" });
-    expect(read.calls()).toBe(2);
-    expect(await harness.tool(session.id, "call_1")).toMatchObject({
-      state: "completed",
-      output: { path: "notes.txt", content: "remember the milk" },
+    expect(await finished).toMatchObject({ status: "failed", error: "Turn interrupted by server restart" });
+    expect(read.calls()).toBe(1);
+    expect(await harness.assistants(session.id)).toEqual([]);
+    expect((await harness.messages(session.id)).map((message) => message.type)).toEqual(["user", "error"]);
+    expect((await harness.messages(session.id)).at(-1)).toMatchObject({
+      type: "error",
+      code: "turn_interrupted",
+      recoverable: true,
     });
     await harness.shutdown();
   });

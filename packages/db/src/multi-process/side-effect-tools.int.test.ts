@@ -1,4 +1,5 @@
 import type { SessionEvent } from "@parley/session-core";
+import { toolPartsOfMutation } from "@parley/session-core/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { consecutiveFromOne, MultiProcessFixture } from "../test-support/multi-process-fixture.js";
 
@@ -9,24 +10,14 @@ afterEach(async () => {
 });
 
 /**
- * The committed states of the session's tool parts past their input, in event order (consecutive
- * repeats collapsed); `input-streaming` and `ready` are live states (§10.6), left out.
+ * The session's tool parts as its durable events carry them, `<variant> <state>` in event order:
+ * a `message` event when the checkpoint inserted the message or changed several parts, a `part`
+ * event otherwise (§10.6). `input-streaming` and `ready` are live states, never committed alone.
  */
-function toolStates(events: SessionEvent[]): string[] {
-  const states: string[] = [];
-  for (const { mutation } of events) {
-    const parts =
-      mutation.variant === "part"
-        ? [mutation.part]
-        : mutation.variant === "message" && mutation.message.type === "assistant"
-          ? mutation.message.parts
-          : [];
-    for (const part of parts) {
-      if (part.type !== "tool" || part.state === "input-streaming" || part.state === "ready") continue;
-      if (states.at(-1) !== part.state) states.push(part.state);
-    }
-  }
-  return states;
+function toolEvents(events: SessionEvent[]): string[] {
+  return events.flatMap(({ mutation }) =>
+    toolPartsOfMutation(mutation).map((part) => `${mutation.variant} ${part.state}`),
+  );
 }
 
 // Each forked worker compiles its sources with tsx at start (seconds on a busy machine).
@@ -60,6 +51,7 @@ describe("a tool with a side effect and no approval, with real processes (SIGKIL
     });
     const events = await fixture.events(session_id);
     expect(events.map((event) => event.event_id)).toEqual(consecutiveFromOne(events));
-    expect(toolStates(events)).toEqual(["running", "failed"]);
+    // Checkpoint 4 was the message's first commit; the survivor fails the part, then closes the message.
+    expect(toolEvents(events)).toEqual(["message running", "part failed", "message failed"]);
   });
 });

@@ -59,7 +59,8 @@ export interface ToolCallContext {
  *   the approval is given without asking (`always-allow`, an allowance), the `running` commit the
  *   approval makes before it returns. `execute` up to that call must be safe to run again.
  * - `false`: it has none (reads only, or asks a person and returns the answer). No checkpoint; it
- *   may run again after a crash.
+ *   may run again after a crash, when a checkpoint of its Step had committed its `ready` (a `ready`
+ *   that was only live is lost with its Step).
  */
 export type ToolSideEffects = boolean | "after_asking";
 
