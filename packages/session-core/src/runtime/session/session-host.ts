@@ -1,7 +1,6 @@
 import { ParleyError } from "../../errors.js";
 import type { TurnLease } from "../../ports/turn-lease.js";
 import type { CancelReason } from "../../schema/interaction.js";
-import type { AssistantMessage } from "../../schema/messages.js";
 import type { SessionRecord } from "../../schema/session.js";
 import type { WorkspaceRef } from "../../tools/define-agent-tool.js";
 import { applyQueuedStop } from "../commands/stop.js";

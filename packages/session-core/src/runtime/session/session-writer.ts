@@ -3,7 +3,6 @@ import type { Clock } from "../../ports/clock.js";
 import type { EventBus } from "../../ports/event-bus.js";
 import type { CommitResult, SessionCommit, SessionEvent, SessionStore } from "../../ports/session-store.js";
 import type { AssistantMessage, SessionMessage } from "../../schema/messages.js";
-import type { UnsequencedMutation } from "../../schema/mutation.js";
 import type { RuntimeIds } from "../ids.js";
 import type { RuntimeLogger } from "../session-runtime-options.js";
 import type { AssistantTransition, AssistantTransitionFn, MutationSpec } from "../transitions/transition.js";
