@@ -78,7 +78,7 @@ export async function respondToSessionInteraction(
   const allowance = allowanceOfAnswer(record.interaction, input.response);
   return hosts.use(
     session_id,
-    async (host) => commitResponse(host, input, record, actor, allowance),
+    async (host) => commitResponse(host, input, record, actor, allowance, session),
     session,
   );
 }
@@ -89,6 +89,7 @@ async function commitResponse(
   record: InteractionRecord,
   actor: Actor | undefined,
   allowance: ToolAllowance | null,
+  session: SessionRecord,
 ): Promise<InteractionResult> {
   // No copy here (another process runs the Turn, or it is about to be resumed): the message is read
   // while the lease is tried instead of after it. It was committed with the Interaction just read,
@@ -100,6 +101,13 @@ async function commitResponse(
     host.writer.cached(record.message_id) === undefined
       ? store.getMessage(host.session_id, record.message_id).catch(() => null)
       : undefined;
+  // While the lock is tried, the queued commands the resumed Turn starts from are read too (nothing
+  // is read again after the commit: see `KnownUnderLease`).
+  const commandsRead = host.ownsTurn
+    ? undefined
+    : store.listQueuedCommands(host.session_id).catch(() => store.listQueuedCommands(host.session_id));
+  // Awaited by the resume only; a failed answer leaves it unread.
+  commandsRead?.catch(() => undefined);
   const lease: ClaimLease | null = host.ownsTurn ? null : await host.claim();
   const stored = await prefetched;
   const turn_id = record.interaction.request.turn_id;
@@ -158,10 +166,16 @@ async function commitResponse(
   // The answer is committed: that is what the caller waits for. Resuming the Turn (reading it back,
   // replaying the Step) is the lease holder's work and does not delay the acknowledgement.
   if (lease) {
+    const commands = commandsRead;
     host.takeOverInBackground({
       lease,
       resolved_here: new Set([record.tool_call_id]),
-      ...(committed_open?.status === "streaming" ? { committed_open } : {}),
+      known: {
+        ...(committed_open?.status === "streaming" ? { open: committed_open } : {}),
+        ...(commands === undefined ? {} : { commands }),
+        // A granted allowance changed the record since it was read.
+        ...(allowance ? {} : { record: session }),
+      },
     });
   } else if (!host.ownsTurn) {
     host.writer.forget(record.message_id);

@@ -1,7 +1,6 @@
 import type { TurnLease } from "../../ports/turn-lease.js";
-import type { AssistantMessage } from "../../schema/messages.js";
 import type { TurnRunner } from "../turn/turn-runner.js";
-import type { HeldTurn } from "./lease-holder.js";
+import type { HeldTurn, KnownUnderLease } from "./lease-holder.js";
 
 /**
  * What one run of lifecycle effects works with, and what it leaves for its caller: `lease` is the
@@ -13,11 +12,11 @@ export interface EffectScope {
   lease?: TurnLease;
   turn?: TurnRunner;
   resolved_here?: ReadonlySet<string>;
-  /** The open message as the answer that claimed the lease committed it (not read again). */
-  committed_open?: AssistantMessage;
+  /** What the answer that claimed the lease committed or read (not read again). */
+  known?: KnownUnderLease;
   started?: HeldTurn;
   took_over?: boolean;
 }
 
 /** How a take-over starts: with a lease already taken, and what the answer that took it committed. */
-export type TakeOverOptions = Pick<EffectScope, "lease" | "resolved_here" | "committed_open">;
+export type TakeOverOptions = Pick<EffectScope, "lease" | "resolved_here" | "known">;

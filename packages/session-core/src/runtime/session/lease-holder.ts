@@ -43,8 +43,7 @@ export interface LeaseHolder extends CommandHost {
  */
 export async function readUnderLease(
   holder: LeaseHolder,
-  /** The open message as this process just committed it under the lease (an answer's claim): not read again. */
-  committed_open?: AssistantMessage,
+  known: KnownUnderLease = {},
 ): Promise<{
   commands: SessionCommand[];
   record: SessionRecord | null;
@@ -52,9 +51,22 @@ export async function readUnderLease(
 }> {
   const { store } = holder.context;
   const [commands, record, open] = await Promise.all([
-    store.listQueuedCommands(holder.session_id),
-    store.getSession(holder.session_id),
-    committed_open ? [committed_open] : store.listOpenAssistantMessages(holder.session_id),
+    known.commands ?? store.listQueuedCommands(holder.session_id),
+    known.record ?? store.getSession(holder.session_id),
+    known.open ? [known.open] : store.listOpenAssistantMessages(holder.session_id),
   ]);
   return { commands, record, open };
+}
+
+/**
+ * What a start under the lease already has and does not read again (an answer that claimed the
+ * Turn): the open message it committed, the session record and the queued commands it read while
+ * taking the lock. A command queued after that read waits for the Turn's next checkpoint, or for the
+ * liveness pass (a stop), as one queued while another process holds the Turn does.
+ */
+export interface KnownUnderLease {
+  open?: AssistantMessage;
+  record?: SessionRecord;
+  /** A read started before the commit (the resume awaits it, not the answer's caller). */
+  commands?: Promise<SessionCommand[]>;
 }

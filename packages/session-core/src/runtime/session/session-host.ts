@@ -133,7 +133,7 @@ export class SessionHost implements TurnHost, LeaseHolder {
             this,
             this.#takeLease(scope),
             scope.resolved_here,
-            scope.committed_open,
+            scope.known,
           );
           break;
         case "release_lease":

@@ -2,7 +2,7 @@ import type { TurnLease } from "../../ports/turn-lease.js";
 import type { AssistantMessage } from "../../schema/messages.js";
 import { refreshEffective } from "../commands/set.js";
 import type { HeldTurn, LeaseHolder } from "../session/lease-holder.js";
-import { readUnderLease } from "../session/lease-holder.js";
+import { type KnownUnderLease, readUnderLease } from "../session/lease-holder.js";
 import { failTool } from "../transitions/tool-part-transitions.js";
 import type { AssistantTransitionFn } from "../transitions/transition.js";
 import { planResume } from "./resume-plan.js";
@@ -28,17 +28,17 @@ export const TURN_INTERRUPTED = "Turn interrupted by server restart";
  * The take-over of an open Turn no live process owns, under `lease`: it is resumed, or parked when
  * every open tool waits for a person; a started Turn with no open message ends interrupted.
  * `resolved_here`: tools this process answered while holding the lease (see `planResume`);
- * `committed_open`: the open message as the answer that claimed the lease committed it.
+ * `known`: what the answer that claimed the lease committed or read (not read again).
  * Resolves false when there was nothing to resume (the lease is given back).
  */
 export async function readOpenTurn(
   holder: LeaseHolder,
   lease: TurnLease,
   resolved_here: ReadonlySet<string> = new Set(),
-  committed_open?: AssistantMessage,
+  known: KnownUnderLease = {},
 ): Promise<boolean> {
   try {
-    const { commands, record, open } = await readUnderLease(holder, committed_open);
+    const { commands, record, open } = await readUnderLease(holder, known);
     const message = open[open.length - 1];
     if (message?.type !== "assistant") {
       if (await startInterruptedStart(holder, lease)) return true;
