@@ -5,6 +5,8 @@ import {
   type ApiServer,
   composeApiServices,
   createWorkspaceCatalog,
+  parseEnv,
+  runtimeSettingsFromEnv,
   type ServiceAdapters,
   startApiServer,
   type WorkspaceCatalog,
@@ -117,7 +119,10 @@ export async function startParleyRuntime(
   const agent: AgentDefinition = createBenchAgent(probe);
   const workspaceRoot = mkdtempSync(join(tmpdir(), "parley-bench-ws-"));
   const workspaces = createWorkspaceCatalog({ session_root: workspaceRoot, named: new Map() });
-  const composed = composeRuntime({ adapters: database, agent, workspaces, logger });
+  // As the API composes it with its defaults (recovery loop on, parking, stream checkpoints): every
+  // background loop runs while the bench measures.
+  const settings = runtimeSettingsFromEnv(parseEnv({}));
+  const composed = composeRuntime({ adapters: database, agent, workspaces, logger, ...settings });
   const { runtime } = composed;
   return {
     database,

@@ -1,3 +1,4 @@
+export { parseEnv, runtimeSettingsFromEnv } from "./env.js";
 export { PARLEY_TO_TRPC_CODE } from "./errors.js";
 export { type AppRouter, appRouter } from "./router.js";
 export { type ApiServer, type StartApiServerOptions, startApiServer } from "./server.js";

@@ -226,14 +226,14 @@ describe("the host lifecycle: claims and take-overs", () => {
     expect(send(shutDown(), { kind: "claim" })).toEqual(unchanged(shutDown()));
   });
 
-  it("a claim given back releases its lease and lets a queued prompt start (not in a closed session)", () => {
+  it("a claim given back releases its lease, reads the parked Turn again and lets a queued prompt start (not in a closed session)", () => {
     expect(send(starting("claim"), { kind: "unclaim" })).toEqual({
       state: idle(),
-      effects: [{ kind: "release_lease" }, { kind: "start_next" }],
+      effects: [{ kind: "release_parked" }, { kind: "start_next" }],
     });
     expect(send(starting("claim", true), { kind: "unclaim" })).toEqual({
       state: idle(true),
-      effects: [{ kind: "release_lease" }],
+      effects: [{ kind: "release_parked" }],
     });
     expect(send(shutDown(), { kind: "unclaim" })).toEqual({
       state: shutDown(),

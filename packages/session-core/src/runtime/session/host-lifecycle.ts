@@ -171,8 +171,11 @@ export function transitionHost<Turn>(state: HostState<Turn>, event: HostEvent<Tu
     case "claim":
       return state.kind === "idle" ? starting(state, "claim", [{ kind: "acquire_lease" }]) : stay(state);
     case "unclaim":
+      // An answer that lost the race gives its claim back: the winner, which committed without the
+      // lock this claim held, may have found the session locked and left the Turn. Like any release
+      // of a parked Turn, this one is followed by a read of it (no lost wake-up).
       if (state.kind === "starting" && state.purpose === "claim") {
-        return idle(state, [{ kind: "release_lease" }, ...startNextUnlessClosed(state)]);
+        return idle(state, [{ kind: "release_parked" }, ...startNextUnlessClosed(state)]);
       }
       return stay(state, [{ kind: "release_lease" }]);
     case "take_over":

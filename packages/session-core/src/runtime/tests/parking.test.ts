@@ -6,7 +6,7 @@ import { approve, turnFinish, untilHostless, waitingInA } from "./durable-fixtur
 import { createApprovalTool } from "./tools.js";
 
 describe("a waiting Turn is rows", () => {
-  async function parkedInA(tool_call_ids = ["call_1"]) {
+  async function parkedInA(tool_call_ids = ["call_1"], options: { recovery_loop?: false } = {}) {
     const approval = createApprovalTool();
     const model = createScriptedModel([
       tool_call_ids.map((id, index) => ({
@@ -18,6 +18,7 @@ describe("a waiting Turn is rows", () => {
       model,
       tools: { delete_file: approval.tool },
       park_waiting_turns: true,
+      ...options,
     });
     const session = await harness.createSession({ process_id: "A" });
     const turn = await session.prompt({ query: "delete" });
@@ -75,6 +76,35 @@ describe("a waiting Turn is rows", () => {
         : [],
     ).toEqual(["running", "resolved", true]);
     expect(await harness.store.getActiveTurn(session.id)).toBeNull();
+  });
+
+  it("two answers at once: the one that lost gives its claim back and reads the Turn again, so the winner's answer resumes it", async () => {
+    // No recovery loop: the wake-up must not wait for a liveness pass.
+    const { harness, session, turn, interaction_ids, effects } = await parkedInA(["call_1"], {
+      recovery_loop: false,
+    });
+    const interaction_id = interaction_ids[0] ?? "";
+    // B takes the lock first, and its commit waits until A's answer (refused the lock, so committed
+    // without a claim) is in: A's own re-read then finds the session locked by B.
+    let releaseClaim: () => void = () => undefined;
+    const claimGate = new Promise<void>((resolve) => {
+      releaseClaim = resolve;
+    });
+    const commit = harness.store.commit.bind(harness.store);
+    harness.store.commit = async (change) => {
+      if (change.claim) await claimGate;
+      return commit(change);
+    };
+    const remote = await harness.runtime("B").openSession(session.id);
+    const finished = turnFinish(harness, turn.id);
+    const viaB = remote?.respond(approve(interaction_id));
+    while (harness.leases.holderOf(session.id)?.process_id !== "B")
+      await new Promise((r) => setTimeout(r, 1));
+    await expect(session.respond(approve(interaction_id))).resolves.toMatchObject({ status: "resolved" });
+    releaseClaim();
+    await expect(viaB).rejects.toMatchObject({ code: "interaction_not_pending" });
+    expect(await finished).toMatchObject({ status: "completed", text: "all done" });
+    expect(effects).toEqual(["file-0"]);
   });
 
   it("a resumed tool reading its answer from a store slower than a timer tick is not parked again", async () => {
