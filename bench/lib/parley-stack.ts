@@ -123,6 +123,8 @@ export async function startParleyRuntime(
   // background loop runs while the bench measures.
   const settings = runtimeSettingsFromEnv(parseEnv({}));
   const composed = composeRuntime({ adapters: database, agent, workspaces, logger, ...settings });
+  // Startup recovery, then the liveness pass every second, as `apps/api` starts it.
+  await composed.start();
   const { runtime } = composed;
   return {
     database,

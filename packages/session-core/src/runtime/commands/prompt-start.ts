@@ -11,6 +11,7 @@ import {
   isEmptyChange,
   pendingChange,
 } from "../session/session-config.js";
+import type { TurnHandle } from "../session/session-facade.js";
 import type { CommandHost } from "./command-host.js";
 
 /** What starting a prompt here needs of the host, beyond a command's (`SessionHost` has it). */
@@ -18,7 +19,7 @@ export interface PromptStartHost extends CommandHost {
   readonly isClosed: boolean;
   /** The session's lock for a Turn this process starts or resumes (see `SessionHost.claim`). */
   claim(): Promise<ClaimLease | null>;
-  unclaim(lease: TurnLease): Promise<void>;
+  unclaim(lease: TurnLease, options?: { drive_queue?: false }): Promise<void>;
   /** Runs the Turn `turn_id` here with `lease` (`start` runs it). */
   startTurn(lease: TurnLease, turn_id: string, start: (turn: { runPrompted(): void }) => void): unknown;
 }
@@ -45,7 +46,9 @@ export interface PromptToStart {
 export async function startPromptHere(
   host: PromptStartHost,
   prompt: PromptToStart,
-): Promise<{ auto_titled: boolean } | null> {
+  /** Queues the prompt the usual way; run under the lock when the session turns out busy. */
+  queue: () => Promise<TurnHandle>,
+): Promise<{ auto_titled: boolean } | { handle: TurnHandle } | null> {
   if (host.ownsTurn || host.isClosed) return null;
   const { store, ids } = host.context;
   const [lease, record] = await Promise.all([
@@ -95,11 +98,21 @@ export async function startPromptHere(
       },
     );
   } catch (error) {
-    await host.unclaim(lease);
-    // Not idle after all, or a retried request: the prompt is queued as usual.
+    // Not idle after all, or a retried request: the prompt is queued as usual — while the lock is
+    // still held, so that giving the claim back (which reads the queue and drives it) sees it. Given
+    // back first, that read could miss the prompt and this call's own wake-up find the host busy.
+    // A prompt that joined the active Turn needs no driver here (that Turn takes it), so the claim
+    // is given back without driving the queue: a prompt behind a waiting Turn wakes nothing.
     if (error instanceof StoreConflictError && (error.kind === "queued" || error.kind === "revision")) {
-      return null;
+      let handle: TurnHandle | undefined;
+      try {
+        handle = await queue();
+        return { handle };
+      } finally {
+        await host.unclaim(lease, handle && handle.id !== prompt.turn_id ? { drive_queue: false } : {});
+      }
     }
+    await host.unclaim(lease);
     throw error;
   }
   if (epoch === undefined) {

@@ -26,18 +26,38 @@ export async function enqueuePrompt(
   const now = clock.now();
   const auto_title = titleFromPrompt(query);
   const new_turn_id = ids.turn(host.session_id, now);
-  const startedHere = await startPromptHere(host, {
-    query,
-    turn_id: new_turn_id,
-    created_at: now,
-    ...(request_id === undefined ? {} : { request_id }),
-    ...(auto_title === "" ? {} : { auto_title }),
-    ...(known === undefined ? {} : { known }),
-  });
-  if (startedHere) {
-    if (startedHere.auto_titled) await publishTitle(host, auto_title, now);
-    return host.turnHandle(new_turn_id);
-  }
+  const queue = () => queuePrompt(host, { query, request_id, new_turn_id, now, auto_title });
+  const startedHere = await startPromptHere(
+    host,
+    {
+      query,
+      turn_id: new_turn_id,
+      created_at: now,
+      ...(request_id === undefined ? {} : { request_id }),
+      ...(auto_title === "" ? {} : { auto_title }),
+      ...(known === undefined ? {} : { known }),
+    },
+    queue,
+  );
+  if (startedHere === null) return queue();
+  if ("handle" in startedHere) return startedHere.handle;
+  if (startedHere.auto_titled) await publishTitle(host, auto_title, now);
+  return host.turnHandle(new_turn_id);
+}
+
+/** The prompt committed as a command (the usual path: the session has a Turn, or is driven elsewhere). */
+async function queuePrompt(
+  host: PromptStartHost,
+  input: {
+    query: string;
+    request_id: string | undefined;
+    new_turn_id: string;
+    now: number;
+    auto_title: string;
+  },
+): Promise<TurnHandle> {
+  const { query, request_id, new_turn_id, now, auto_title } = input;
+  const { store, ids } = host.context;
   const { command, created, auto_titled } = await store.enqueueCommand({
     session_id: host.session_id,
     command_id: ids.command(),

@@ -235,6 +235,10 @@ describe("the host lifecycle: claims and take-overs", () => {
       state: idle(true),
       effects: [{ kind: "release_parked" }],
     });
+    expect(send(starting("claim"), { kind: "unclaim", drive_queue: false })).toEqual({
+      state: idle(),
+      effects: [{ kind: "release_parked" }],
+    });
     expect(send(shutDown(), { kind: "unclaim" })).toEqual({
       state: shutDown(),
       effects: [{ kind: "release_lease" }],

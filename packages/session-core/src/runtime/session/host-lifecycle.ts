@@ -42,7 +42,7 @@ export type HostEvent<Turn> =
   /** A `respond` wants the lease for the Turn it answers. */
   | { kind: "claim" }
   /** The claimed lease is given back unused (the answer failed to commit). */
-  | { kind: "unclaim" }
+  | { kind: "unclaim"; drive_queue?: false }
   /** Resume an open Turn no live process owns; `with_lease` when a claim hands its lease over. */
   | { kind: "take_over"; with_lease: boolean }
   /** A `stop` command is committed and waits to be applied. */
@@ -175,7 +175,8 @@ export function transitionHost<Turn>(state: HostState<Turn>, event: HostEvent<Tu
       // lock this claim held, may have found the session locked and left the Turn. Like any release
       // of a parked Turn, this one is followed by a read of it (no lost wake-up).
       if (state.kind === "starting" && state.purpose === "claim") {
-        return idle(state, [{ kind: "release_parked" }, ...startNextUnlessClosed(state)]);
+        const next = event.drive_queue === false ? [] : startNextUnlessClosed(state);
+        return idle(state, [{ kind: "release_parked" }, ...next]);
       }
       return stay(state, [{ kind: "release_lease" }]);
     case "take_over":

@@ -324,9 +324,9 @@ export class SessionHost implements TurnHost, LeaseHolder {
     return lease;
   }
 
-  /** Gives a claim back unused. */
-  async unclaim(lease: TurnLease): Promise<void> {
-    await this.#dispatch({ kind: "unclaim" }, { lease });
+  /** Gives a claim back unused; `drive_queue: false` when nothing queued needs this process. */
+  async unclaim(lease: TurnLease, options: { drive_queue?: false } = {}): Promise<void> {
+    await this.#dispatch({ kind: "unclaim", ...options }, { lease });
   }
 
   /**
