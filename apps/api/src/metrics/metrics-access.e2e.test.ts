@@ -2,14 +2,26 @@ import { createTestDatabase } from "@parley/db/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { startApiProcess } from "../testing/index.js";
 
-/** The URL the process logged for its metrics listener. */
-function metricsListenerUrl(output: string): string {
+/** The URL the process logged for its metrics listener, if it has logged it yet. */
+function metricsListenerUrl(output: string): string | undefined {
   for (const line of output.split("\n")) {
     if (!line.startsWith("{")) continue;
     const record = JSON.parse(line) as { msg?: string; url?: string };
     if (record.msg === "metrics listening" && record.url) return record.url;
   }
-  throw new Error(`no metrics listener in:\n${output}`);
+  return undefined;
+}
+
+/**
+ * The metrics listener starts after the API port (which the process's start waits for), so its
+ * line may come a moment later: wait for it (bounded by the test's timeout), never assume it is there.
+ */
+async function awaitMetricsListener(process: { output(): string }): Promise<string> {
+  for (;;) {
+    const url = metricsListenerUrl(process.output());
+    if (url) return url;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 describe("operators: who may read /metrics", () => {
@@ -46,7 +58,7 @@ describe("operators: who may read /metrics", () => {
 
     const separate = await api({ PARLEY_METRICS_PORT: "0" });
     expect((await fetch(`${separate.url}/metrics`)).status).toBe(404);
-    const listener = metricsListenerUrl(separate.output());
+    const listener = await awaitMetricsListener(separate);
     expect(listener).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const scraped = await fetch(`${listener}/metrics`);
     expect(scraped.status).toBe(200);
