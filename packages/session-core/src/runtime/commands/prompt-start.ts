@@ -1,17 +1,11 @@
 import { StoreConflictError } from "../../errors.js";
 import type { TurnLease } from "../../ports/turn-lease.js";
-import type { UserMessage } from "../../schema/messages.js";
 import type { UnsequencedMutation } from "../../schema/mutation.js";
 import type { SessionRecord } from "../../schema/session.js";
 import type { ClaimLease } from "../session/claim-lease.js";
-import {
-  applyChange,
-  effectiveConfig,
-  effectivePatch,
-  isEmptyChange,
-  pendingChange,
-} from "../session/session-config.js";
+import { effectiveCatchUp } from "../session/session-config.js";
 import type { TurnHandle } from "../session/session-facade.js";
+import { userMessageOf } from "../turn/turn-records.js";
 import type { CommandHost } from "./command-host.js";
 
 /** What starting a prompt here needs of the host, beyond a command's (`SessionHost` has it). */
@@ -58,45 +52,31 @@ export async function startPromptHere(
   if (!lease) return null;
   const { session_id } = host;
   const { turn_id } = prompt;
-  // The configuration a new Turn starts with (a change configured while idle becomes effective now).
-  const pending = record ? pendingChange(record) : undefined;
-  const catchUp = pending && !isEmptyChange(pending) ? pending : undefined;
+  // The configuration a new Turn starts with (no `set` is queued: the commit is refused otherwise).
+  const catchUp = record ? effectiveCatchUp(record) : undefined;
   let epoch: number | undefined;
   let auto_titled = false;
   try {
-    await host.writer.appendMessage(
-      (sequence, now): UserMessage => ({
-        message_id: ids.userMessage(session_id),
-        session_id,
-        turn_id,
-        type: "user",
-        input_type: "prompt",
-        sequence,
-        revision: 1,
-        created_at: now,
-        updated_at: now,
-        parts: [{ part_id: ids.part("user-text"), type: "text", text: prompt.query, state: "done" }],
-      }),
-      {
-        preceding_mutation: turnStart(host, turn_id, prompt.created_at),
-        start: {
-          claim: { holder: lease.holder_id, turn_id },
-          starts_turn: {
-            turn_id,
-            command_id: ids.command(),
-            query: prompt.query,
-            created_at: prompt.created_at,
-            ...(prompt.request_id === undefined ? {} : { request_id: prompt.request_id }),
-            ...(prompt.auto_title === undefined ? {} : { auto_title: prompt.auto_title }),
-          },
-          ...(catchUp ? { session_patch: effectivePatch(catchUp) } : {}),
+    const message = { ids, session_id, turn_id, query: prompt.query, input_type: "prompt" as const };
+    await host.writer.appendMessage((sequence, now) => userMessageOf(message, sequence, now), {
+      preceding_mutation: turnStart(host, turn_id, prompt.created_at),
+      start: {
+        claim: { holder: lease.holder_id, turn_id },
+        starts_turn: {
+          turn_id,
+          command_id: ids.command(),
+          query: prompt.query,
+          created_at: prompt.created_at,
+          ...(prompt.request_id === undefined ? {} : { request_id: prompt.request_id }),
+          ...(prompt.auto_title === undefined ? {} : { auto_title: prompt.auto_title }),
         },
-        onCommitted: (result) => {
-          epoch = result.epoch;
-          auto_titled = result.auto_titled === true;
-        },
+        ...(catchUp?.patch ? { session_patch: catchUp.patch } : {}),
       },
-    );
+      onCommitted: (result) => {
+        epoch = result.epoch;
+        auto_titled = result.auto_titled === true;
+      },
+    });
   } catch (error) {
     // Not idle after all, or a retried request: the prompt is queued as usual — while the lock is
     // still held, so that giving the claim back (which reads the queue and drives it) sees it. Given
@@ -120,10 +100,7 @@ export async function startPromptHere(
     throw new Error(`The start of Turn ${turn_id} claimed no epoch`);
   }
   lease.claimed(epoch);
-  if (record)
-    host.settings.effective = catchUp
-      ? applyChange(effectiveConfig(record), catchUp)
-      : effectiveConfig(record);
+  if (catchUp) host.settings.effective = catchUp.effective;
   host.startTurn(lease, turn_id, (turn) => turn.runPrompted());
   return { auto_titled };
 }

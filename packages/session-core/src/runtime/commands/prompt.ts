@@ -22,7 +22,7 @@ export async function enqueuePrompt(
   known?: SessionRecord,
 ): Promise<TurnHandle> {
   if (host.isShutDown) throw new Error("SessionRuntime was shut down");
-  const { store, ids, clock } = host.context;
+  const { ids, clock } = host.context;
   const now = clock.now();
   const auto_title = titleFromPrompt(query);
   const new_turn_id = ids.turn(host.session_id, now);

@@ -166,13 +166,12 @@ async function commitResponse(
   // The answer is committed: that is what the caller waits for. Resuming the Turn (reading it back,
   // replaying the Step) is the lease holder's work and does not delay the acknowledgement.
   if (lease) {
-    const commands = commandsRead;
     host.takeOverInBackground({
       lease,
       resolved_here: new Set([record.tool_call_id]),
       known: {
         ...(committed_open?.status === "streaming" ? { open: committed_open } : {}),
-        ...(commands === undefined ? {} : { commands }),
+        ...(commandsRead === undefined ? {} : { commands: commandsRead }),
         // A granted allowance changed the record since it was read.
         ...(allowance ? {} : { record: session }),
       },

@@ -9,10 +9,10 @@ import {
   configuredConfig,
   configuredPatch,
   describeChange,
+  effectiveCatchUp,
   effectiveConfig,
   effectivePatch,
   isEmptyChange,
-  pendingChange,
   type SessionConfig,
   setInputOfChange,
 } from "../session/session-config.js";
@@ -103,14 +103,13 @@ export async function refreshEffective(
   record: SessionRecord | null,
 ): Promise<void> {
   if (!record) return;
-  const hasSet = commands.some((command) => command.kind === "set");
-  const pending = pendingChange(record);
-  if (!isEmptyChange(pending) && !hasSet) {
-    await host.writer.commitSessionChange({ session_patch: effectivePatch(pending) });
-    host.settings.effective = applyChange(effectiveConfig(record), pending);
+  if (commands.some((command) => command.kind === "set")) {
+    host.settings.effective = effectiveConfig(record);
     return;
   }
-  host.settings.effective = effectiveConfig(record);
+  const { effective, patch } = effectiveCatchUp(record);
+  if (patch) await host.writer.commitSessionChange({ session_patch: patch });
+  host.settings.effective = effective;
 }
 
 /** The `session`/`config` mutation: the stored configured values and `effective` (default: stored). */

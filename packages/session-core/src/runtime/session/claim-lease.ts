@@ -27,11 +27,6 @@ export class ClaimLease implements TurnLease {
     return this.#lock.lost;
   }
 
-  /** Whether the commit that claims the Turn has set the epoch yet. */
-  get isClaimed(): boolean {
-    return this.#epoch !== undefined;
-  }
-
   get epoch(): number {
     if (this.#epoch === undefined) {
       throw new Error(`The claim of session ${this.session_id} has no epoch before its commit`);

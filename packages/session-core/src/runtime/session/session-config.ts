@@ -104,6 +104,16 @@ export function pendingChange(record: SessionRecord): SessionConfigChange {
   });
 }
 
+/**
+ * Where a Turn that starts or resumes now begins, with no `set` queued: the effective settings it
+ * runs with, and the effective columns to commit when they lagged the configured ones (`pendingChange`).
+ */
+export function effectiveCatchUp(record: SessionRecord): { effective: SessionConfig; patch?: ConfigPatch } {
+  const pending = pendingChange(record);
+  if (isEmptyChange(pending)) return { effective: effectiveConfig(record) };
+  return { effective: applyChange(effectiveConfig(record), pending), patch: effectivePatch(pending) };
+}
+
 export function isEmptyChange(change: SessionConfigChange): boolean {
   return (
     change.model_id === undefined &&

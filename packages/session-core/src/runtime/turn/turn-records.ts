@@ -7,6 +7,33 @@ import type { AssistantTransitionFn } from "../transitions/transition.js";
 
 type TurnFields = Pick<TurnMutation, "type" | "status" | "text" | "error">;
 
+/** A Turn's user message (its prompt, or a steer), revision 1 at `sequence`. */
+export function userMessageOf(
+  input: {
+    ids: RuntimeIds;
+    session_id: string;
+    turn_id: string;
+    query: string;
+    input_type: "prompt" | "steer";
+  },
+  sequence: number,
+  now: number,
+): UserMessage {
+  const { ids, session_id, turn_id, query, input_type } = input;
+  return {
+    message_id: ids.userMessage(session_id),
+    session_id,
+    turn_id,
+    type: "user",
+    input_type,
+    sequence,
+    revision: 1,
+    created_at: now,
+    updated_at: now,
+    parts: [{ part_id: ids.part("user-text"), type: "text", text: query, state: "done" }],
+  };
+}
+
 /**
  * The messages and mutations a Turn writes besides its assistant segments: its user and steer
  * messages, its single `error` message, and its `turn` start/finish mutations. Every write carries
@@ -44,27 +71,14 @@ export class TurnRecords {
     options: { starts_turn?: boolean } = {},
   ): Promise<void> {
     const session_id = this.#writer.session_id;
-    await this.#writer.appendMessage(
-      (sequence, now): UserMessage => ({
-        message_id: this.#ids.userMessage(session_id),
-        session_id,
-        turn_id: this.#turn_id,
-        type: "user",
-        input_type,
-        sequence,
-        revision: 1,
-        created_at: now,
-        updated_at: now,
-        parts: [{ part_id: this.#ids.part("user-text"), type: "text", text: query, state: "done" }],
-      }),
-      {
-        epoch: this.#epoch,
-        ...(command_id === undefined ? {} : { settle_commands: [{ command_id, status: "applied" }] }),
-        ...(options.starts_turn
-          ? { preceding_mutation: this.#turnMutationOf({ type: "start", status: "running" }) }
-          : {}),
-      },
-    );
+    const input = { ids: this.#ids, session_id, turn_id: this.#turn_id, query, input_type };
+    await this.#writer.appendMessage((sequence, now) => userMessageOf(input, sequence, now), {
+      epoch: this.#epoch,
+      ...(command_id === undefined ? {} : { settle_commands: [{ command_id, status: "applied" }] }),
+      ...(options.starts_turn
+        ? { preceding_mutation: this.#turnMutationOf({ type: "start", status: "running" }) }
+        : {}),
+    });
   }
 
   /** The single user-visible error of a failed Turn (docs/behaviour.md#turn-and-step). */
