@@ -237,6 +237,29 @@ test.describe("the web app people live in", () => {
     expect(await activeIsBody(page)).toBe(false);
   });
 
+  test("focus stays off <body> when the answer's new status arrives before the reply to it", async ({
+    member,
+    stack,
+  }) => {
+    const { page } = member;
+    // Hold the reply to the answer back, so the status on the live feed always comes first.
+    await page.route(/session\.respond/, async (route) => {
+      const reply = await route.fetch();
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      await route.fulfill({ response: reply });
+    });
+    const session_id = await createSession(page, "Reply late");
+    putWorkspaceFile(stack, session_id, "late.txt", "late\n");
+    await sendPrompt(page, "delete late.txt");
+    const card = pendingCard(page, "delete_file");
+    await card.getByRole("button", { name: "Deny…" }).click();
+    await card.getByTestId("deny-reason").fill("not now");
+    await card.getByTestId("deny-reason").press("Enter");
+    await expect(card).toHaveAttribute("data-status", "denied");
+    expect(await activeIsBody(page)).toBe(false);
+    await expect(page.getByLabel("Message the agent")).toBeFocused();
+  });
+
   test("questions can be declined, and the question card has no serious accessibility issue", async ({
     member,
   }) => {

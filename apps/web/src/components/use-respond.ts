@@ -1,8 +1,8 @@
 "use client";
 
 import type { Interaction, InteractionResponse, RespondInput } from "@parley/sdk";
-import { useState } from "react";
-import { focusAfterAnswer } from "@/lib/focus";
+import { useLayoutEffect, useRef, useState } from "react";
+import { focusAfterAnswer, handFocusOn } from "@/lib/focus";
 import type { DisplayError } from "@/lib/parley-api";
 
 /** Sends one answer; resolves with the error to show, or null when the server accepted it. */
@@ -27,15 +27,28 @@ export function useRespond(interaction: Interaction, onRespond: RespondHandler) 
   const [sent, setSent] = useState(false);
   const [error, setError] = useState<DisplayError | null>(null);
   const pending = interaction.status === "pending";
+  // The card answered from while it held focus, until focus has been handed on from it.
+  const handOffFrom = useRef<Element | null>(null);
+
+  // The server's new status can arrive before the reply to our answer. A folded card drops the
+  // field that held focus (a deny reason), and focus must not fall to <body> meanwhile.
+  useLayoutEffect(() => {
+    const card = handOffFrom.current;
+    if (pending || !card || document.activeElement !== document.body) return;
+    handOffFrom.current = null;
+    handFocusOn(card);
+  }, [pending]);
 
   async function submit(response: InteractionResponse) {
     if (!pending || busy) return;
     setBusy(true);
     setError(null);
     const card = document.querySelector(`[data-interaction-id="${CSS.escape(interaction.interaction_id)}"]`);
+    handOffFrom.current = card?.contains(document.activeElement) ? card : null;
     const failure = await onRespond({ interaction_id: interaction.interaction_id, response });
     setBusy(false);
     if (failure) {
+      handOffFrom.current = null;
       setError(failure);
       return;
     }
@@ -44,6 +57,7 @@ export function useRespond(interaction: Interaction, onRespond: RespondHandler) 
     if (card?.contains(document.activeElement) || document.activeElement === document.body) {
       focusAfterAnswer(card);
     }
+    handOffFrom.current = null;
   }
 
   return {

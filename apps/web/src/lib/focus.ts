@@ -1,21 +1,24 @@
 /**
  * Where focus goes when the element holding it is about to disappear (an answered card's buttons,
  * Stop), so it never falls back to `<body>`: the next pending request, else the composer, else the
- * main landmark.
+ * main landmark. Waits a frame, for the card's own re-render to settle first.
  */
 export function focusAfterAnswer(answered: Element | null): void {
-  window.requestAnimationFrame(() => {
-    const next = [
-      ...document.querySelectorAll<HTMLElement>('[data-testid="interaction-card"][data-status="pending"]'),
-    ].find(
-      (card) => card !== answered && !card.contains(document.activeElement) && card.dataset.sent !== "true",
-    );
-    if (next) {
-      next.focus();
-      return;
-    }
-    focusComposerOrMain();
-  });
+  window.requestAnimationFrame(() => handFocusOn(answered));
+}
+
+/** `focusAfterAnswer` at once: for a caller that runs after the re-render (a layout effect). */
+export function handFocusOn(answered: Element | null): void {
+  const next = [
+    ...document.querySelectorAll<HTMLElement>('[data-testid="interaction-card"][data-status="pending"]'),
+  ].find(
+    (card) => card !== answered && !card.contains(document.activeElement) && card.dataset.sent !== "true",
+  );
+  if (next) {
+    next.focus();
+    return;
+  }
+  focusComposerOrMain();
 }
 
 export function focusComposerOrMain(): void {
