@@ -1,4 +1,4 @@
-import { createEventBus, createPrismaClient, PrismaSessionStore } from "@parley/db";
+import { createEventBus, PrismaSessionStore } from "@parley/db";
 import { type PrivateNats, startPrivateNats } from "@parley/db/testing";
 import { createParleyClient, type ParleyClient } from "@parley/sdk";
 import type { SessionEvent } from "@parley/session-core";
@@ -179,8 +179,7 @@ async function runConfiguration(
 async function startBusProbe(database_url: string, bus_url: string | undefined) {
   const pools = [0, 1, 2].map(() => new pg.Pool({ connectionString: database_url, max: 2 }));
   const [storePool, senderPool, receiverPool] = pools as [pg.Pool, pg.Pool, pg.Pool];
-  const prisma = createPrismaClient(storePool);
-  const store = new PrismaSessionStore(prisma, storePool);
+  const store = new PrismaSessionStore(storePool);
   const sender = createEventBus({ bus_url, pool: senderPool, database_url });
   const receiver = createEventBus({ bus_url, pool: receiverPool, database_url });
   await sender.start();
@@ -221,7 +220,6 @@ async function startBusProbe(database_url: string, bus_url: string | undefined) 
       await loop;
       await sender.close();
       await receiver.close();
-      await prisma.$disconnect();
       await Promise.all(pools.map((pool) => pool.end()));
       return latencies;
     },

@@ -96,7 +96,7 @@ export async function createDatabase(options: CreateDatabaseOptions): Promise<Pa
   const clockOption = options.clock ? { clock: options.clock } : {};
   let closing: Promise<void> | null = null;
   return {
-    store: new PrismaSessionStore(prisma, pool, {
+    store: new PrismaSessionStore(pool, {
       ...clockOption,
       ...(options.commit_observer ? { observer: options.commit_observer } : {}),
     }),

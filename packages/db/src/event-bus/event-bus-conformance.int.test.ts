@@ -17,7 +17,7 @@ async function scratchDatabase() {
   const pools: pg.Pool[] = [];
   return {
     url: database.url,
-    store: new PrismaSessionStore(prisma, pool),
+    store: new PrismaSessionStore(pool),
     async startBus(create: (pool: pg.Pool) => NoticeEventBus) {
       const busPool = new pg.Pool({ connectionString: database.url, max: 2 });
       pools.push(busPool);

@@ -7,7 +7,6 @@ import {
 } from "@parley/session-core/testing";
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createPrismaClient } from "../prisma-client.js";
 import { PrismaSessionStore } from "../session-store/prisma-session-store.js";
 import { createTestDatabase, type TestDatabase } from "../testing/test-database.js";
 import { PostgresEventBus } from "./postgres-event-bus.js";
@@ -20,7 +19,7 @@ const buses: PostgresEventBus[] = [];
 beforeAll(async () => {
   database = await createTestDatabase();
   pool = new pg.Pool({ connectionString: database.url, max: 8 });
-  store = new PrismaSessionStore(createPrismaClient(pool), pool);
+  store = new PrismaSessionStore(pool);
 });
 afterEach(async () => {
   for (const bus of buses.splice(0)) await bus.close();

@@ -2,7 +2,6 @@ import { StoreConflictError } from "@parley/session-core";
 import { buildSessionRecord, buildUserMessage, messageCommitOf } from "@parley/session-core/testing";
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createPrismaClient } from "../prisma-client.js";
 import { PrismaSessionStore } from "../session-store/prisma-session-store.js";
 import { createTestDatabase, type TestDatabase } from "../testing/test-database.js";
 import {
@@ -21,7 +20,7 @@ beforeAll(async () => {
   database = await createTestDatabase();
   // The lease writes run here too: 10 connections, the shared pool's default on 2 cores.
   pool = new pg.Pool({ connectionString: database.url, max: 10 });
-  store = new PrismaSessionStore(createPrismaClient(pool), pool);
+  store = new PrismaSessionStore(pool);
 });
 afterEach(async () => {
   for (const manager of managers.splice(0)) await manager.close();

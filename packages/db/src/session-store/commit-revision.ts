@@ -10,9 +10,10 @@ import {
   StoreConflictError,
   type UnsequencedMutation,
 } from "@parley/session-core";
-import { Prisma, type PrismaClient } from "@prisma/client";
-import { TRANSACTION_OPTIONS } from "../prisma-client.js";
+import { Prisma } from "@prisma/client";
+import type pg from "pg";
 import { settleCommandsInCommit, startTurnInCommit } from "./session-commands.js";
+import { inTransaction, poolSqlClient, type SqlClient } from "./sql-client.js";
 import { rejectionOf } from "./statement-rejection.js";
 import { assignmentList, columnList, excludedAssignmentList, recordsetDefinition } from "./table-columns.js";
 import { INTERACTION_COLUMNS, INTERACTION_WRITTEN_COLUMNS, SESSION_COLUMNS } from "./tables.js";
@@ -306,37 +307,33 @@ function revisionStatement(
 }
 
 /**
- * Commits one revision in one round trip (see `revisionStatement`) through the Prisma client,
- * outside any interactive transaction. Each JSON document is serialised once; a rejected revision
- * throws the typed conflict and writes nothing.
+ * Commits one revision in one round trip (see `revisionStatement`), outside any transaction block.
+ * Each JSON document is serialised once; a rejected revision throws the typed conflict and writes
+ * nothing.
  */
 export async function commitRevision(
-  prisma: PrismaClient,
+  pool: pg.Pool,
   commit: SessionCommit,
   now: number,
 ): Promise<CommitResult> {
   if (!commit.settle_commands?.length && !commit.ends_turn && !commit.starts_turn) {
-    return runRevision(prisma, commit, now);
+    return runRevision(poolSqlClient(pool), commit, now);
   }
   // A revision that settles session commands, starts or ends a Turn must see the commands committed up to
   // the moment it holds the session row: one statement reads a snapshot taken before it waited for
   // that lock, and would miss a prompt another instance queued meanwhile. So: lock the row first,
   // then the revision statement, then the command checks, each under a fresh snapshot.
-  return prisma.$transaction(async (tx) => {
-    await tx.$queryRaw`SELECT 1 FROM sessions WHERE session_id = ${commit.session_id} FOR UPDATE`;
+  return inTransaction(pool, async (tx) => {
+    await tx.rows(Prisma.sql`SELECT 1 FROM sessions WHERE session_id = ${commit.session_id} FOR UPDATE`);
     const auto_titled = await startTurnInCommit(tx, commit, now);
     const result = await runRevision(tx, commit, now);
     await settleCommandsInCommit(tx, commit);
     return commit.starts_turn ? { ...result, auto_titled } : result;
-  }, TRANSACTION_OPTIONS);
+  });
 }
 
 /** The revision statement on the pool (autocommit) or inside a transaction. */
-async function runRevision(
-  client: Pick<Prisma.TransactionClient, "$queryRaw">,
-  commit: SessionCommit,
-  now: number,
-): Promise<CommitResult> {
+async function runRevision(client: SqlClient, commit: SessionCommit, now: number): Promise<CommitResult> {
   const { mutation, preceding_mutation } = commit;
   const mutationJson = mutation ? JSON.stringify(mutation) : null;
   const precedingJson = preceding_mutation ? JSON.stringify(preceding_mutation) : null;
@@ -349,9 +346,10 @@ async function runRevision(
   const eventsJson = commit.interaction_events?.length ? JSON.stringify(commit.interaction_events) : null;
   const events: Omit<InteractionEvent, "event_id">[] = eventsJson ? JSON.parse(eventsJson) : [];
   const statement = revisionStatement(commit, logged, events, now);
-  let rows: { last_event_id: number | null; lease_epoch: number | null; feed_ids: bigint[] | null }[];
+  // `feed_ids` is a BIGINT[]: pg gives its elements as strings.
+  let rows: { last_event_id: number | null; lease_epoch: number | null; feed_ids: string[] | null }[];
   try {
-    rows = await client.$queryRaw(statement);
+    rows = await client.rows(statement);
   } catch (error) {
     throw rejectionError(error, commit);
   }

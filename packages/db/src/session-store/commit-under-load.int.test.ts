@@ -1,36 +1,30 @@
 import { buildSessionRecord, buildUserMessage, messageCommitOf } from "@parley/session-core/testing";
-import type { PrismaClient } from "@prisma/client";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPrismaClient } from "../prisma-client.js";
 import { createTestDatabase, type TestDatabase } from "../testing/test-database.js";
 import { PrismaSessionStore } from "./prisma-session-store.js";
 
 let database: TestDatabase;
-const opened: { pool: pg.Pool; prisma: PrismaClient }[] = [];
+const opened: pg.Pool[] = [];
 
 beforeAll(async () => {
   database = await createTestDatabase();
 });
 afterAll(async () => {
-  for (const { pool, prisma } of opened) {
-    await prisma.$disconnect();
-    await pool.end();
-  }
+  for (const pool of opened) await pool.end();
   await database.drop();
 });
 
-function smallPool(max: number): { pool: pg.Pool; prisma: PrismaClient } {
+function smallPool(max: number): pg.Pool {
   const pool = new pg.Pool({ connectionString: database.url, max });
-  const prisma = createPrismaClient(pool);
-  opened.push({ pool, prisma });
-  return { pool, prisma };
+  opened.push(pool);
+  return pool;
 }
 
 describe("PrismaSessionStore under a burst", () => {
   it("commits 300 simultaneous revisions of different sessions on a pool of 2: every one succeeds", async () => {
-    const { pool, prisma } = smallPool(2);
-    const store = new PrismaSessionStore(prisma, pool);
+    const pool = smallPool(2);
+    const store = new PrismaSessionStore(pool);
     const sessions = Array.from({ length: 300 }, (_, index) => `session:burst-${index}`);
     for (const session_id of sessions) await store.createSession(buildSessionRecord({ session_id }));
 
@@ -50,8 +44,8 @@ describe("PrismaSessionStore under a burst", () => {
   });
 
   it("a commit waits for a pool connection held elsewhere, then is written once", async () => {
-    const { pool, prisma } = smallPool(1);
-    const store = new PrismaSessionStore(prisma, pool);
+    const pool = smallPool(1);
+    const store = new PrismaSessionStore(pool);
     const session_id = "session:starved";
     await store.createSession(buildSessionRecord({ session_id }));
 
@@ -74,8 +68,8 @@ describe("PrismaSessionStore under a burst", () => {
 
 describe("enqueueCommand against a concurrent call", () => {
   it("a prompt whose request_id another call committed while it waited for the session's row returns that command and writes nothing", async () => {
-    const { pool, prisma } = smallPool(2);
-    const store = new PrismaSessionStore(prisma, pool);
+    const pool = smallPool(2);
+    const store = new PrismaSessionStore(pool);
     const session_id = "session:request-race";
     await store.createSession(buildSessionRecord({ session_id }));
     const holder = new pg.Client({ connectionString: database.url });

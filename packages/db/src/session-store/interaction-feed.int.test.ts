@@ -26,7 +26,7 @@ beforeAll(async () => {
   database = await createTestDatabase();
   pool = new pg.Pool({ connectionString: database.url, max: 6 });
   prisma = createPrismaClient(pool);
-  store = new PrismaSessionStore(prisma, pool);
+  store = new PrismaSessionStore(pool);
 });
 afterAll(async () => {
   await prisma.$disconnect();

@@ -8,8 +8,8 @@ import {
 import { Prisma } from "@prisma/client";
 import type pg from "pg";
 import { INTERACTION_PAGE_ORDER, interactionPageSql } from "./interaction-page.js";
-import { readRows } from "./pool-reads.js";
 import { type InteractionRow, toInteractionRecord } from "./row-mapping.js";
+import { readRows } from "./sql-client.js";
 
 type InboxRow = InteractionRow & { session_title: string; owner_id: string; owner_name: string | null };
 

@@ -31,12 +31,11 @@ import {
   sessionPosition,
   systemClock,
 } from "@parley/session-core";
-import { Prisma, type PrismaClient } from "@prisma/client";
+import { Prisma } from "@prisma/client";
 import type pg from "pg";
 import type { CommitObserver } from "./commit-observer.js";
 import { commitRevision } from "./commit-revision.js";
 import { INTERACTION_PAGE_ORDER, interactionPageSql } from "./interaction-page.js";
-import { readRows } from "./pool-reads.js";
 import { listQueuedPrompts, withdrawPrompt } from "./queued-prompts.js";
 import {
   type InteractionEventRow,
@@ -51,6 +50,7 @@ import {
   toSessionRecord,
 } from "./row-mapping.js";
 import { COMMAND_COLUMNS, enqueueCommand, toSessionCommand } from "./session-commands.js";
+import { poolSqlClient, type SqlClient } from "./sql-client.js";
 import { columnList, valueList } from "./table-columns.js";
 import {
   INTERACTION_EVENT_COLUMNS,
@@ -66,37 +66,31 @@ import {
 } from "./work-needing-driver.js";
 
 /**
- * `SessionStore` on PostgreSQL: commits through Prisma, each one statement, one round trip (see
- * `commitRevision`); reads are single statements on the same pool without Prisma's client
- * (`readRows`), except the admin feed's (see
- * `listInteractionEvents`). String ties sort by code unit
- * (`COLLATE "C"`), as the conformance suite fixes.
+ * `SessionStore` on PostgreSQL, in the schema Prisma migrates: every revision one statement, one
+ * round trip (see `commitRevision`), and every statement a named one on `pg` without Prisma's
+ * client (see `SqlClient`). String ties sort by code unit (`COLLATE "C"`), as the conformance suite
+ * fixes.
  */
 export class PrismaSessionStore implements SessionStore {
-  readonly #prisma: PrismaClient;
-  /** The pool under Prisma's adapter: reads go through it directly (see `readRows`). */
   readonly #pool: pg.Pool;
+  readonly #sql: SqlClient;
   readonly #clock: Clock;
   readonly #observer: CommitObserver | undefined;
 
-  constructor(
-    prisma: PrismaClient,
-    pool: pg.Pool,
-    options: { clock?: Clock; observer?: CommitObserver } = {},
-  ) {
-    this.#prisma = prisma;
+  constructor(pool: pg.Pool, options: { clock?: Clock; observer?: CommitObserver } = {}) {
     this.#pool = pool;
+    this.#sql = poolSqlClient(pool);
     this.#clock = options.clock ?? systemClock;
     this.#observer = options.observer;
   }
 
   async createSession(record: SessionRecord): Promise<void> {
-    await this.#prisma.$executeRaw`
-      INSERT INTO sessions (${columnList(SESSION_COLUMNS)}) VALUES (${valueList(SESSION_COLUMNS, record)})`;
+    await this.#sql.count(Prisma.sql`
+      INSERT INTO sessions (${columnList(SESSION_COLUMNS)}) VALUES (${valueList(SESSION_COLUMNS, record)})`);
   }
 
   #read<Row extends pg.QueryResultRow>(query: Prisma.Sql): Promise<Row[]> {
-    return readRows<Row>(this.#pool, query);
+    return this.#sql.rows<Row>(query);
   }
 
   async getSession(session_id: string): Promise<SessionRecord | null> {
@@ -134,7 +128,7 @@ export class PrismaSessionStore implements SessionStore {
   async commit(commit: SessionCommit): Promise<CommitResult> {
     assertCommitWellFormed(commit);
     const started = performance.now();
-    const result = await commitRevision(this.#prisma, commit, this.#clock.now());
+    const result = await commitRevision(this.#pool, commit, this.#clock.now());
     this.#observer?.committed(commit, (performance.now() - started) / 1000);
     return result;
   }
@@ -220,7 +214,7 @@ export class PrismaSessionStore implements SessionStore {
   }
 
   enqueueCommand(input: EnqueueCommandInput): Promise<EnqueueCommandResult> {
-    return enqueueCommand(this.#prisma, input);
+    return enqueueCommand(this.#sql, input);
   }
 
   async getCommand(session_id: string, command_id: string): Promise<SessionCommand | null> {
@@ -242,7 +236,7 @@ export class PrismaSessionStore implements SessionStore {
   }
 
   listQueuedPrompts(session_id: string): Promise<PromptCommand[]> {
-    return listQueuedPrompts(this.#prisma, session_id);
+    return listQueuedPrompts(this.#sql, session_id);
   }
 
   withdrawPrompt(input: {
@@ -250,7 +244,7 @@ export class PrismaSessionStore implements SessionStore {
     request_id: string;
     settled_at: number;
   }): Promise<WithdrawPromptResult["status"] | "not_found"> {
-    return withdrawPrompt(this.#prisma, input);
+    return withdrawPrompt(this.#sql, input);
   }
 
   async getActiveTurn(session_id: string): Promise<TurnRecord | null> {

@@ -1,6 +1,7 @@
 import type { PromptCommand, WithdrawPromptResult } from "@parley/session-core";
-import { Prisma, type PrismaClient } from "@prisma/client";
+import { Prisma } from "@prisma/client";
 import { COMMAND_COLUMNS, toSessionCommand } from "./session-commands.js";
+import type { SqlClient } from "./sql-client.js";
 
 type CommandRow = Parameters<typeof toSessionCommand>[0];
 
@@ -14,11 +15,11 @@ const JOINED_ITS_TURN = Prisma.sql`EXISTS (
      AND e.position < c.position)`;
 
 /** `SessionStore.listQueuedPrompts`: one indexed read of the session's queued commands. */
-export async function listQueuedPrompts(prisma: PrismaClient, session_id: string): Promise<PromptCommand[]> {
-  const rows = await prisma.$queryRaw<CommandRow[]>`
+export async function listQueuedPrompts(sql: SqlClient, session_id: string): Promise<PromptCommand[]> {
+  const rows = await sql.rows<CommandRow>(Prisma.sql`
     SELECT ${COMMAND_COLUMNS} FROM session_commands c
      WHERE c.session_id = ${session_id} AND c.status = 'queued' AND c.kind = 'prompt' AND ${JOINED_ITS_TURN}
-     ORDER BY c.position`;
+     ORDER BY c.position`);
   return rows.map(toSessionCommand).filter((command): command is PromptCommand => command.kind === "prompt");
 }
 
@@ -29,17 +30,17 @@ export async function listQueuedPrompts(prisma: PrismaClient, session_id: string
  * row the first committed). Only when nothing was updated does a second read say why.
  */
 export async function withdrawPrompt(
-  prisma: PrismaClient,
+  sql: SqlClient,
   input: { session_id: string; request_id: string; settled_at: number },
 ): Promise<WithdrawPromptResult["status"] | "not_found"> {
-  const updated = await prisma.$executeRaw`
+  const updated = await sql.count(Prisma.sql`
     UPDATE session_commands c SET status = 'cancelled', settled_at = ${input.settled_at}::bigint
      WHERE c.session_id = ${input.session_id} AND c.request_id = ${input.request_id}
-       AND c.kind = 'prompt' AND c.status = 'queued' AND ${JOINED_ITS_TURN}`;
+       AND c.kind = 'prompt' AND c.status = 'queued' AND ${JOINED_ITS_TURN}`);
   if (updated === 1) return "withdrawn";
-  const rows = await prisma.$queryRaw<{ status: string; joined: boolean }[]>`
+  const rows = await sql.rows<{ status: string; joined: boolean }>(Prisma.sql`
     SELECT c.status, ${JOINED_ITS_TURN} AS joined FROM session_commands c
-     WHERE c.session_id = ${input.session_id} AND c.request_id = ${input.request_id} AND c.kind = 'prompt'`;
+     WHERE c.session_id = ${input.session_id} AND c.request_id = ${input.request_id} AND c.kind = 'prompt'`);
   const row = rows[0];
   if (row === undefined) return "not_found";
   if (!row.joined) return "starts_turn";

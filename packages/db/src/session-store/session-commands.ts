@@ -7,7 +7,8 @@ import {
   StoreConflictError,
   sessionCommandSchema,
 } from "@parley/session-core";
-import { Prisma, type PrismaClient } from "@prisma/client";
+import { Prisma } from "@prisma/client";
+import type { SqlClient } from "./sql-client.js";
 import { rejectionOf } from "./statement-rejection.js";
 import { assignmentList, columnList, type RawRow, valueList } from "./table-columns.js";
 import { SESSION_COLUMNS, SESSION_COMMAND_COLUMNS } from "./tables.js";
@@ -36,13 +37,13 @@ type EnqueueOutcome = "inserted" | "earlier" | "session_not_found" | "session_cl
 
 /** The earlier command of a `request_id`, read after the statement lost a race for that key. */
 async function earlierCommand(
-  prisma: PrismaClient,
+  sql: SqlClient,
   session_id: string,
   request_id: string,
 ): Promise<EnqueueCommandResult> {
-  const rows = await prisma.$queryRaw<CommandRow[]>`
+  const rows = await sql.rows<CommandRow>(Prisma.sql`
     SELECT ${COMMAND_COLUMNS} FROM session_commands
-     WHERE session_id = ${session_id} AND request_id = ${request_id}`;
+     WHERE session_id = ${session_id} AND request_id = ${request_id}`);
   const row = rows[0];
   if (!row) throw new Error(`Command of request ${request_id} in session ${session_id} not found`);
   return { command: toSessionCommand(row), created: false, auto_titled: false };
@@ -61,7 +62,7 @@ async function earlierCommand(
  * nothing of it is written, and the earlier command is read in a fresh statement.
  */
 export async function enqueueCommand(
-  prisma: PrismaClient,
+  sql: SqlClient,
   input: EnqueueCommandInput,
 ): Promise<EnqueueCommandResult> {
   const { session_id, command } = input;
@@ -103,7 +104,7 @@ export async function enqueueCommand(
   );
   let rows: (CommandRow & { outcome: EnqueueOutcome; auto_titled: boolean })[];
   try {
-    rows = await prisma.$queryRaw`
+    rows = await sql.rows(Prisma.sql`
       WITH locked AS (
         SELECT closed_at, active_turn_id, title, lease_epoch FROM sessions WHERE session_id = ${session_id} FOR UPDATE
       ), earlier AS (
@@ -131,10 +132,10 @@ export async function enqueueCommand(
       -- keeps the raise behind the test).
       SELECT 'unreachable', FALSE, earlier.* FROM earlier RIGHT JOIN (SELECT 1) AS one ON FALSE
        WHERE CASE WHEN EXISTS (SELECT 1 FROM plan) AND NOT EXISTS (SELECT 1 FROM inserted)
-                  THEN parley_reject_commit('request_conflict') ELSE FALSE END`;
+                  THEN parley_reject_commit('request_conflict') ELSE FALSE END`);
   } catch (error) {
     if (request_id !== null && rejectionOf(error)?.reason === "request_conflict") {
-      return earlierCommand(prisma, session_id, request_id);
+      return earlierCommand(sql, session_id, request_id);
     }
     throw error;
   }
@@ -167,19 +168,16 @@ function queuedTurn(session_id: string): Prisma.Sql {
  * statement: settle the commands it applies or cancels, then end its Turn (refused while a prompt
  * for that Turn is still queued, unless they are cancelled with it).
  */
-export async function settleCommandsInCommit(
-  tx: Prisma.TransactionClient,
-  commit: SessionCommit,
-): Promise<void> {
+export async function settleCommandsInCommit(tx: SqlClient, commit: SessionCommit): Promise<void> {
   const settlements = commit.settle_commands ?? [];
   if (settlements.length > 0) {
-    const settled = await tx.$executeRaw`
+    const settled = await tx.count(Prisma.sql`
       UPDATE session_commands c
          SET status = s.status, result = s.result, settled_at = ${Date.now()}::bigint
         FROM jsonb_to_recordset(${JSON.stringify(
           settlements.map((settlement) => ({ ...settlement, result: settlement.result ?? null })),
         )}::jsonb) AS s(command_id text, status text, result jsonb)
-       WHERE c.session_id = ${commit.session_id} AND c.command_id = s.command_id AND c.status = 'queued'`;
+       WHERE c.session_id = ${commit.session_id} AND c.command_id = s.command_id AND c.status = 'queued'`);
     if (settled !== settlements.length) {
       throw new StoreConflictError(
         "revision",
@@ -190,26 +188,26 @@ export async function settleCommandsInCommit(
   const ends = commit.ends_turn;
   if (!ends) return;
   if (ends.cancel_queued_prompts) {
-    await tx.$executeRaw`
+    await tx.count(Prisma.sql`
       UPDATE session_commands SET status = 'cancelled', settled_at = ${Date.now()}::bigint
        WHERE session_id = ${commit.session_id} AND status = 'queued' AND kind = 'prompt'
-         AND turn_id = ${ends.turn_id}`;
+         AND turn_id = ${ends.turn_id}`);
   } else {
-    const waiting = await tx.$queryRaw<{ waiting: boolean }[]>`
+    const waiting = await tx.rows<{ waiting: boolean }>(Prisma.sql`
       SELECT EXISTS (SELECT 1 FROM session_commands
                       WHERE session_id = ${commit.session_id} AND status = 'queued' AND kind = 'prompt'
-                        AND turn_id = ${ends.turn_id}) AS waiting`;
+                        AND turn_id = ${ends.turn_id}) AS waiting`);
     if (waiting[0]?.waiting) {
       throw new StoreConflictError("queued", `A prompt for Turn ${ends.turn_id} is still queued`);
     }
   }
-  await tx.$executeRaw`
+  await tx.count(Prisma.sql`
     UPDATE sessions SET active_turn_id = NULL
-     WHERE session_id = ${commit.session_id} AND active_turn_id = ${ends.turn_id}`;
+     WHERE session_id = ${commit.session_id} AND active_turn_id = ${ends.turn_id}`);
   // The Turn row says so in the same transaction (DESIGN §10.7).
-  await tx.$executeRaw`
+  await tx.count(Prisma.sql`
     UPDATE turns SET state = 'finished', updated_at = ${Date.now()}::bigint
-     WHERE session_id = ${commit.session_id} AND turn_id = ${ends.turn_id} AND state <> 'finished'`;
+     WHERE session_id = ${commit.session_id} AND turn_id = ${ends.turn_id} AND state <> 'finished'`);
 }
 
 /**
@@ -219,11 +217,7 @@ export async function settleCommandsInCommit(
  * met: refused too), the session's active Turn is set and an untitled session takes its title.
  * Returns whether the title was taken.
  */
-export async function startTurnInCommit(
-  tx: Prisma.TransactionClient,
-  commit: SessionCommit,
-  now: number,
-): Promise<boolean> {
+export async function startTurnInCommit(tx: SqlClient, commit: SessionCommit, now: number): Promise<boolean> {
   const start = commit.starts_turn;
   if (!start) return false;
   const { session_id } = commit;
@@ -239,7 +233,7 @@ export async function startTurnInCommit(
     created_at: start.created_at,
   });
   const auto_title = start.auto_title ?? null;
-  const rows = await tx.$queryRaw<{ busy: boolean; inserted: boolean; auto_titled: boolean | null }[]>`
+  const rows = await tx.rows<{ busy: boolean; inserted: boolean; auto_titled: boolean | null }>(Prisma.sql`
     WITH current AS (
       SELECT active_turn_id, title FROM sessions WHERE session_id = ${session_id}
     ), busy AS (
@@ -259,7 +253,7 @@ export async function startTurnInCommit(
       RETURNING current.title = '' AND ${auto_title}::text IS NOT NULL AS auto_titled
     )
     SELECT (SELECT busy FROM busy) AS busy, EXISTS (SELECT 1 FROM inserted) AS inserted,
-           (SELECT auto_titled FROM started) AS auto_titled`;
+           (SELECT auto_titled FROM started) AS auto_titled`);
   const row = rows[0];
   if (!row || row.busy) {
     throw new StoreConflictError("queued", `Session ${session_id} has an active Turn or a queued command`);

@@ -57,7 +57,7 @@ afterAll(async () => {
 
 /** The Turn's tool part as a fresh store reads it back from PostgreSQL. */
 async function storedToolPart(session_id: string, turn_id: string): Promise<ToolPart> {
-  const store = new PrismaSessionStore(parley.prisma, parley.pool);
+  const store = new PrismaSessionStore(parley.pool);
   const page = await store.listMessages(session_id, { limit: 100 });
   const parts = page.items
     .filter(

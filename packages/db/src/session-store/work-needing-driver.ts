@@ -7,7 +7,7 @@ import type {
 import { Prisma } from "@prisma/client";
 import type pg from "pg";
 import { HELD_LEASE_KEYS_SQL } from "../leases/turn-lease-holder.js";
-import { readRows } from "./pool-reads.js";
+import { readRows } from "./sql-client.js";
 import { TURN_SELECT, type TurnRow, toTurnRecord } from "./turn-rows.js";
 
 // The reads that ask "what needs a driver now?" (DESIGN §10.7): Turns whose holder is gone and

@@ -30,14 +30,7 @@ export class MultiProcessFixture {
     const directory = await mkdtemp(path.join(tmpdir(), "parley-multi-process-"));
     const pool = new pg.Pool({ connectionString: database.url, max: 4 });
     const prisma = createPrismaClient(pool);
-    return new MultiProcessFixture(
-      database,
-      directory,
-      pool,
-      prisma,
-      new PrismaSessionStore(prisma, pool),
-      testBus,
-    );
+    return new MultiProcessFixture(database, directory, pool, prisma, new PrismaSessionStore(pool), testBus);
   }
 
   get effectsFile(): string {
