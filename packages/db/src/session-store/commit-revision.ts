@@ -11,7 +11,7 @@ import {
   type UnsequencedMutation,
 } from "@parley/session-core";
 import { Prisma } from "@prisma/client";
-import type pg from "pg";
+import pg from "pg";
 import { settleCommandsInCommit, startTurnInCommit } from "./session-commands.js";
 import { inTransaction, poolSqlClient, type SqlClient } from "./sql-client.js";
 import { rejectionOf } from "./statement-rejection.js";
@@ -321,15 +321,20 @@ export async function commitRevision(
   }
   // A revision that settles session commands, starts or ends a Turn must see the commands committed up to
   // the moment it holds the session row: one statement reads a snapshot taken before it waited for
-  // that lock, and would miss a prompt another instance queued meanwhile. So: lock the row first,
-  // then the revision statement, then the command checks, each under a fresh snapshot.
-  return inTransaction(pool, async (tx) => {
-    await tx.rows(Prisma.sql`SELECT 1 FROM sessions WHERE session_id = ${commit.session_id} FOR UPDATE`);
-    const auto_titled = await startTurnInCommit(tx, commit, now);
-    const result = await runRevision(tx, commit, now);
-    await settleCommandsInCommit(tx, commit);
-    return commit.starts_turn ? { ...result, auto_titled } : result;
-  });
+  // that lock, and would miss a prompt another instance queued meanwhile. So: lock the row first
+  // (sent with BEGIN, one round trip), then the revision statement, then the command checks, each
+  // under a fresh snapshot.
+  const lockSession = `BEGIN; SELECT 1 FROM sessions WHERE session_id = ${pg.escapeLiteral(commit.session_id)} FOR UPDATE`;
+  return inTransaction(
+    pool,
+    async (tx) => {
+      const auto_titled = await startTurnInCommit(tx, commit, now);
+      const result = await runRevision(tx, commit, now);
+      await settleCommandsInCommit(tx, commit);
+      return commit.starts_turn ? { ...result, auto_titled } : result;
+    },
+    lockSession,
+  );
 }
 
 /** The revision statement on the pool (autocommit) or inside a transaction. */

@@ -165,49 +165,64 @@ function queuedTurn(session_id: string): Prisma.Sql {
 
 /**
  * The command part of a revision, after the session row was locked by the revision's first
- * statement: settle the commands it applies or cancels, then end its Turn (refused while a prompt
- * for that Turn is still queued, unless they are cancelled with it).
+ * statement, as ONE statement (its snapshot is taken after the lock): settle the commands it applies
+ * or cancels, then end its Turn, refused while a prompt for that Turn is still queued, unless they
+ * are cancelled with it. A refusal throws, and the caller's transaction writes none of it. The
+ * CTEs all read one snapshot, in which the commands settled here are still `queued`: the end's
+ * check and its cancellation leave those out, as they would after the settlement.
  */
 export async function settleCommandsInCommit(tx: SqlClient, commit: SessionCommit): Promise<void> {
   const settlements = commit.settle_commands ?? [];
-  if (settlements.length > 0) {
-    const settled = await tx.count(Prisma.sql`
-      UPDATE session_commands c
-         SET status = s.status, result = s.result, settled_at = ${Date.now()}::bigint
-        FROM jsonb_to_recordset(${JSON.stringify(
-          settlements.map((settlement) => ({ ...settlement, result: settlement.result ?? null })),
-        )}::jsonb) AS s(command_id text, status text, result jsonb)
-       WHERE c.session_id = ${commit.session_id} AND c.command_id = s.command_id AND c.status = 'queued'`);
-    if (settled !== settlements.length) {
-      throw new StoreConflictError(
-        "revision",
-        `A command of session ${commit.session_id} is no longer queued`,
-      );
-    }
-  }
   const ends = commit.ends_turn;
-  if (!ends) return;
-  if (ends.cancel_queued_prompts) {
-    await tx.count(Prisma.sql`
-      UPDATE session_commands SET status = 'cancelled', settled_at = ${Date.now()}::bigint
-       WHERE session_id = ${commit.session_id} AND status = 'queued' AND kind = 'prompt'
-         AND turn_id = ${ends.turn_id}`);
-  } else {
-    const waiting = await tx.rows<{ waiting: boolean }>(Prisma.sql`
-      SELECT EXISTS (SELECT 1 FROM session_commands
-                      WHERE session_id = ${commit.session_id} AND status = 'queued' AND kind = 'prompt'
-                        AND turn_id = ${ends.turn_id}) AS waiting`);
-    if (waiting[0]?.waiting) {
-      throw new StoreConflictError("queued", `A prompt for Turn ${ends.turn_id} is still queued`);
-    }
+  if (settlements.length === 0 && !ends) return;
+  const now = Date.now();
+  const { session_id } = commit;
+  const settlementRows = JSON.stringify(
+    settlements.map((settlement) => ({ ...settlement, result: settlement.result ?? null })),
+  );
+  const queuedOfTurn = ends
+    ? Prisma.sql`session_commands q
+        WHERE q.session_id = ${session_id} AND q.status = 'queued' AND q.kind = 'prompt'
+          AND q.turn_id = ${ends.turn_id} AND q.command_id NOT IN (SELECT command_id FROM settlement)`
+    : null;
+  const endsTurn =
+    ends && queuedOfTurn
+      ? Prisma.sql`, ${
+          ends.cancel_queued_prompts
+            ? Prisma.sql`cancelled AS (
+                UPDATE session_commands SET status = 'cancelled', settled_at = ${now}::bigint
+                 WHERE (session_id, command_id) IN (SELECT q.session_id, q.command_id FROM ${queuedOfTurn})
+              ), waiting AS (SELECT FALSE AS waiting)`
+            : Prisma.sql`waiting AS (SELECT EXISTS (SELECT 1 FROM ${queuedOfTurn}) AS waiting)`
+        }, ended AS (
+          UPDATE sessions SET active_turn_id = NULL
+           WHERE session_id = ${session_id} AND active_turn_id = ${ends.turn_id}
+             AND NOT (SELECT waiting FROM waiting)
+        ), finished AS (
+          -- The Turn row says so in the same transaction (DESIGN §10.7).
+          UPDATE turns SET state = 'finished', updated_at = ${now}::bigint
+           WHERE session_id = ${session_id} AND turn_id = ${ends.turn_id} AND state <> 'finished'
+             AND NOT (SELECT waiting FROM waiting)
+        )`
+      : Prisma.sql`, waiting AS (SELECT FALSE AS waiting)`;
+  const rows = await tx.rows<{ settled: number; waiting: boolean }>(Prisma.sql`
+    WITH settlement AS (
+      SELECT * FROM jsonb_to_recordset(${settlementRows}::jsonb) AS s(command_id text, status text, result jsonb)
+    ), settled AS (
+      UPDATE session_commands c
+         SET status = s.status, result = s.result, settled_at = ${now}::bigint
+        FROM settlement s
+       WHERE c.session_id = ${session_id} AND c.command_id = s.command_id AND c.status = 'queued'
+      RETURNING 1
+    )${endsTurn}
+    SELECT (SELECT count(*) FROM settled)::int AS settled, (SELECT waiting FROM waiting) AS waiting`);
+  const row = rows[0];
+  if (row?.settled !== settlements.length) {
+    throw new StoreConflictError("revision", `A command of session ${session_id} is no longer queued`);
   }
-  await tx.count(Prisma.sql`
-    UPDATE sessions SET active_turn_id = NULL
-     WHERE session_id = ${commit.session_id} AND active_turn_id = ${ends.turn_id}`);
-  // The Turn row says so in the same transaction (DESIGN §10.7).
-  await tx.count(Prisma.sql`
-    UPDATE turns SET state = 'finished', updated_at = ${Date.now()}::bigint
-     WHERE session_id = ${commit.session_id} AND turn_id = ${ends.turn_id} AND state <> 'finished'`);
+  if (ends && row.waiting) {
+    throw new StoreConflictError("queued", `A prompt for Turn ${ends.turn_id} is still queued`);
+  }
 }
 
 /**

@@ -68,12 +68,18 @@ export function poolSqlClient(pool: pg.Pool): SqlClient {
 
 /**
  * `work` in one READ COMMITTED transaction on one connection: committed when it resolves, rolled
- * back when it throws (and the connection discarded when even the rollback fails).
+ * back when it throws (and the connection discarded when even the rollback fails). `opening` is
+ * what starts it, sent in one round trip: `BEGIN`, or `BEGIN` and a first statement without
+ * parameters (its values written as literals with `pg.escapeLiteral`).
  */
-export async function inTransaction<T>(pool: pg.Pool, work: (client: SqlClient) => Promise<T>): Promise<T> {
+export async function inTransaction<T>(
+  pool: pg.Pool,
+  work: (client: SqlClient) => Promise<T>,
+  opening = "BEGIN",
+): Promise<T> {
   const connection = await pool.connect();
   try {
-    await connection.query("BEGIN");
+    await connection.query(opening);
     const result = await work(runOn(connection));
     await connection.query("COMMIT");
     connection.release();

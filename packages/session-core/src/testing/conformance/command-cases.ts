@@ -128,6 +128,25 @@ export function describeCommandConformance(context: ConformanceContext): void {
       expect(await context.store.getActiveTurnId("session:a")).toBeNull();
     });
 
+    it("a Turn's finish that applies one queued prompt and cancels the rest settles each once", async () => {
+      await createSession(context, "session:a");
+      const applied = await enqueue(context, "session:a", prompt("one"), { new_turn_id: "turn:t" });
+      const dropped = await enqueue(context, "session:a", prompt("two"));
+      await context.store.commit({
+        session_id: "session:a",
+        settle_commands: [{ command_id: applied.command.command_id, status: "applied" }],
+        ends_turn: { turn_id: "turn:t", cancel_queued_prompts: true },
+      });
+      expect(await context.store.getCommand("session:a", applied.command.command_id)).toMatchObject({
+        status: "applied",
+      });
+      expect(await context.store.getCommand("session:a", dropped.command.command_id)).toMatchObject({
+        status: "cancelled",
+      });
+      expect(await context.store.listQueuedCommands("session:a")).toEqual([]);
+      expect(await context.store.getActiveTurnId("session:a")).toBeNull();
+    });
+
     it("settling a command that is no longer queued fails the whole commit", async () => {
       await createSession(context, "session:a");
       const queued = await enqueue(context, "session:a", set);
