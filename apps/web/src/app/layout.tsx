@@ -18,7 +18,6 @@ import "../styles/cards.css";
 import "../styles/composer-inbox.css";
 import "../styles/small-screens.css";
 import "../styles/markdown.css";
-import "../styles/dark.css";
 
 export const metadata: Metadata = {
   title: "Parley",
