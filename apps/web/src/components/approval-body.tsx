@@ -26,33 +26,52 @@ function inputField(payload: ApprovalPayload | null, key: string): string | unde
   return typeof value === "string" ? value : undefined;
 }
 
-/** What the call will do, per operation: a diff for writes, the size for deletes, where a command runs. */
-/** What a file call does to its file: the path, the effect as a tag, then any detail. */
-function FileEffectLine({
+/** The file a file call acts on: the server's resolved target, else the path the model gave. */
+function targetPath(payload: ApprovalPayload): string {
+  return payload.target?.path ?? inputField(payload, "path") ?? "?";
+}
+
+/**
+ * What a file call does to its file: the path, the effect as a tag and any `detail` on one line, then
+ * the rest (a diff). The tag says `unread` when the server did not look at the file, `verb` and its
+ * size when it exists, else `missing`.
+ */
+function FileEffect({
   icon,
-  path,
+  payload,
   testId,
   effect,
+  detail,
   children,
 }: {
   icon: ReactNode;
-  path: string;
+  payload: ApprovalPayload;
   testId: string;
-  effect: string;
+  effect: { unread: string; verb: string; missing: string };
+  detail?: ReactNode;
   children?: ReactNode;
 }) {
+  const target = payload.target;
   return (
-    <p className="effect-line">
-      {icon}
-      <code className="break">{path}</code>
-      <span className="tag" data-testid={testId}>
-        {effect}
-      </span>
+    <div className="approval-section" data-testid="approval-effect">
+      <p className="effect-line">
+        {icon}
+        <code className="break">{targetPath(payload)}</code>
+        <span className="tag" data-testid={testId}>
+          {target === undefined
+            ? effect.unread
+            : target.exists
+              ? `${effect.verb} ${formatBytes(target.size_bytes ?? 0)}`
+              : effect.missing}
+        </span>
+        {detail}
+      </p>
       {children}
-    </p>
+    </div>
   );
 }
 
+/** What the call will do, per operation: a diff for writes, the size for deletes, where a command runs. */
 function Effect({ interaction, payload }: { interaction: Interaction; payload: ApprovalPayload | null }) {
   const tool_name = interaction.request.source.tool_name;
   if (payload === null) {
@@ -86,7 +105,6 @@ function Effect({ interaction, payload }: { interaction: Interaction; payload: A
     );
   }
   if (tool_name === "write_file") {
-    const path = payload.target?.path ?? inputField(payload, "path") ?? "?";
     const content = inputField(payload, "content") ?? "";
     const target = payload.target;
     const diff =
@@ -96,26 +114,20 @@ function Effect({ interaction, payload }: { interaction: Interaction; payload: A
           ? unifiedDiff("", content)
           : null;
     return (
-      <div className="approval-section" data-testid="approval-effect">
-        <FileEffectLine
-          icon={<FilePlus2 size={15} aria-hidden />}
-          path={path}
-          testId="write-effect"
-          effect={
-            target === undefined
-              ? "writes the file"
-              : target.exists
-                ? `overwrites ${formatBytes(target.size_bytes ?? 0)}`
-                : "new file"
-          }
-        >
+      <FileEffect
+        icon={<FilePlus2 size={15} aria-hidden />}
+        payload={payload}
+        testId="write-effect"
+        effect={{ unread: "writes the file", verb: "overwrites", missing: "new file" }}
+        detail={
           <span className="muted small">→ {formatBytes(new TextEncoder().encode(content).length)}</span>
-        </FileEffectLine>
+        }
+      >
         {diff ? (
           diff.length === 0 ? (
             <p className="muted small">No change: the content is the same as the file's.</p>
           ) : (
-            <DiffView lines={diff} label={`Changes to ${path}:`} testId="approval-diff" />
+            <DiffView lines={diff} label={`Changes to ${targetPath(payload)}:`} testId="approval-diff" />
           )
         ) : (
           <>
@@ -125,27 +137,17 @@ function Effect({ interaction, payload }: { interaction: Interaction; payload: A
             <pre className="code-block">{content}</pre>
           </>
         )}
-      </div>
+      </FileEffect>
     );
   }
   if (tool_name === "delete_file") {
-    const path = payload.target?.path ?? inputField(payload, "path") ?? "?";
-    const target = payload.target;
     return (
-      <div className="approval-section" data-testid="approval-effect">
-        <FileEffectLine
-          icon={<FileX2 size={15} aria-hidden />}
-          path={path}
-          testId="delete-effect"
-          effect={
-            target === undefined
-              ? "deletes the file"
-              : target.exists
-                ? `deletes ${formatBytes(target.size_bytes ?? 0)}`
-                : "file not found now"
-          }
-        />
-      </div>
+      <FileEffect
+        icon={<FileX2 size={15} aria-hidden />}
+        payload={payload}
+        testId="delete-effect"
+        effect={{ unread: "deletes the file", verb: "deletes", missing: "file not found now" }}
+      />
     );
   }
   return payload.validated_input !== undefined ? (
