@@ -28,7 +28,6 @@ export function ModelControl({
   onChange: (model_id: string) => Promise<void>;
 }) {
   const { busy, error, apply } = useSettingChange(onChange);
-  const selectId = useId();
   const statusId = useId();
   const configured = model.model_id ?? choices[0]?.model_id ?? "";
   const pendingChange = model.model_id !== model.effective_model_id;
@@ -39,21 +38,16 @@ export function ModelControl({
 
   return (
     <div className="mode-control model-control">
-      <div className="picker">
-        <label htmlFor={selectId} className="segmented-label">
-          Model
-        </label>
-        <ModelSelect
-          id={selectId}
-          testId="model-select"
-          value={configured}
-          choices={choices}
-          disabled={disabled || busy}
-          busy={busy}
-          describedBy={statusId}
-          onChange={choose}
-        />
-      </div>
+      <ModelSelect
+        labelClassName="segmented-label"
+        testId="model-select"
+        value={configured}
+        choices={choices}
+        disabled={disabled || busy}
+        busy={busy}
+        describedBy={statusId}
+        onChange={choose}
+      />
       <p className="mode-status" id={statusId} data-testid="model-status" aria-live="polite">
         {pendingChange && !running ? (
           <span className="muted" data-testid="model-idle-change">
