@@ -319,7 +319,7 @@ export function SessionView({
         ) : null}
       </header>
       {feedEnded ? (
-        <div className="feed-banner" role="alert">
+        <div className="banner feed-banner" role="alert">
           <span>Live updates stopped: {feedEnded}</span>
           <button type="button" className="button" onClick={restart}>
             Reconnect
