@@ -32,37 +32,51 @@ function targetPath(payload: ApprovalPayload): string {
 }
 
 /**
- * What a file call does to its file: the path, the effect as a tag and any `detail` on one line, then
- * the rest (a diff). The tag says `unread` when the server did not look at the file, `verb` and its
- * size when it exists, else `missing`.
+ * Per file tool, its icon, the test id of its effect tag, and the tag's words: `unread` when the
+ * server did not look at the file, `verb` and its size when it exists, else `missing`.
  */
+const FILE_EFFECTS = {
+  write_file: {
+    Icon: FilePlus2,
+    testId: "write-effect",
+    unread: "writes the file",
+    verb: "overwrites",
+    missing: "new file",
+  },
+  delete_file: {
+    Icon: FileX2,
+    testId: "delete-effect",
+    unread: "deletes the file",
+    verb: "deletes",
+    missing: "file not found now",
+  },
+} as const;
+
+/** What a file call does to its file: the path, the effect as a tag and any `detail` on one line, then the rest (a diff). */
 function FileEffect({
-  icon,
+  tool,
   payload,
-  testId,
-  effect,
   detail,
   children,
 }: {
-  icon: ReactNode;
+  tool: keyof typeof FILE_EFFECTS;
   payload: ApprovalPayload;
-  testId: string;
-  effect: { unread: string; verb: string; missing: string };
   detail?: ReactNode;
   children?: ReactNode;
 }) {
+  const { Icon, testId, unread, verb, missing } = FILE_EFFECTS[tool];
   const target = payload.target;
   return (
     <div className="approval-section" data-testid="approval-effect">
       <p className="effect-line">
-        {icon}
+        <Icon size={15} aria-hidden />
         <code className="break">{targetPath(payload)}</code>
         <span className="tag" data-testid={testId}>
           {target === undefined
-            ? effect.unread
+            ? unread
             : target.exists
-              ? `${effect.verb} ${formatBytes(target.size_bytes ?? 0)}`
-              : effect.missing}
+              ? `${verb} ${formatBytes(target.size_bytes ?? 0)}`
+              : missing}
         </span>
         {detail}
       </p>
@@ -115,10 +129,8 @@ function Effect({ interaction, payload }: { interaction: Interaction; payload: A
           : null;
     return (
       <FileEffect
-        icon={<FilePlus2 size={15} aria-hidden />}
+        tool="write_file"
         payload={payload}
-        testId="write-effect"
-        effect={{ unread: "writes the file", verb: "overwrites", missing: "new file" }}
         detail={
           <span className="muted small">→ {formatBytes(new TextEncoder().encode(content).length)}</span>
         }
@@ -141,14 +153,7 @@ function Effect({ interaction, payload }: { interaction: Interaction; payload: A
     );
   }
   if (tool_name === "delete_file") {
-    return (
-      <FileEffect
-        icon={<FileX2 size={15} aria-hidden />}
-        payload={payload}
-        testId="delete-effect"
-        effect={{ unread: "deletes the file", verb: "deletes", missing: "file not found now" }}
-      />
-    );
+    return <FileEffect tool="delete_file" payload={payload} />;
   }
   return payload.validated_input !== undefined ? (
     <div className="approval-section">
