@@ -316,6 +316,13 @@ describe(`file-size check (scripts/check-file-size.mjs): no product file over ${
     ]);
   });
 
+  it(`fails a stylesheet of ${MAX_LINES + 1} lines`, () => {
+    const root = scratchSources({ "apps/web/src/styles/cards.css": ".card {}\n".repeat(MAX_LINES + 1) });
+    expect(checkFileSizes(root)).toEqual([
+      `apps/web/src/styles/cards.css: ${MAX_LINES + 1} lines (over ${MAX_LINES}): split it into files of one concept each`,
+    ]);
+  });
+
   it("ignores tests, test harnesses and browser tests", () => {
     const long = linesOf(MAX_LINES + 1);
     const root = scratchSources({
