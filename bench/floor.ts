@@ -2,7 +2,7 @@ import type { AddressInfo } from "node:net";
 import pg from "pg";
 import { WebSocket, WebSocketServer } from "ws";
 import { type Figure, latencyFigure, valueFigure } from "./lib/report.js";
-import { now, summarize } from "./lib/stats.js";
+import { now, timeRuns } from "./lib/stats.js";
 
 /**
  * The raw floor every figure is compared with, measured in the same run on the same machine: what
@@ -49,14 +49,10 @@ export async function measureFloor(
       await delivered;
     };
 
-    for (let warmup = 0; warmup < 20; warmup++) await roundTrip(writer, `warm-${warmup}`);
-    const samples: number[] = [];
-    for (let run = 0; run < options.runs; run++) {
-      const started = now();
-      await roundTrip(writer, `run-${run}`);
-      samples.push(now() - started);
-    }
-    figures.push(latencyFigure("floor_pg_txn_notify_ms", summarize(samples)));
+    const roundTrips = await timeRuns({ runs: options.runs, warmups: 20 }, (index) =>
+      roundTrip(writer, `round-${index}`),
+    );
+    figures.push(latencyFigure("floor_pg_txn_notify_ms", roundTrips));
 
     const pool = new pg.Pool({ connectionString: databaseUrl, max: options.concurrency });
     try {
@@ -116,14 +112,7 @@ async function measureWebSocketEcho(runs: number) {
         client.once("message", () => resolve());
         client.send(payload);
       });
-    for (let warmup = 0; warmup < 50; warmup++) await echo();
-    const samples: number[] = [];
-    for (let run = 0; run < runs; run++) {
-      const started = now();
-      await echo();
-      samples.push(now() - started);
-    }
-    return summarize(samples);
+    return await timeRuns({ runs, warmups: 50 }, echo);
   } finally {
     client.close();
     await new Promise<void>((resolve) => server.close(() => resolve()));

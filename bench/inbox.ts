@@ -4,21 +4,10 @@ import pg from "pg";
 import { startParleyStack } from "./lib/parley-stack.js";
 import { type Figure, latencyFigure, valueFigure } from "./lib/report.js";
 import { seedInbox } from "./lib/seed-inbox.js";
-import { now, summarize } from "./lib/stats.js";
+import { now, timeRuns } from "./lib/stats.js";
 import type { SuiteContext } from "./lib/suite.js";
 
 const PAGE = 50;
-
-async function timeRuns(runs: number, action: () => Promise<unknown>) {
-  for (let warmup = 0; warmup < 3; warmup++) await action();
-  const samples: number[] = [];
-  for (let run = 0; run < runs; run++) {
-    const started = now();
-    await action();
-    samples.push(now() - started);
-  }
-  return summarize(samples);
-}
 
 /**
  * Admin inbox query time with `inbox_interactions` interactions (`inbox_pending` pending), seeded
@@ -26,6 +15,8 @@ async function timeRuns(runs: number, action: () => Promise<unknown>) {
  */
 export async function measureInbox(context: SuiteContext): Promise<Figure[]> {
   const { scale } = context;
+  // Each query: three untimed calls first, then the timed ones.
+  const queryRuns = { runs: scale.inbox_query_runs, warmups: 3 };
   const scratch = await createScratchDatabase(context.serverUrl, "parley_bench");
   await migrateDatabase(scratch.url);
   const seedStarted = now();
@@ -52,7 +43,7 @@ export async function measureInbox(context: SuiteContext): Promise<Figure[]> {
     figures.push(
       latencyFigure(
         "floor_inbox_sql_ms",
-        await timeRuns(scale.inbox_query_runs, () =>
+        await timeRuns(queryRuns, () =>
           raw.query(
             `SELECT i.*, s.title, s.owner_id, u.name
                FROM interactions i JOIN sessions s USING (session_id) LEFT JOIN users u ON u.user_id = s.owner_id
@@ -66,9 +57,7 @@ export async function measureInbox(context: SuiteContext): Promise<Figure[]> {
     figures.push(
       latencyFigure(
         "inbox_store_pending_ms",
-        await timeRuns(scale.inbox_query_runs, () =>
-          store.queryInteractions({ status: "pending", limit: PAGE }),
-        ),
+        await timeRuns(queryRuns, () => store.queryInteractions({ status: "pending", limit: PAGE })),
         { floor: "floor_inbox_sql_ms", note: "SessionStore.queryInteractions, first pending page" },
       ),
     );
@@ -80,7 +69,7 @@ export async function measureInbox(context: SuiteContext): Promise<Figure[]> {
     figures.push(
       latencyFigure(
         "inbox_page_lookups_ms",
-        await timeRuns(scale.inbox_query_runs, async () => {
+        await timeRuns(queryRuns, async () => {
           const sessions = await Promise.all(pageSessionIds.map((id) => store.getSession(id)));
           const owners = [...new Set(sessions.flatMap((session) => (session ? [session.owner_id] : [])))];
           await Promise.all(owners.map((id) => stack.database.auth.getUser(id)));
@@ -106,7 +95,7 @@ export async function measureInbox(context: SuiteContext): Promise<Figure[]> {
     ];
     for (const [name, input, what] of queries) {
       figures.push(
-        latencyFigure(name, await timeRuns(scale.inbox_query_runs, () => client.admin.interactions(input)), {
+        latencyFigure(name, await timeRuns(queryRuns, () => client.admin.interactions(input)), {
           floor: "floor_inbox_sql_ms",
           note: `${what}; ${note}`,
         }),
@@ -125,7 +114,7 @@ export async function measureInbox(context: SuiteContext): Promise<Figure[]> {
     figures.push(
       latencyFigure(
         "inbox_api_pending_page10_ms",
-        await timeRuns(scale.inbox_query_runs, () =>
+        await timeRuns(queryRuns, () =>
           client.admin.interactions({ status: "pending", limit: PAGE, cursor: tenthPageCursor }),
         ),
         { floor: "floor_inbox_sql_ms", note: "the 10th pending page, by cursor" },

@@ -248,6 +248,51 @@ describe("dependency-cruiser rules (.dependency-cruiser.cjs)", () => {
   });
 });
 
+/**
+ * `product-never-imports-test-code` covers every kind of test code (TEST_CODE of the config), not
+ * only `testing/`, which its PLANTED case uses: each other kind planted here, imported by a product
+ * file of the same package.
+ */
+const TEST_CODE_KINDS: Record<string, { from: string; to: string; specifier: string }> = {
+  "a test beside the code (*.test.ts)": {
+    from: "packages/db/src/pool.ts",
+    to: "packages/db/src/pool.int.test.ts",
+    specifier: "./pool.int.test.js",
+  },
+  "the API's fault suite (faults/)": {
+    from: "apps/api/src/env.ts",
+    to: "apps/api/src/faults/kill-switch.ts",
+    specifier: "./faults/kill-switch.js",
+  },
+  "a harness (test-support/)": {
+    from: "packages/db/src/pool.ts",
+    to: "packages/db/src/test-support/worker.ts",
+    specifier: "./test-support/worker.js",
+  },
+  "fixtures beside a folder's tests (tests/)": {
+    from: "packages/tools/src/shell.ts",
+    to: "packages/tools/src/tests/fixtures.ts",
+    specifier: "./tests/fixtures.js",
+  },
+  "the browser tests (apps/web/e2e/)": {
+    from: "apps/web/src/page.ts",
+    to: "apps/web/e2e/stack.ts",
+    specifier: "../e2e/stack.js",
+  },
+};
+
+describe("product-never-imports-test-code, for each kind of test code", () => {
+  it.each(Object.entries(TEST_CODE_KINDS))("reports product code importing %s", async (_kind, planted) => {
+    const root = scratchRepository({
+      [planted.from]: `export { planted } from "${planted.specifier}";\n`,
+      [planted.to]: "export const planted = 1;\n",
+    });
+    expect((await cruiseScratch(root)).violations).toEqual([
+      { rule: "product-never-imports-test-code", from: planted.from, to: planted.to },
+    ]);
+  });
+});
+
 function linesOf(count: number): string {
   return Array.from({ length: count }, (_, index) => `export const line${index} = ${index};\n`).join("");
 }
@@ -268,6 +313,13 @@ describe(`file-size check (scripts/check-file-size.mjs): no product file over ${
     const root = scratchSources({ "packages/db/src/store.ts": linesOf(MAX_LINES + 1) });
     expect(checkFileSizes(root)).toEqual([
       `packages/db/src/store.ts: ${MAX_LINES + 1} lines (over ${MAX_LINES}): split it into files of one concept each`,
+    ]);
+  });
+
+  it(`fails a stylesheet of ${MAX_LINES + 1} lines`, () => {
+    const root = scratchSources({ "apps/web/src/styles/cards.css": ".card {}\n".repeat(MAX_LINES + 1) });
+    expect(checkFileSizes(root)).toEqual([
+      `apps/web/src/styles/cards.css: ${MAX_LINES + 1} lines (over ${MAX_LINES}): split it into files of one concept each`,
     ]);
   });
 

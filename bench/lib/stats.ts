@@ -48,6 +48,24 @@ export function now(): number {
 }
 
 /**
+ * Runs `action` `warmups` times untimed, then `runs` times one after another, timing each run.
+ * `action` gets the call's index (0, 1, … across warmups and runs), for a key no other call uses.
+ */
+export async function timeRuns(
+  counts: { runs: number; warmups: number },
+  action: (index: number) => Promise<unknown>,
+): Promise<Distribution> {
+  for (let index = 0; index < counts.warmups; index++) await action(index);
+  const samples: number[] = [];
+  for (let run = 0; run < counts.runs; run++) {
+    const started = now();
+    await action(counts.warmups + run);
+    samples.push(now() - started);
+  }
+  return summarize(samples);
+}
+
+/**
  * Rejects when `promise` has not settled within `ms`. Every wait of the bench goes through it: a
  * figure that never arrives must fail the suite with its name, not hang or let Node exit quietly.
  */

@@ -5,15 +5,4 @@
 
 export * from "./contract/index.js";
 export * from "./errors.js";
-export * from "./schema/approval.js";
-export * from "./schema/approval-mode.js";
-export * from "./schema/interaction.js";
-export * from "./schema/json.js";
-export * from "./schema/messages.js";
-export * from "./schema/mutation.js";
-export * from "./schema/parts.js";
-export * from "./schema/question.js";
-export * from "./schema/queued-prompt.js";
-export * from "./schema/session.js";
-// The allowance shape only: its matching helpers are the runtime's, not the wire's.
-export type { ToolAllowance } from "./schema/tool-allowance.js";
+export * from "./schema/wire-schemas.js";

@@ -89,6 +89,15 @@ export function parseDemoIntent(message: string): DemoIntent {
   return { kind: "help" };
 }
 
+/** A choice question of the demo's forms; its options are given as value → label, in the order shown. */
+function choiceQuestion(
+  question: string,
+  type: "single_select" | "multi_select",
+  labels: { [value: string]: string },
+): JsonValue {
+  return { question, type, options: Object.entries(labels).map(([value, label]) => ({ value, label })) };
+}
+
 /**
  * The `ask_question` input the demo sends (it must pass `askQuestionInputSchema`): deployment gets a
  * region choice, a multi-select of pre-launch checks and a text question, so one form shows every
@@ -99,24 +108,16 @@ export function questionsAbout(topic: string): { [key: string]: JsonValue } {
     return {
       title: "Where to deploy",
       questions: [
-        {
-          question: "Which region should I deploy to?",
-          type: "single_select",
-          options: [
-            { value: "eu", label: "Europe" },
-            { value: "us", label: "United States" },
-            { value: "cn", label: "China" },
-          ],
-        },
-        {
-          question: "Which checks should run before going live?",
-          type: "multi_select",
-          options: [
-            { value: "tests", label: "Unit and integration tests" },
-            { value: "migrations", label: "Database migrations" },
-            { value: "smoke", label: "Smoke test after deploy" },
-          ],
-        },
+        choiceQuestion("Which region should I deploy to?", "single_select", {
+          eu: "Europe",
+          us: "United States",
+          cn: "China",
+        }),
+        choiceQuestion("Which checks should run before going live?", "multi_select", {
+          tests: "Unit and integration tests",
+          migrations: "Database migrations",
+          smoke: "Smoke test after deploy",
+        }),
         { question: "Anything the deployment should take care of?", type: "text" },
       ],
     };
@@ -129,14 +130,7 @@ export function questionsAbout(topic: string): { [key: string]: JsonValue } {
         question: subject === "" ? "What should I know?" : `What should I know about ${subject}?`,
         type: "text",
       },
-      {
-        question: "How should I go on?",
-        type: "single_select",
-        options: [
-          { value: "proceed", label: "Go ahead" },
-          { value: "wait", label: "Wait for me" },
-        ],
-      },
+      choiceQuestion("How should I go on?", "single_select", { proceed: "Go ahead", wait: "Wait for me" }),
     ],
   };
 }

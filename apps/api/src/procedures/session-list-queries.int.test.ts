@@ -11,6 +11,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { createDefaultAgent } from "../agent/index.js";
 import { createModelCatalog } from "../models/model-catalog.js";
 import { type ApiServer, startApiServer } from "../server.js";
+import { composeApiServices } from "../services.js";
 import { InMemoryAuthStore } from "../testing/in-memory-auth-store.js";
 import { createWorkspaceCatalog } from "../workspace-catalog.js";
 
@@ -46,17 +47,16 @@ beforeAll(async () => {
   const auth = new InMemoryAuthStore();
   const user = await auth.createUser({ name: "lister", role: "member" });
   server = await startApiServer({
-    services: {
+    services: composeApiServices({
       runtime: composed.runtime,
-      store: database.store,
-      bus: database.bus,
-      auth,
+      // The database's store and bus, with an in-memory auth store for the test's two users.
+      adapters: { store: database.store, bus: database.bus, auth },
+      agent,
       workspaces,
       models,
-      agent_id: agent.agent_id,
       logger: pino({ level: "silent" }),
       session_states: new PostgresSessionListStates(database.pool),
-    },
+    }),
     port: 0,
     host: "127.0.0.1",
     checkHealth: async () => true,

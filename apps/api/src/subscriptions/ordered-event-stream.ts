@@ -73,14 +73,23 @@ export async function* streamOrderedEvents<E extends { event_id: number }>(optio
       }
     }
 
-    if (last !== null) {
+    /** The whole log after `after`, page by page, until a page comes back short (the replay, a resync). */
+    async function* readTail(after: number): AsyncGenerator<E> {
+      let cursor = after;
       while (true) {
-        const page = await source.readAfter(last, PAGE_SIZE);
+        const page = await source.readAfter(cursor, PAGE_SIZE);
         for (const event of page) {
           yield event;
-          last = event.event_id;
+          cursor = event.event_id;
         }
-        if (page.length < PAGE_SIZE) break;
+        if (page.length < PAGE_SIZE) return;
+      }
+    }
+
+    if (last !== null) {
+      for await (const event of readTail(last)) {
+        yield event;
+        last = event.event_id;
       }
     }
     if (options.announce_start === true) yield { started: true, last_event_id: last };
@@ -88,13 +97,9 @@ export async function* streamOrderedEvents<E extends { event_id: number }>(optio
     for await (const event of live) {
       if (event === RESYNC) {
         if (last === null) continue;
-        while (true) {
-          const page = await source.readAfter(last, PAGE_SIZE);
-          for (const missed of page) {
-            yield missed;
-            last = missed.event_id;
-          }
-          if (page.length < PAGE_SIZE) break;
+        for await (const missed of readTail(last)) {
+          yield missed;
+          last = missed.event_id;
         }
         continue;
       }

@@ -12,13 +12,14 @@ import "../styles/base.css";
 import "../styles/controls.css";
 import "../styles/layout.css";
 import "../styles/workspace.css";
+import "../styles/session-controls.css";
 import "../styles/allowances.css";
 import "../styles/timeline.css";
 import "../styles/cards.css";
+import "../styles/interaction-cards.css";
 import "../styles/composer-inbox.css";
 import "../styles/small-screens.css";
 import "../styles/markdown.css";
-import "../styles/dark.css";
 
 export const metadata: Metadata = {
   title: "Parley",

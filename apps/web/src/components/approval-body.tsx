@@ -26,33 +26,66 @@ function inputField(payload: ApprovalPayload | null, key: string): string | unde
   return typeof value === "string" ? value : undefined;
 }
 
-/** What the call will do, per operation: a diff for writes, the size for deletes, where a command runs. */
-/** What a file call does to its file: the path, the effect as a tag, then any detail. */
-function FileEffectLine({
-  icon,
-  path,
-  testId,
-  effect,
+/** The file a file call acts on: the server's resolved target, else the path the model gave. */
+function targetPath(payload: ApprovalPayload): string {
+  return payload.target?.path ?? inputField(payload, "path") ?? "?";
+}
+
+/**
+ * Per file tool, its icon, the test id of its effect tag, and the tag's words: `unread` when the
+ * server did not look at the file, `verb` and its size when it exists, else `missing`.
+ */
+const FILE_EFFECTS = {
+  write_file: {
+    Icon: FilePlus2,
+    testId: "write-effect",
+    unread: "writes the file",
+    verb: "overwrites",
+    missing: "new file",
+  },
+  delete_file: {
+    Icon: FileX2,
+    testId: "delete-effect",
+    unread: "deletes the file",
+    verb: "deletes",
+    missing: "file not found now",
+  },
+} as const;
+
+/** What a file call does to its file: the path, the effect as a tag and any `detail` on one line, then the rest (a diff). */
+function FileEffect({
+  tool,
+  payload,
+  detail,
   children,
 }: {
-  icon: ReactNode;
-  path: string;
-  testId: string;
-  effect: string;
+  tool: keyof typeof FILE_EFFECTS;
+  payload: ApprovalPayload;
+  detail?: ReactNode;
   children?: ReactNode;
 }) {
+  const { Icon, testId, unread, verb, missing } = FILE_EFFECTS[tool];
+  const target = payload.target;
   return (
-    <p className="effect-line">
-      {icon}
-      <code className="break">{path}</code>
-      <span className="tag" data-testid={testId}>
-        {effect}
-      </span>
+    <div className="approval-section" data-testid="approval-effect">
+      <p className="effect-line">
+        <Icon size={15} aria-hidden />
+        <code className="break">{targetPath(payload)}</code>
+        <span className="tag" data-testid={testId}>
+          {target === undefined
+            ? unread
+            : target.exists
+              ? `${verb} ${formatBytes(target.size_bytes ?? 0)}`
+              : missing}
+        </span>
+        {detail}
+      </p>
       {children}
-    </p>
+    </div>
   );
 }
 
+/** What the call will do, per operation: a diff for writes, the size for deletes, where a command runs. */
 function Effect({ interaction, payload }: { interaction: Interaction; payload: ApprovalPayload | null }) {
   const tool_name = interaction.request.source.tool_name;
   if (payload === null) {
@@ -86,7 +119,6 @@ function Effect({ interaction, payload }: { interaction: Interaction; payload: A
     );
   }
   if (tool_name === "write_file") {
-    const path = payload.target?.path ?? inputField(payload, "path") ?? "?";
     const content = inputField(payload, "content") ?? "";
     const target = payload.target;
     const diff =
@@ -96,26 +128,18 @@ function Effect({ interaction, payload }: { interaction: Interaction; payload: A
           ? unifiedDiff("", content)
           : null;
     return (
-      <div className="approval-section" data-testid="approval-effect">
-        <FileEffectLine
-          icon={<FilePlus2 size={15} aria-hidden />}
-          path={path}
-          testId="write-effect"
-          effect={
-            target === undefined
-              ? "writes the file"
-              : target.exists
-                ? `overwrites ${formatBytes(target.size_bytes ?? 0)}`
-                : "new file"
-          }
-        >
+      <FileEffect
+        tool="write_file"
+        payload={payload}
+        detail={
           <span className="muted small">→ {formatBytes(new TextEncoder().encode(content).length)}</span>
-        </FileEffectLine>
+        }
+      >
         {diff ? (
           diff.length === 0 ? (
             <p className="muted small">No change: the content is the same as the file's.</p>
           ) : (
-            <DiffView lines={diff} label={`Changes to ${path}:`} testId="approval-diff" />
+            <DiffView lines={diff} label={`Changes to ${targetPath(payload)}:`} testId="approval-diff" />
           )
         ) : (
           <>
@@ -125,28 +149,11 @@ function Effect({ interaction, payload }: { interaction: Interaction; payload: A
             <pre className="code-block">{content}</pre>
           </>
         )}
-      </div>
+      </FileEffect>
     );
   }
   if (tool_name === "delete_file") {
-    const path = payload.target?.path ?? inputField(payload, "path") ?? "?";
-    const target = payload.target;
-    return (
-      <div className="approval-section" data-testid="approval-effect">
-        <FileEffectLine
-          icon={<FileX2 size={15} aria-hidden />}
-          path={path}
-          testId="delete-effect"
-          effect={
-            target === undefined
-              ? "deletes the file"
-              : target.exists
-                ? `deletes ${formatBytes(target.size_bytes ?? 0)}`
-                : "file not found now"
-          }
-        />
-      </div>
-    );
+    return <FileEffect tool="delete_file" payload={payload} />;
   }
   return payload.validated_input !== undefined ? (
     <div className="approval-section">

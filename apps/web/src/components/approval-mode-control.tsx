@@ -6,7 +6,7 @@ import clsx from "clsx";
 import { Clock, ShieldAlert } from "lucide-react";
 import { useId, useState } from "react";
 import { ControlError } from "./form-fields";
-import { useSettingChange } from "./use-setting-change";
+import { useAsyncAction } from "./use-async-action";
 
 const modeLabel: Record<ApprovalMode, string> = { ask: "Ask first", "always-allow": "Always allow" };
 
@@ -28,7 +28,7 @@ export function ApprovalModeControl({
   onChange: (mode: ApprovalMode) => Promise<void>;
 }) {
   const [confirming, setConfirming] = useState(false);
-  const { busy, error, apply } = useSettingChange(onChange);
+  const { busy, error, apply } = useAsyncAction(onChange);
   const groupId = useId();
   const statusId = useId();
   const pendingChange = security.approval_mode !== security.effective_approval_mode;

@@ -70,7 +70,7 @@ export function ConnectionBanner() {
   const { online } = useConnection();
   if (online) return null;
   return (
-    <div className="connection-banner" role="status" data-testid="connection-banner">
+    <div className="banner connection-banner" role="status" data-testid="connection-banner">
       <WifiOff size={15} aria-hidden />
       <span>Reconnecting… The server can't be reached; actions are paused until it is back.</span>
     </div>

@@ -5,7 +5,7 @@ import type { ModelChoice } from "@/lib/parley-api";
 import type { SessionModelState } from "@/lib/session-state";
 import { ControlError } from "./form-fields";
 import { ModelSelect } from "./model-select";
-import { useSettingChange } from "./use-setting-change";
+import { useAsyncAction } from "./use-async-action";
 
 /**
  * Configured vs effective model, like the approval mode: a switch is configured at once and takes
@@ -27,8 +27,7 @@ export function ModelControl({
   disabled: boolean;
   onChange: (model_id: string) => Promise<void>;
 }) {
-  const { busy, error, apply } = useSettingChange(onChange);
-  const selectId = useId();
+  const { busy, error, apply } = useAsyncAction(onChange);
   const statusId = useId();
   const configured = model.model_id ?? choices[0]?.model_id ?? "";
   const pendingChange = model.model_id !== model.effective_model_id;
@@ -39,21 +38,16 @@ export function ModelControl({
 
   return (
     <div className="mode-control model-control">
-      <div className="picker">
-        <label htmlFor={selectId} className="segmented-label">
-          Model
-        </label>
-        <ModelSelect
-          id={selectId}
-          testId="model-select"
-          value={configured}
-          choices={choices}
-          disabled={disabled || busy}
-          busy={busy}
-          describedBy={statusId}
-          onChange={choose}
-        />
-      </div>
+      <ModelSelect
+        labelClassName="segmented-label"
+        testId="model-select"
+        value={configured}
+        choices={choices}
+        disabled={disabled || busy}
+        busy={busy}
+        describedBy={statusId}
+        onChange={choose}
+      />
       <p className="mode-status" id={statusId} data-testid="model-status" aria-live="polite">
         {pendingChange && !running ? (
           <span className="muted" data-testid="model-idle-change">

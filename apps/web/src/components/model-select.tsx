@@ -1,10 +1,14 @@
 "use client";
 
+import { useId } from "react";
 import type { ModelChoice } from "@/lib/parley-api";
 
-/** A `<select>` of the models the server offers (labels shown, `model_id` as the value). */
+/**
+ * The "Model" picker: its label and a `<select>` of the models the server offers (labels shown,
+ * `model_id` as the value). `labelClassName` fits the label to where the picker stands.
+ */
 export function ModelSelect({
-  id,
+  labelClassName,
   testId,
   value,
   choices,
@@ -13,7 +17,7 @@ export function ModelSelect({
   describedBy,
   onChange,
 }: {
-  id: string;
+  labelClassName: string;
   testId: string;
   value: string;
   choices: readonly ModelChoice[];
@@ -22,21 +26,27 @@ export function ModelSelect({
   describedBy?: string;
   onChange: (model_id: string) => void;
 }) {
+  const id = useId();
   return (
-    <select
-      id={id}
-      data-testid={testId}
-      value={value}
-      disabled={disabled}
-      aria-busy={busy}
-      aria-describedby={describedBy}
-      onChange={(event) => onChange(event.target.value)}
-    >
-      {choices.map((choice) => (
-        <option key={choice.model_id} value={choice.model_id}>
-          {choice.label}
-        </option>
-      ))}
-    </select>
+    <div className="picker">
+      <label htmlFor={id} className={labelClassName}>
+        Model
+      </label>
+      <select
+        id={id}
+        data-testid={testId}
+        value={value}
+        disabled={disabled}
+        aria-busy={busy}
+        aria-describedby={describedBy}
+        onChange={(event) => onChange(event.target.value)}
+      >
+        {choices.map((choice) => (
+          <option key={choice.model_id} value={choice.model_id}>
+            {choice.label}
+          </option>
+        ))}
+      </select>
+    </div>
   );
 }

@@ -1,7 +1,26 @@
 "use client";
 
 import { Clock, Loader2, RotateCcw, X } from "lucide-react";
+import type { ReactNode } from "react";
 import type { OutboxItem } from "@/lib/outbox";
+
+/** One of a held message's small buttons (Retry, Cancel). */
+function OutboxAction({
+  icon,
+  onClick,
+  children,
+}: {
+  icon: ReactNode;
+  onClick: () => void;
+  children: string;
+}) {
+  return (
+    <button type="button" className="button ghost small icon-text" onClick={onClick}>
+      {icon}
+      {children}
+    </button>
+  );
+}
 
 /** The person's messages the server has not accepted yet: held while offline, or being sent. */
 export function OutboxList({
@@ -36,24 +55,14 @@ export function OutboxList({
               </span>
             )}
             {item.status === "failed" ? (
-              <button
-                type="button"
-                className="button ghost small icon-text"
-                onClick={() => onRetry(item.local_id)}
-              >
-                <RotateCcw size={13} aria-hidden />
+              <OutboxAction icon={<RotateCcw size={13} aria-hidden />} onClick={() => onRetry(item.local_id)}>
                 Retry
-              </button>
+              </OutboxAction>
             ) : null}
             {item.status !== "sending" ? (
-              <button
-                type="button"
-                className="button ghost small icon-text"
-                onClick={() => onCancel(item.local_id)}
-              >
-                <X size={13} aria-hidden />
+              <OutboxAction icon={<X size={13} aria-hidden />} onClick={() => onCancel(item.local_id)}>
                 Cancel
-              </button>
+              </OutboxAction>
             ) : null}
           </div>
         </li>

@@ -104,7 +104,6 @@ export function SessionSidebar({
   const [workspace, setWorkspace] = useState("");
   const models = useModels(api);
   const [model, setModel] = useState("");
-  const modelId = useId();
   const titleId = useId();
   const workspaceId = useId();
   const searchId = useId();
@@ -173,18 +172,13 @@ export function SessionSidebar({
           </div>
         ) : null}
         {models.choices.length > 0 ? (
-          <div className="picker">
-            <label htmlFor={modelId} className="field-label small">
-              Model
-            </label>
-            <ModelSelect
-              id={modelId}
-              testId="new-session-model"
-              value={model || (models.choices[0]?.model_id ?? "")}
-              choices={models.choices}
-              onChange={setModel}
-            />
-          </div>
+          <ModelSelect
+            labelClassName="field-label small"
+            testId="new-session-model"
+            value={model || (models.choices[0]?.model_id ?? "")}
+            choices={models.choices}
+            onChange={setModel}
+          />
         ) : null}
         {create.isError ? (
           <p className="field-error" role="alert">

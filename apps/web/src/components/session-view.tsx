@@ -1,6 +1,6 @@
 "use client";
 
-import type { RespondInput } from "@parley/sdk";
+import type { RespondInput, SessionSetInput } from "@parley/sdk";
 import { useQueryClient } from "@tanstack/react-query";
 import { ArrowLeft, Square } from "lucide-react";
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from "react";
@@ -180,6 +180,12 @@ export function SessionView({
     [handle, resync, check],
   );
 
+  /** A settings change (approval mode, allowances, model), then the status it changed read again. */
+  async function applySettings(settings: SessionSetInput) {
+    await handle.set(settings);
+    await refreshStatus();
+  }
+
   async function stop() {
     setStopping(true);
     setStopError(null);
@@ -256,26 +262,20 @@ export function SessionView({
         </div>
         <div className="session-actions">
           {state.security ? (
-            <ApprovalModeControl
-              security={state.security}
-              running={running}
-              disabled={closed || !online}
-              onChange={async (approval_mode) => {
-                await handle.set({ security: { approval_mode } });
-                await refreshStatus();
-              }}
-            />
-          ) : null}
-          {state.security ? (
-            <ToolAllowanceControl
-              security={state.security}
-              running={running}
-              disabled={closed || !online}
-              onChange={async (tool_allowances) => {
-                await handle.set({ security: { tool_allowances } });
-                await refreshStatus();
-              }}
-            />
+            <>
+              <ApprovalModeControl
+                security={state.security}
+                running={running}
+                disabled={closed || !online}
+                onChange={(approval_mode) => applySettings({ security: { approval_mode } })}
+              />
+              <ToolAllowanceControl
+                security={state.security}
+                running={running}
+                disabled={closed || !online}
+                onChange={(tool_allowances) => applySettings({ security: { tool_allowances } })}
+              />
+            </>
           ) : null}
           {state.model && models.choices.length > 0 ? (
             <ModelControl
@@ -284,10 +284,7 @@ export function SessionView({
               labelOf={models.labelOf}
               running={running}
               disabled={closed || !online}
-              onChange={async (model_id) => {
-                await handle.set({ model_id });
-                await refreshStatus();
-              }}
+              onChange={(model_id) => applySettings({ model_id })}
             />
           ) : null}
           {running && !closed ? (
@@ -319,7 +316,7 @@ export function SessionView({
         ) : null}
       </header>
       {feedEnded ? (
-        <div className="feed-banner" role="alert">
+        <div className="banner feed-banner" role="alert">
           <span>Live updates stopped: {feedEnded}</span>
           <button type="button" className="button" onClick={restart}>
             Reconnect

@@ -12,7 +12,7 @@ import {
   withoutAllowance,
 } from "@/lib/tool-allowance-view";
 import { ControlError } from "./form-fields";
-import { useSettingChange } from "./use-setting-change";
+import { useAsyncAction } from "./use-async-action";
 
 const stateText: Record<AllowanceRow["state"], string> = {
   active: "",
@@ -40,7 +40,7 @@ export function ToolAllowanceControl({
   onChange: (tool_allowances: ToolAllowance[]) => Promise<void>;
 }) {
   const rows = useMemo(() => allowanceRows(security), [security]);
-  const { busy, error, apply } = useSettingChange(onChange);
+  const { busy, error, apply } = useAsyncAction(onChange);
   const labelId = useId();
   const statusId = useId();
   const listRef = useRef<HTMLUListElement>(null);

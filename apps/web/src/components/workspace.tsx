@@ -5,7 +5,6 @@ import { ShieldCheck } from "lucide-react";
 import { useRouter, useSearchParams } from "next/navigation";
 import { useCallback, useState } from "react";
 import type { LiveSessionSummary } from "@/lib/live-session-summary";
-import { toDisplayError } from "@/lib/parley-api";
 import { AppHeader } from "./app-header";
 import { useSignedIn } from "./auth-provider";
 import { useConnection } from "./connection-provider";
@@ -14,6 +13,7 @@ import { ControlError } from "./form-fields";
 import { RequireSignIn } from "./require-sign-in";
 import { SESSIONS_QUERY_KEY, SessionSidebar } from "./session-sidebar";
 import { SessionView } from "./session-view";
+import { useAsyncAction } from "./use-async-action";
 
 export function Workspace() {
   return (
@@ -64,24 +64,17 @@ function Welcome({ onOpen }: { onOpen: (session_id: string) => void }) {
   const { api } = useSignedIn();
   const { online } = useConnection();
   const queryClient = useQueryClient();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-
-  async function start(prompt: string) {
-    setBusy(true);
-    setError(null);
-    try {
-      const info = await api.createSession({});
-      // Not awaited: the prompt is durable once accepted, and the view shows it as it lands.
-      void api.session(info.session_id).prompt({ query: prompt });
-      await queryClient.invalidateQueries({ queryKey: SESSIONS_QUERY_KEY });
-      onOpen(info.session_id);
-    } catch (failure) {
-      setError(toDisplayError(failure).message);
-    } finally {
-      setBusy(false);
-    }
-  }
+  const {
+    busy,
+    error,
+    apply: start,
+  } = useAsyncAction(async (prompt: string) => {
+    const info = await api.createSession({});
+    // Not awaited: the prompt is durable once accepted, and the view shows it as it lands.
+    void api.session(info.session_id).prompt({ query: prompt });
+    await queryClient.invalidateQueries({ queryKey: SESSIONS_QUERY_KEY });
+    onOpen(info.session_id);
+  });
 
   return (
     <div className="welcome" data-testid="welcome">

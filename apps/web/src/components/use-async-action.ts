@@ -4,10 +4,10 @@ import { useState } from "react";
 import { toDisplayError } from "@/lib/parley-api";
 
 /**
- * A session setting's change (approval mode, model) as a control runs it: `busy` while the call is
- * out, `error` the message of its failure until the next attempt.
+ * An action a control starts (a session setting's change, an example prompt): `busy` while its call
+ * is out, `error` the message of its failure until the next attempt.
  */
-export function useSettingChange<T>(onChange: (value: T) => Promise<void>) {
+export function useAsyncAction<T>(action: (value: T) => Promise<void>) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
@@ -15,7 +15,7 @@ export function useSettingChange<T>(onChange: (value: T) => Promise<void>) {
     setBusy(true);
     setError(null);
     try {
-      await onChange(value);
+      await action(value);
     } catch (failure) {
       setError(toDisplayError(failure).message);
     } finally {
