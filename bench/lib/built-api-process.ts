@@ -53,6 +53,8 @@ export interface BuiltApiProcess {
 /**
  * Starts `node apps/api/dist/main.js` (what `npm run start:api` runs) on `database_url` with the demo
  * model and the API's defaults otherwise, and waits until `GET /healthz` answers 200.
+ * `BENCH_API_NODE_OPTIONS` (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") goes on its node command
+ * line, as `BENCH_SERVER_NODE_OPTIONS` does for the load test's processes.
  */
 export async function startBuiltApi(options: {
   database_url: string;
@@ -60,7 +62,8 @@ export async function startBuiltApi(options: {
 }): Promise<BuiltApiProcess> {
   assertBuilt();
   const workspaceRoot = mkdtempSync(join(tmpdir(), "parley-bench-idle-ws-"));
-  const child: ChildProcess = spawn(process.execPath, [API_ENTRY], {
+  const nodeOptions = process.env.BENCH_API_NODE_OPTIONS?.split(" ").filter(Boolean) ?? [];
+  const child: ChildProcess = spawn(process.execPath, [...nodeOptions, API_ENTRY], {
     cwd: REPO_ROOT,
     stdio: ["ignore", "pipe", "pipe"],
     env: {

@@ -10,16 +10,17 @@ import {
 } from "./proc-cpu.js";
 
 /**
- * The statements of the liveness mechanism (as `pg_stat_statements` normalises them, cut to the
- * 160 characters `statementsOf` keeps), and the transactions each call costs: what "heartbeat
- * aside" leaves out. The liveness pass is one of them: `…_tx_beyond_heartbeat_per_s` then shows
+ * The statements of the liveness mechanism, each by its text as `pg_stat_statements` lists it (cut
+ * to the 160 characters `statementsOf` keeps; for the pass, the start of it: the store's statements
+ * are named, and a named statement keeps its literals where an unnamed one has `$n`), and the
+ * transactions each call costs: what "heartbeat aside" leaves out. The liveness pass is one of them: `…_tx_beyond_heartbeat_per_s` then shows
  * whatever else runs at rest, and the pass's own rate is its row in the statement list, so the
  * report gives both. Nothing else runs at a fixed rate for liveness.
  */
 /** How the liveness pass's statement is labelled (`IdleStatement.heartbeat`). */
 export const LIVENESS_PASS = "liveness pass (dead holders, orphaned commands)";
 
-const HEARTBEAT_STATEMENTS: Record<string, { what: string; transactions: number }> = {
+const HEARTBEAT_STATEMENTS: Record<string, { what: string; transactions: number; prefix?: true }> = {
   // packages/db event-bus/listen-connection.ts: the LISTEN connection NOTIFYs itself every second.
   // Two transactions: the NOTIFY's, and the one in which the listening backend reads the queue
   // when it is signalled (async.c); one API process has one listening backend.
@@ -29,9 +30,15 @@ const HEARTBEAT_STATEMENTS: Record<string, { what: string; transactions: number 
   "SELECT $1": { what: "lease connection probe", transactions: 1 },
   // packages/db session-store/work-needing-driver.ts `listWorkNeedingDriver`: `recover()` every
   // PARLEY_RECOVER_INTERVAL_MS (1 s) on every instance, one read in its own transaction.
-  "WITH command_sessions AS ( SELECT needy.session_id FROM ( SELECT t.session_id FROM turns t WHERE (t.state = $7 OR (t.state = $8 AND t.updated_at <= $1::bigint))":
-    { what: LIVENESS_PASS, transactions: 1 },
+  "WITH command_sessions AS ( SELECT needy.session_id FROM ( SELECT t.session_id FROM turns t WHERE (t.state =":
+    { what: LIVENESS_PASS, transactions: 1, prefix: true },
 };
+
+function heartbeatOf(query: string) {
+  return Object.entries(HEARTBEAT_STATEMENTS).find(([text, heartbeat]) =>
+    heartbeat.prefix ? query.startsWith(text) : query === text,
+  )?.[1];
+}
 
 /** One statement's share of the window (from `pg_stat_statements`, reset at the window's start). */
 export interface IdleStatement {
@@ -117,7 +124,7 @@ async function statementsOf(client: pg.Client, database: string, seconds: number
     [database],
   );
   return rows.map((row) => {
-    const heartbeat = HEARTBEAT_STATEMENTS[row.query];
+    const heartbeat = heartbeatOf(row.query);
     const calls_per_s = Number(row.calls) / seconds;
     return {
       query: row.query,
