@@ -51,35 +51,59 @@ function runBeside(name, command, args, logFile, extraEnv = {}) {
   });
 }
 
-// The vitest projects and the browser tests share no database, port or process (each creates its
-// own), and neither keeps both cores busy (most of their time is spent waiting on processes,
-// Postgres and the browser), so they run side by side: that is what keeps `npm test` under
-// 10 minutes on a 2-core machine. The browser tests' output is printed after vitest's.
+// The browser tests, the API/SDK end-to-end tests and the unit and integration tests share no
+// database, port or process (each creates its own), and none keeps both cores busy (most of their
+// time is spent waiting on processes, Postgres and the browser), so they run side by side: that is
+// what keeps `npm test` under 10 minutes on a 2-core machine. The end-to-end project runs its files
+// one at a time (they start API processes on fixed ports); in the same vitest run as the others it
+// would wait for all of them (vitest runs such a project as a group of its own, last), so it is a
+// vitest run of its own. The outputs of the steps beside are printed after the last one's.
 const vitestReport = join(reportDir, "vitest.json");
+const e2eReport = join(reportDir, "vitest-e2e.json");
 const playwrightReport = join(reportDir, "playwright.json");
-const browser = built
-  ? runBeside(
-      "browser tests",
-      "npx",
-      ["playwright", "test", "-c", "apps/web/playwright.config.ts", "--reporter=list,json"],
-      join(reportDir, "playwright.log"),
-      { PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightReport },
-    )
-  : null;
-run("unit, integration and API/SDK end-to-end tests", "npx", [
+const beside = built
+  ? [
+      runBeside(
+        "browser tests",
+        "npx",
+        ["playwright", "test", "-c", "apps/web/playwright.config.ts", "--reporter=list,json"],
+        join(reportDir, "playwright.log"),
+        { PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightReport },
+      ),
+    ]
+  : [];
+beside.push(
+  runBeside(
+    "API/SDK end-to-end tests",
+    "npx",
+    [
+      "vitest",
+      "run",
+      "--project",
+      "e2e",
+      "--reporter=default",
+      "--reporter=json",
+      `--outputFile.json=${e2eReport}`,
+    ],
+    join(reportDir, "vitest-e2e.log"),
+  ),
+);
+run("unit and integration tests", "npx", [
   "vitest",
   "run",
+  "--project",
+  "unit",
+  "--project",
+  "int",
   "--reporter=default",
   "--reporter=json",
   `--outputFile.json=${vitestReport}`,
 ]);
-if (browser) {
-  const result = await browser;
-  console.log(`\n▶ browser tests (output):\n${readFileSync(result.logFile, "utf8")}`);
+for (const result of await Promise.all(beside)) {
+  console.log(`\n▶ ${result.name} (output):\n${readFileSync(result.logFile, "utf8")}`);
   steps.push({ name: result.name, ok: result.ok });
-} else {
-  steps.push({ name: "browser tests (not run: build failed)", ok: false });
 }
+if (!built) steps.push({ name: "browser tests (not run: build failed)", ok: false });
 
 let passed = 0;
 let failed = 0;
@@ -87,8 +111,9 @@ let skipped = 0;
 // CI shows only the end of the output, so the failures are named again here, under the summary.
 /** @type {string[]} */
 const failures = [];
-if (existsSync(vitestReport)) {
-  const report = JSON.parse(readFileSync(vitestReport, "utf8"));
+for (const vitestReportFile of [vitestReport, e2eReport]) {
+  if (!existsSync(vitestReportFile)) continue;
+  const report = JSON.parse(readFileSync(vitestReportFile, "utf8"));
   passed += report.numPassedTests ?? 0;
   failed += report.numFailedTests ?? 0;
   skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
