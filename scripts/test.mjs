@@ -24,6 +24,23 @@ function run(name, command, args, extraEnv = {}) {
 }
 
 const built = run("build", "npx", ["turbo", "run", "build"]);
+// The end-to-end tests are the longest run (one file at a time): they start as soon as the build is
+// done, beside the checks below and the other test runs (see "side by side" further down).
+const e2eReport = join(reportDir, "vitest-e2e.json");
+const endToEnd = runBeside(
+  "API/SDK end-to-end tests",
+  "npx",
+  [
+    "vitest",
+    "run",
+    "--project",
+    "e2e",
+    "--reporter=default",
+    "--reporter=json",
+    `--outputFile.json=${e2eReport}`,
+  ],
+  join(reportDir, "vitest-e2e.log"),
+);
 // Every workspace, the bench (`@parley/bench`) included, so the benchmarks cannot drift from the
 // API they drive.
 run("typecheck", "npx", ["turbo", "run", "typecheck"]);
@@ -57,9 +74,9 @@ function runBeside(name, command, args, logFile, extraEnv = {}) {
 // what keeps `npm test` under 10 minutes on a 2-core machine. The end-to-end project runs its files
 // one at a time (they start API processes on fixed ports); in the same vitest run as the others it
 // would wait for all of them (vitest runs such a project as a group of its own, last), so it is a
-// vitest run of its own. The outputs of the steps beside are printed after the last one's.
+// vitest run of its own, started right after the build (above). The outputs of the steps beside
+// are printed after the last one's.
 const vitestReport = join(reportDir, "vitest.json");
-const e2eReport = join(reportDir, "vitest-e2e.json");
 const playwrightReport = join(reportDir, "playwright.json");
 const beside = built
   ? [
@@ -72,22 +89,6 @@ const beside = built
       ),
     ]
   : [];
-beside.push(
-  runBeside(
-    "API/SDK end-to-end tests",
-    "npx",
-    [
-      "vitest",
-      "run",
-      "--project",
-      "e2e",
-      "--reporter=default",
-      "--reporter=json",
-      `--outputFile.json=${e2eReport}`,
-    ],
-    join(reportDir, "vitest-e2e.log"),
-  ),
-);
 run("unit and integration tests", "npx", [
   "vitest",
   "run",
@@ -99,6 +100,7 @@ run("unit and integration tests", "npx", [
   "--reporter=json",
   `--outputFile.json=${vitestReport}`,
 ]);
+beside.push(endToEnd);
 for (const result of await Promise.all(beside)) {
   console.log(`\n▶ ${result.name} (output):\n${readFileSync(result.logFile, "utf8")}`);
   steps.push({ name: result.name, ok: result.ok });
