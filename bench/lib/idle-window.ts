@@ -13,8 +13,8 @@ import {
  * The statements of the liveness mechanism, each by its text as `pg_stat_statements` lists it (cut
  * to the 160 characters `statementsOf` keeps; for the pass, the start of it: the store's statements
  * are named, and a named statement keeps its literals where an unnamed one has `$n`), and the
- * transactions each call costs: what "heartbeat aside" leaves out. The liveness pass is one of them: `…_tx_beyond_heartbeat_per_s` then shows
- * whatever else runs at rest, and the pass's own rate is its row in the statement list, so the
+ * transactions each call costs: what "heartbeat aside" leaves out. The liveness pass is one of
+ * them: `…_tx_beyond_heartbeat_per_s` then shows whatever else runs at rest, and the pass's own rate is its row in the statement list, so the
  * report gives both. Nothing else runs at a fixed rate for liveness.
  */
 /** How the liveness pass's statement is labelled (`IdleStatement.heartbeat`). */

@@ -30,7 +30,7 @@ export {
 } from "./migrations/migrate-database.js";
 export { type PendingByType, PrismaOperatorStats, type TurnCounts } from "./operator-stats.js";
 export { defaultPoolSize } from "./pool-size.js";
-export { createPrismaClient, TRANSACTION_OPTIONS } from "./prisma-client.js";
+export { createPrismaClient } from "./prisma-client.js";
 export { type MemberUsage, PostgresMemberUsage } from "./quotas/member-usage.js";
 export { type ResolvedDatabase, resolveDatabaseUrl } from "./resolve-database-url.js";
 export type { CommitObserver } from "./session-store/commit-observer.js";

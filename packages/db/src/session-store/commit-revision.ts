@@ -324,7 +324,7 @@ export async function commitRevision(
   // that lock, and would miss a prompt another instance queued meanwhile. So: lock the row first
   // (sent with BEGIN, one round trip), then the revision statement, then the command checks, each
   // under a fresh snapshot.
-  const lockSession = `BEGIN; SELECT 1 FROM sessions WHERE session_id = ${pg.escapeLiteral(commit.session_id)} FOR UPDATE`;
+  const lockSession = `SELECT 1 FROM sessions WHERE session_id = ${pg.escapeLiteral(commit.session_id)} FOR UPDATE`;
   return inTransaction(
     pool,
     async (tx) => {

@@ -60,4 +60,36 @@ describe("SqlClient", () => {
     );
     expect(status.rows).toEqual([{ in_transaction: false }]);
   });
+
+  it("bounds a transaction: the wait for a connection, and each statement (a row lock held elsewhere)", async () => {
+    const limits = { connect_ms: 200, statement_ms: 200 };
+    const holder = await pool.connect();
+    try {
+      // The pool's one connection is taken: no transaction can start.
+      await expect(inTransaction(pool, async () => "never", undefined, limits)).rejects.toThrow(
+        "No database connection within 200 ms",
+      );
+    } finally {
+      holder.release();
+    }
+    const other = new pg.Client({ connectionString: database.url });
+    await other.connect();
+    try {
+      await other.query("BEGIN");
+      await other.query("SELECT 1 FROM sql_client_probe WHERE id = 10 FOR UPDATE");
+      await expect(
+        inTransaction(
+          pool,
+          async () => "locked",
+          "SELECT 1 FROM sql_client_probe WHERE id = 10 FOR UPDATE",
+          limits,
+        ),
+      ).rejects.toThrow("canceling statement due to statement timeout");
+      await other.query("ROLLBACK");
+    } finally {
+      await other.end();
+    }
+    // The pool's connection came back usable after both.
+    expect(await inTransaction(pool, (tx) => tx.rows(Prisma.sql`SELECT 1 AS one`))).toEqual([{ one: 1 }]);
+  });
 });

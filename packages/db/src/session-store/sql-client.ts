@@ -67,19 +67,47 @@ export function poolSqlClient(pool: pg.Pool): SqlClient {
 }
 
 /**
- * `work` in one READ COMMITTED transaction on one connection: committed when it resolves, rolled
- * back when it throws (and the connection discarded when even the rollback fails). `opening` is
- * what starts it, sent in one round trip: `BEGIN`, or `BEGIN` and a first statement without
- * parameters (its values written as literals with `pg.escapeLiteral`).
+ * The bounds of every transaction. `connect_ms` bounds the wait for a pool connection: under a burst
+ * (1,000 answers at once on a pool of 10) commits queue in the pool for seconds, and an answer must
+ * wait its turn rather than fail, so it is generous. `statement_ms` bounds each statement of a
+ * started transaction, which holds the session row lock: a revision's transaction is at most four
+ * statements (waiting for that row lock under contention included), so 15 s only cuts off a stuck one.
+ */
+export const TRANSACTION_LIMITS = { connect_ms: 30_000, statement_ms: 15_000 } as const;
+
+/** A connection of `pool`, or an error once `ms` passed without one (a late one goes back at once). */
+async function connectWithin(pool: pg.Pool, ms: number): Promise<pg.PoolClient> {
+  const connecting = pool.connect();
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`No database connection within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([connecting, timedOut]);
+  } catch (error) {
+    connecting.then((connection) => connection.release()).catch(() => undefined);
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * `work` in one READ COMMITTED transaction on one connection, within `TRANSACTION_LIMITS`: committed
+ * when it resolves, rolled back when it throws (and the connection discarded when even the rollback
+ * fails). `first` is a statement without parameters (its values written as literals with
+ * `pg.escapeLiteral`) sent with `BEGIN` in one round trip.
  */
 export async function inTransaction<T>(
   pool: pg.Pool,
   work: (client: SqlClient) => Promise<T>,
-  opening = "BEGIN",
+  first?: string,
+  limits: { connect_ms: number; statement_ms: number } = TRANSACTION_LIMITS,
 ): Promise<T> {
-  const connection = await pool.connect();
+  const connection = await connectWithin(pool, limits.connect_ms);
   try {
-    await connection.query(opening);
+    const limit = `SET LOCAL statement_timeout = ${Math.trunc(limits.statement_ms)}`;
+    await connection.query(["BEGIN", limit, ...(first === undefined ? [] : [first])].join("; "));
     const result = await work(runOn(connection));
     await connection.query("COMMIT");
     connection.release();
