@@ -45,7 +45,8 @@ export default defineConfig({
         test: {
           name: "e2e",
           include: ["apps/api/src/**/*.e2e.test.ts"],
-          globalSetup: ["packages/db/src/testing/global-setup.ts"],
+          // The API processes run the build: the check refuses one older than its sources.
+          globalSetup: ["apps/api/src/testing/built-api-check.ts", "packages/db/src/testing/global-setup.ts"],
           testTimeout: 120_000,
           hookTimeout: 180_000,
           fileParallelism: false,

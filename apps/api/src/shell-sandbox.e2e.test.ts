@@ -48,6 +48,8 @@ function databaseConnect(deployment: Deployment): string {
   return `bash -c 'exec 3<>/dev/tcp/${host}/${url.port || "5432"} && echo connected' 2>/dev/null || echo refused`;
 }
 const LIST_PROCESSES = "ps -e -o args=";
+/** What `ps` shows of the API process: the e2e API processes run the build (`apiEntryArgs`). */
+const API_ENTRY = "apps/api/dist/main.js";
 /** The API's working directory is the repository (with `.parley/`); Postgres keeps its sockets in one of the others. */
 const LOOK_AROUND = `ls -d ${REPO_ROOT}/apps /var/run/postgresql /run/postgresql /tmp/.s.PGSQL.* 2>/dev/null; echo end`;
 
@@ -120,7 +122,7 @@ describe("shell escape attempts, sandboxed (the default)", () => {
 
   it("ps lists the sandbox only, not the API", async () => {
     const { output } = await sandboxed.run(LIST_PROCESSES);
-    expect(output.stdout).not.toContain("main.ts");
+    expect(output.stdout).not.toContain(API_ENTRY);
     // The programs (first words), not bwrap's arguments, which name /usr/share/nodejs.
     const programs = output.stdout
       .trim()
@@ -170,7 +172,7 @@ describe("the same attempts with PARLEY_SANDBOX=off: each check catches the leak
 
   it("ps lists the API", async () => {
     const { output } = await unsandboxed.run(LIST_PROCESSES);
-    expect(output.stdout).toContain("apps/api/src/main.ts");
+    expect(output.stdout).toContain(API_ENTRY);
   });
 });
 

@@ -1,9 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
+import { apiEntryArgs, REPO_ROOT } from "../testing/api-process.js";
 import { FAULT_PHASE_ENV, type FaultPhase } from "./kill-switch.js";
-
-const apiSource = path.resolve(import.meta.dirname, "..");
-const repositoryRoot = path.resolve(apiSource, "../../..");
 
 export interface ApiProcess {
   readonly url: string;
@@ -25,32 +23,28 @@ export interface ApiProcessOptions {
 }
 
 /**
- * Starts the real API (`apps/api/src/main.ts`, run from source with tsx, demo model) as a child
- * process and waits until `GET /healthz` answers 200. Real process, real sockets, real Postgres:
+ * Starts the real API (its build, or its source when a kill switch is preloaded: `apiEntryArgs`;
+ * demo model) as a child process and waits until `GET /healthz` answers 200. Real process, real sockets, real Postgres:
  * the fault suite kills it with SIGKILL. Its runtime settings are production's defaults (parking
  * on, recovery every 1 s: DESIGN §10.7), unless `env` says otherwise.
  */
 export async function startApiProcess(options: ApiProcessOptions): Promise<ApiProcess> {
-  const preload = options.fault ? ["--import", path.join(import.meta.dirname, "kill-switch-preload.ts")] : [];
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", "--conditions=parley-source", ...preload, path.join(apiSource, "main.ts")],
-    {
-      cwd: repositoryRoot,
-      stdio: ["ignore", "pipe", "pipe"],
-      env: {
-        ...process.env,
-        DATABASE_URL: options.databaseUrl,
-        PORT: String(options.port),
-        HOST: "127.0.0.1",
-        PARLEY_MODEL: "demo",
-        PARLEY_WORKSPACE_ROOT: options.workspaceRoot,
-        LOG_LEVEL: "warn",
-        ...(options.fault ? { [FAULT_PHASE_ENV]: options.fault } : {}),
-        ...options.env,
-      },
+  const preloads = options.fault ? [path.join(import.meta.dirname, "kill-switch-preload.ts")] : [];
+  const child = spawn(process.execPath, apiEntryArgs("main", preloads), {
+    cwd: REPO_ROOT,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: {
+      ...process.env,
+      DATABASE_URL: options.databaseUrl,
+      PORT: String(options.port),
+      HOST: "127.0.0.1",
+      PARLEY_MODEL: "demo",
+      PARLEY_WORKSPACE_ROOT: options.workspaceRoot,
+      LOG_LEVEL: "warn",
+      ...(options.fault ? { [FAULT_PHASE_ENV]: options.fault } : {}),
+      ...options.env,
     },
-  );
+  });
   let output = "";
   child.stdout?.on("data", (chunk: Buffer) => {
     output += chunk.toString();

@@ -8,15 +8,21 @@ import { DROP_NOTICES_ENV } from "../faults/notice-faults.js";
 /** The monorepo root: tests spawn the API and the CLI from there, as `npm run …` would. */
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
 
-/** Node arguments that run a TypeScript entry of `apps/api/src` without a build, after `preloads`. */
-function sourceEntryArgs(entry: string, preloads: readonly string[] = []): string[] {
-  const imports = preloads.flatMap((preload) => ["--import", preload]);
+/**
+ * Node arguments that run an entry of the API (`main` or `cli`): its build (`apps/api/dist`), as
+ * production runs it and half a second sooner than from source (the e2e project's global setup,
+ * `built-api-check.ts`, refuses a build older than its sources). With `preloads` (fault hooks,
+ * TypeScript of the test-only `faults/` folder that no build emits) the entry runs from
+ * `apps/api/src` with tsx instead, so hook and product share one module graph.
+ */
+export function apiEntryArgs(entry: "main" | "cli", preloads: readonly string[] = []): string[] {
+  if (preloads.length === 0) return [path.join(REPO_ROOT, "apps/api/dist", `${entry}.js`)];
   return [
     "--conditions=parley-source",
     "--import",
     "tsx",
-    ...imports,
-    path.join(REPO_ROOT, "apps/api/src", entry),
+    ...preloads.flatMap((preload) => ["--import", preload]),
+    path.join(REPO_ROOT, "apps/api/src", `${entry}.ts`),
   ];
 }
 
@@ -49,7 +55,7 @@ export async function startApiProcess(options: {
   env?: Record<string, string>;
 }): Promise<ApiProcess> {
   const workspace_root = await mkdtemp(path.join(tmpdir(), "parley-e2e-ws-"));
-  const child = spawn(process.execPath, sourceEntryArgs("main.ts", faultPreloads(options.env)), {
+  const child = spawn(process.execPath, apiEntryArgs("main", faultPreloads(options.env)), {
     cwd: REPO_ROOT,
     env: {
       ...process.env,
@@ -155,5 +161,5 @@ export async function createTokenWithCli(options: {
 
 /** Runs the CLI (`parley …args`) against `database_url`; resolves its exit code and output. */
 export function runCli(options: { database_url: string; args: string[] }): Promise<NodeRun> {
-  return runNode([...sourceEntryArgs("cli.ts"), ...options.args], { DATABASE_URL: options.database_url });
+  return runNode([...apiEntryArgs("cli"), ...options.args], { DATABASE_URL: options.database_url });
 }
