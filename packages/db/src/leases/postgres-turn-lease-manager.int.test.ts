@@ -1,4 +1,4 @@
-import { StoreConflictError } from "@parley/session-core";
+import { StoreConflictError, type TurnLease } from "@parley/session-core";
 import { buildSessionRecord, buildUserMessage, messageCommitOf } from "@parley/session-core/testing";
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -312,10 +312,22 @@ describe("PostgresTurnLeaseManager", () => {
     }
   });
 
-  it("an acquisition whose epoch write dies with the lock connection retries on a new one", async () => {
+  /**
+   * A session whose epoch write waits on its row (locked by another connection) while `kill` ends
+   * connections; the acquisition must then be retried to a lease with the session's first epoch
+   * (the first write died uncommitted), and `expectLockConnectionKept` says whether the retry ran on
+   * the same lock connection (another lease of the holder kept) or a new one (that lease lost).
+   */
+  async function acquisitionRetriedAfter(
+    kill: (firstWriter: number, otherLease: TurnLease) => Promise<void>,
+    expected: { lockConnectionKept: boolean; epoch: number },
+    /** Runs while the retry's write waits on the row. */
+    whileRetryWaits: (otherLease: TurnLease) => Promise<void> = async () => undefined,
+  ): Promise<void> {
     const session_id = await newSession();
     const a = manager("A");
-    await a.acquire(await newSession()); // opens the lock connection
+    const other = await a.acquire(await newSession()); // opens the lock connection
+    if (!other) throw new Error("A should get the other session");
     const waitingPids = async () =>
       (
         await pool.query<{ pid: number }>(
@@ -327,21 +339,59 @@ describe("PostgresTurnLeaseManager", () => {
       const acquisition = tracked(a.acquire(session_id));
       await until("the epoch advance waits on its row", async () => (await waitingPids()).length === 1);
       const [firstWriter] = await waitingPids();
-      // A server going away ends both: the waiting pool connection and the lock connection.
-      await terminateLockConnectionOf("A", firstWriter);
-      // The retry locked on a new lock connection; its write waits on the row from another backend.
+      if (firstWriter === undefined) throw new Error("no epoch write waits");
+      await kill(firstWriter, other);
+      // The retry's write waits on the row from another backend.
       await until("the retried epoch advance waits on its row", async () => {
         const pids = await waitingPids();
         return pids.length === 1 && pids[0] !== firstWriter;
       });
+      await whileRetryWaits(other);
       await rowLock.end();
       const lease = await acquisition.promise;
-      // The first write died uncommitted: the retry's is the session's first epoch.
-      expect(lease?.epoch).toBe(1);
+      expect(lease?.epoch).toBe(expected.epoch);
+      expect(await committedEpoch(session_id)).toBe(expected.epoch);
+      expect(other.lost.aborted).toBe(!expected.lockConnectionKept);
+      expect(await turnLeaseHolder(pool, session_id)).toBe("A");
       expect(await manager("B").acquire(session_id)).toBeNull();
     } finally {
       await rowLock.end();
     }
+  }
+
+  it("an acquisition whose lock connection dies, then its epoch write's, retries on a new lock connection", async () => {
+    await acquisitionRetriedAfter(
+      async (firstWriter, other) => {
+        // A server going away ends both; here the client hears of the lock connection first.
+        await terminateLockConnectionOf("A");
+        await aborted(other.lost);
+        await pool.query("SELECT pg_terminate_backend($1)", [firstWriter]);
+      },
+      { lockConnectionKept: false, epoch: 1 },
+    );
+  });
+
+  it("an acquisition whose epoch write's connection dies retries, on the lock connection it has", async () => {
+    await acquisitionRetriedAfter(
+      async (firstWriter) => {
+        // The other order of a server going away begins so, and an admin may end one backend alone.
+        await pool.query("SELECT pg_terminate_backend($1)", [firstWriter]);
+      },
+      { lockConnectionKept: true, epoch: 1 },
+    );
+  });
+
+  it("an acquisition that loses its epoch write's connection, then the lock connection under the retry, gets a lease on the third try", async () => {
+    await acquisitionRetriedAfter(
+      (firstWriter) => pool.query("SELECT pg_terminate_backend($1)", [firstWriter]).then(() => undefined),
+      // The second try's write commits epoch 1 after its lock is gone, so it only fences; the
+      // third locks on a new connection and advances to 2.
+      { lockConnectionKept: false, epoch: 2 },
+      async (other) => {
+        await terminateLockConnectionOf("A");
+        await aborted(other.lost);
+      },
+    );
   });
 
   it("writes nothing on release: it unlocks while the session's row is locked FOR UPDATE", async () => {

@@ -39,13 +39,19 @@ interface LockConnection {
   probing: boolean;
 }
 
-/** The lock connection died (or was replaced) under a query: the server has dropped its locks. */
+/**
+ * The lock connection died (or was replaced) under a query, so the server has dropped its locks; or
+ * the epoch write's connection died under it. Either way the acquisition may be tried again.
+ */
 class LockConnectionLostError extends Error {
   override readonly name = "LockConnectionLostError";
 }
 
-/** Acquisitions tried on a fresh connection after the lock connection died under one. */
-const ACQUIRE_ATTEMPTS = 2;
+/**
+ * Tries of one acquisition: a server going away can fail it twice (the epoch write's connection,
+ * then the lock connection under the retry), so the third runs on connections opened after both.
+ */
+const ACQUIRE_ATTEMPTS = 3;
 
 /** Server errors that mean the backend is gone (admin shutdown / terminate, connection exceptions). */
 function isConnectionFailure(error: unknown): boolean {
@@ -66,7 +72,8 @@ function isConnectionFailure(error: unknown): boolean {
  * in call order, and no session's lease waits behind another session's commit. A heartbeat probes the
  * connection once the queue ahead of it has drained (so it measures the server, not the load); if it
  * fails or the connection errors, every lease's `lost` is aborted, and an acquisition caught by that
- * (also while its epoch write ran on the pool) retries once on a new connection. Leases are not
+ * (also while its epoch write ran on the pool), or whose epoch write lost its own connection, is
+ * tried again, on a new lock connection where the old one died. Leases are not
  * re-entrant: a session held here answers null.
  */
 export class PostgresTurnLeaseManager implements TurnLeaseManager {
@@ -188,10 +195,11 @@ export class PostgresTurnLeaseManager implements TurnLeaseManager {
   }
 
   async #advanceEpoch(connection: LockConnection, session_id: string): Promise<number> {
+    let rows: { lease_epoch: number }[];
     try {
       // One statement: the epoch advance, and the session's unfinished Turn row records its holder
       // and epoch (DESIGN §10.7; the claim raises the epoch, so every write of a former holder fails).
-      const { rows } = await this.#pool.query<{ lease_epoch: number }>(
+      ({ rows } = await this.#pool.query<{ lease_epoch: number }>(
         `WITH advanced AS (
            UPDATE sessions SET lease_epoch = lease_epoch + 1 WHERE session_id = $1 RETURNING lease_epoch
          ), claimed AS (
@@ -201,18 +209,24 @@ export class PostgresTurnLeaseManager implements TurnLeaseManager {
          )
          SELECT lease_epoch FROM advanced`,
         [session_id, this.holder_id, Date.now()],
-      );
-      const epoch = rows[0]?.lease_epoch;
-      if (epoch === undefined) throw new Error(`Cannot lease unknown session: ${session_id}`);
-      return epoch;
+      ));
     } catch (error) {
       await this.#unlock(connection, session_id).catch(() => undefined);
-      // The lock connection died too (a server restart ends both): retried like a loss during the lock.
-      if (this.#connection !== connection && !this.#closed) {
+      // A server going away ends the write's connection and the lock connection both, and the
+      // client may hear of either first; an admin may end the write's alone. Either way the
+      // acquisition is retried (on a new lock connection if this one died): a write that committed
+      // before its connection died only fences.
+      if (!this.#closed && (this.#connection !== connection || isConnectionFailure(error))) {
         throw new LockConnectionLostError(`lease connection lost: ${String(error)}`, { cause: error });
       }
       throw error;
     }
+    const epoch = rows[0]?.lease_epoch;
+    if (epoch === undefined) {
+      await this.#unlock(connection, session_id).catch(() => undefined);
+      throw new Error(`Cannot lease unknown session: ${session_id}`);
+    }
+    return epoch;
   }
 
   /** Only unlocks: the lock is the whole record of the holder, so a release writes nothing. */
