@@ -43,9 +43,20 @@ describe.each(TEST_BUS_KINDS)("live mutations across two API instances (bus: %s)
     await bus?.stop();
   });
 
+  /**
+   * A raw SSE feed, returned once its replay is over (`announce_start`): a live mutation is passed on
+   * only right after the durable event it follows, so a replay still reading when the Turn runs
+   * would read past it and the feed would rightly drop it (seen in CI under load).
+   */
   async function openFeed(url: string, session_id: string, last_event_id: string) {
-    const feed = await SseFeed.open({ url, token: alice.token, input: { session_id }, last_event_id });
+    const feed = await SseFeed.open({
+      url,
+      token: alice.token,
+      input: { session_id, announce_start: true },
+      last_event_id,
+    });
     feeds.push(feed);
+    await feed.waitFor((item) => (item.data as { started?: unknown } | undefined)?.started === true);
     return feed;
   }
 
