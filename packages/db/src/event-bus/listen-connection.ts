@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { RuntimeLogger } from "@parley/session-core";
 import pg from "pg";
 import { destroyClientSocket, discardClient, endClient } from "../end-client.js";
+import { NOTIFY_STATEMENT } from "./notify-statement.js";
 
 export interface ListenConnectionOptions {
   url: string;
@@ -136,9 +137,10 @@ export class ListenConnection {
       this.#lost(client, new Error("LISTEN connection missed its heartbeat"));
     }, this.#options.heartbeatTimeoutMs ?? 1_000);
     this.#heartbeatDeadline.unref();
-    // Own notifications are delivered to the sending session too, after its transaction commits.
+    // Own notifications are delivered to the sending session too, after its transaction commits
+    // (without waiting for its WAL flush, as every notice: see NOTIFY_STATEMENT).
     client
-      .query("SELECT pg_notify($1, $2)", [this.#heartbeatChannel, this.#heartbeatToken])
+      .query(NOTIFY_STATEMENT, [this.#heartbeatChannel, [this.#heartbeatToken]])
       .catch((error: unknown) =>
         this.#lost(client, error instanceof Error ? error : new Error(String(error))),
       );

@@ -2,6 +2,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../testing/test-database.js";
 import type { NotifyPayload } from "./notify-payload.js";
+import { NOTIFY_STATEMENT } from "./notify-statement.js";
 import { NotifyTransport } from "./notify-transport.js";
 
 let database: TestDatabase;
@@ -50,6 +51,25 @@ describe("NotifyTransport", () => {
       await receiver.close();
       await sender.close();
       await pool.end();
+    }
+  });
+
+  it("commits its NOTIFY without waiting for the WAL flush, that transaction alone", async () => {
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    try {
+      const setting = async () =>
+        (await client.query<{ value: string }>("SELECT current_setting('synchronous_commit') AS value"))
+          .rows[0]?.value;
+      // Whatever the test server's default (an embedded one runs without durability).
+      await client.query("SET synchronous_commit = on");
+      await client.query("BEGIN");
+      await client.query(NOTIFY_STATEMENT, ["async-commit", ["one", "two"]]);
+      expect(await setting()).toBe("off");
+      await client.query("COMMIT");
+      expect(await setting()).toBe("on");
+    } finally {
+      await client.end();
     }
   });
 });
