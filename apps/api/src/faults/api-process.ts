@@ -24,8 +24,8 @@ export interface ApiProcessOptions {
 
 /**
  * Starts the real API (its build, or its source when a kill switch is preloaded: `apiEntryArgs`;
- * demo model) as a child process and waits until `GET /healthz` answers 200. Real process, real sockets, real Postgres:
- * the fault suite kills it with SIGKILL. Its runtime settings are production's defaults (parking
+ * demo model) as a child process and waits until `GET /healthz` answers 200. Real process, real
+ * sockets, real Postgres: the fault suite kills it with SIGKILL. Its runtime settings are production's defaults (parking
  * on, recovery every 1 s: DESIGN §10.7), unless `env` says otherwise.
  */
 export async function startApiProcess(options: ApiProcessOptions): Promise<ApiProcess> {

@@ -121,11 +121,11 @@ function holders(sessions: string[]): Promise<(string | null)[]> {
 }
 
 /** Ends manager `holder_id`'s lock connection from the server side, as a restart or an admin would. */
-async function terminateLockConnectionOf(holder_id: string, alsoPid?: number): Promise<void> {
+async function terminateLockConnectionOf(holder_id: string): Promise<void> {
   await pool.query(
     `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-      WHERE datname = current_database() AND (application_name = $1 OR pid = $2)`,
-    [`parley-turn-leases:${holder_id}`, alsoPid ?? null],
+      WHERE datname = current_database() AND application_name = $1`,
+    [`parley-turn-leases:${holder_id}`],
   );
 }
 
@@ -315,8 +315,9 @@ describe("PostgresTurnLeaseManager", () => {
   /**
    * A session whose epoch write waits on its row (locked by another connection) while `kill` ends
    * connections; the acquisition must then be retried to a lease with the session's first epoch
-   * (the first write died uncommitted), and `expectLockConnectionKept` says whether the retry ran on
-   * the same lock connection (another lease of the holder kept) or a new one (that lease lost).
+   * (the first write died uncommitted) unless `expected` says otherwise, and `expected.lockConnectionKept`
+   * whether the retry ran on the same lock connection (another lease of the holder kept) or a new one
+   * (that lease lost).
    */
   async function acquisitionRetriedAfter(
     kill: (firstWriter: number, otherLease: TurnLease) => Promise<void>,
