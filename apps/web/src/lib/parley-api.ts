@@ -117,10 +117,17 @@ export interface DisplayError {
   readonly message: string;
 }
 
+/** What a browser's `fetch` says when a request never reached the server (Chromium, Firefox, Safari). */
+const NOT_REACHED = /^(?:Failed to fetch|NetworkError when attempting to fetch resource\.|Load failed)$/;
+
+export const SERVER_NOT_REACHED = "The server could not be reached. Check the connection and try again.";
+
 export function toDisplayError(error: unknown): DisplayError {
   if (error && typeof error === "object") {
     const code = "code" in error && typeof error.code === "string" ? error.code : null;
     const message = "message" in error && typeof error.message === "string" ? error.message : String(error);
+    // The browser's own words name no cause a person can act on.
+    if (code === null && NOT_REACHED.test(message)) return { code, message: SERVER_NOT_REACHED };
     return { code, message };
   }
   return { code: null, message: String(error) };
