@@ -46,8 +46,8 @@ function runIn(command: string, workspace_id?: string) {
 }
 
 /**
- * A fork bomb beside a shell that goes on. The shell forks its \`sleep\` before the bomb and then
- * only runs builtins (\`wait\`, \`echo\`): \`/bin/sh\` (dash) exits when a fork fails, so a fork of its
+ * A fork bomb beside a shell that goes on. The shell forks its `sleep` before the bomb and then
+ * only runs builtins (`wait`, `echo`): `/bin/sh` (dash) exits when a fork fails, so a fork of its
  * own while the bomb fills the pids limit would end it (seen in CI: exit 2, no output).
  */
 const FORK_BOMB_THEN_GO_ON = "sleep 3 & s=$!; bomb() { bomb | bomb & }; bomb & wait $s; echo still-here";
