@@ -34,6 +34,7 @@ export * from "./schema/user-role.js";
 export * from "./schema/wire-schemas.js";
 export * from "./store/commit-well-formedness.js";
 export * from "./store/page-cursor.js";
+export * from "./store/starting-prompt.js";
 export * from "./store/store-order.js";
 export { ASK_QUESTION_DESCRIPTION, AskQuestionsTool } from "./tools/ask-question-tool.js";
 export * from "./tools/define-agent-tool.js";

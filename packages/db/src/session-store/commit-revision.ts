@@ -12,7 +12,15 @@ import {
 } from "@parley/session-core";
 import { Prisma } from "@prisma/client";
 import pg from "pg";
-import { settleCommandsInCommit, startTurnInCommit } from "./session-commands.js";
+import {
+  autoTitledSelect,
+  commandAssignments,
+  commandCtes,
+  finishesInTurnWrite,
+  readsCommands,
+  snapshotIsLatest,
+} from "./commit-commands.js";
+import { rejection, rejectionError, StaleSnapshot } from "./commit-rejections.js";
 import { inTransaction, poolSqlClient, type SqlClient } from "./sql-client.js";
 import { rejectionOf } from "./statement-rejection.js";
 import { assignmentList, columnList, excludedAssignmentList, recordsetDefinition } from "./table-columns.js";
@@ -157,90 +165,17 @@ function turnWrite(commit: SessionCommit, accepted: Prisma.Sql, now: number): Pr
   const { claim } = commit;
   const turn = claim ? { turn_id: claim.turn_id, state: "running" } : commit.turn;
   if (!turn) return Prisma.empty;
+  const state = finishesInTurnWrite(commit) ? "finished" : turn.state;
   const holder = claim ? claim.holder : null;
   return Prisma.sql`, turned AS (
       INSERT INTO turns (session_id, turn_id, state, holder, epoch, updated_at)
-      SELECT ${commit.session_id}, ${turn.turn_id}, ${turn.state}, ${holder}::text, updated.lease_epoch, ${now}::bigint
+      SELECT ${commit.session_id}, ${turn.turn_id}, ${state}, ${holder}::text, updated.lease_epoch, ${now}::bigint
         FROM updated WHERE ${accepted}
       ON CONFLICT (session_id, turn_id) DO UPDATE
         SET state = EXCLUDED.state, epoch = GREATEST(turns.epoch, EXCLUDED.epoch), updated_at = EXCLUDED.updated_at,
             holder = COALESCE(EXCLUDED.holder, turns.holder)
       WHERE turns.state <> 'finished'
     )`;
-}
-
-/**
- * Why a revision was rejected, computed inside the statement only on that path and raised through
- * `parley_reject_commit`, which aborts the statement (nothing of it is written).
- */
-function rejection(commit: SessionCommit, messageWritten: Prisma.Sql): Prisma.Sql {
-  const { session_id, message } = commit;
-  const messageReason = !message
-    ? Prisma.sql`'unreachable'`
-    : message.expected_revision > 0
-      ? Prisma.sql`'revision'`
-      : Prisma.sql`CASE WHEN EXISTS (SELECT 1 FROM messages WHERE session_id = ${session_id}
-                                         AND message_id = ${message.snapshot.message_id})
-                         THEN 'message_exists' ELSE 'sequence' END`;
-  // An interaction id is one interaction in one session: reusing another session's is refused.
-  const interaction_ids = (commit.interactions ?? []).map((record) => record.interaction.interaction_id);
-  const foreignInteraction =
-    interaction_ids.length === 0
-      ? Prisma.empty
-      : Prisma.sql`
-      WHEN EXISTS (SELECT 1 FROM interactions WHERE interaction_id IN (${Prisma.join(interaction_ids)})
-                      AND session_id <> ${session_id})
-        THEN parley_reject_commit('foreign_interaction')`;
-  return Prisma.sql`CASE
-      WHEN NOT EXISTS (SELECT 1 FROM updated) THEN parley_reject_commit(
-        COALESCE((SELECT CASE WHEN closed_at IS NOT NULL THEN 'closed' ELSE 'fenced:' || lease_epoch::text END
-                    FROM sessions WHERE session_id = ${session_id}),
-                 'session_not_found'))
-      WHEN NOT ${messageWritten} THEN parley_reject_commit(${messageReason})${foreignInteraction}
-      ELSE TRUE END`;
-}
-
-/** The typed error for a rejection raised by the statement; any other error is returned as is. */
-export function rejectionError(error: unknown, commit: SessionCommit): unknown {
-  const rejection = rejectionOf(error);
-  if (!rejection) return error;
-  const { session_id, epoch, message } = commit;
-  const message_id = message?.snapshot.message_id;
-  switch (rejection.reason) {
-    case "session_not_found":
-      return new ParleyError("session_not_found", `Session not found: ${session_id}`);
-    case "closed":
-      // A closed session is never resumed: its writes fail in the store (docs/behaviour.md#close).
-      return new ParleyError("session_closed", `Session is closed: ${session_id}`);
-    case "fenced":
-      return new StoreConflictError(
-        "fenced",
-        `Session ${session_id} is leased at epoch ${rejection.detail}; the writer holds epoch ${epoch}`,
-      );
-    case "revision":
-      return new StoreConflictError(
-        "revision",
-        `Message ${message_id} is no longer at revision ${message?.expected_revision}`,
-      );
-    case "message_exists":
-      return new StoreConflictError("revision", `Message already exists: ${message_id}`);
-    case "sequence":
-      return new StoreConflictError(
-        "sequence",
-        `Sequence ${message?.snapshot.sequence} of session ${session_id} is taken (message ${message_id})`,
-      );
-    case "foreign_interaction":
-      return new ParleyError(
-        "invalid_input",
-        `Commit for session ${session_id} carries an interaction of another session: ${(
-          commit.interactions ?? []
-        )
-          .map((record) => record.interaction.interaction_id)
-          .join(", ")}`,
-      );
-    default:
-      return error;
-  }
 }
 
 /**
@@ -269,7 +204,9 @@ function revisionStatement(
     Prisma.sql`last_event_id = last_event_id + ${count}::int`,
     ...(commit.claim ? [Prisma.sql`lease_epoch = lease_epoch + 1`] : []),
     ...sessionPatchAssignments(commit),
+    ...commandAssignments(commit),
   ];
+  const latest = readsCommands(commit) ? Prisma.sql`AND ${snapshotIsLatest(session_id)}` : Prisma.empty;
   const written = message
     ? Prisma.sql`, written AS (${messageWrite(message.snapshot, message.expected_revision)})`
     : Prisma.empty;
@@ -291,6 +228,7 @@ function revisionStatement(
   const indexed = interactions ? Prisma.sql`, indexed AS (${interactions})` : Prisma.empty;
   const feed = feedWrite(events, accepted, now);
   const turned = turnWrite(commit, accepted, now);
+  const commands = readsCommands(commit) ? commandCtes(commit, accepted, now) : Prisma.empty;
   const feedIds = feed
     ? Prisma.sql`(SELECT array_agg(event_id ORDER BY event_id) FROM fed)`
     : Prisma.sql`NULL::bigint[]`;
@@ -298,40 +236,43 @@ function revisionStatement(
     WITH updated AS (
       UPDATE sessions SET ${Prisma.join(assignments, ", ")}
        WHERE session_id = ${session_id} AND closed_at IS NULL
-         AND (${epoch ?? null}::int IS NULL OR lease_epoch = ${epoch ?? null}::int)
+         AND (${epoch ?? null}::int IS NULL OR lease_epoch = ${epoch ?? null}::int) ${latest}
       RETURNING last_event_id, lease_epoch
-    )${written}${logged}${indexed}${turned}${feed ?? Prisma.empty}
+    )${written}${logged}${indexed}${turned}${commands}${feed ?? Prisma.empty}
     SELECT (SELECT last_event_id FROM updated) AS last_event_id,
-           (SELECT lease_epoch FROM updated) AS lease_epoch, ${feedIds} AS feed_ids
+           (SELECT lease_epoch FROM updated) AS lease_epoch, ${feedIds} AS feed_ids,
+           ${autoTitledSelect(commit)} AS auto_titled
      WHERE ${rejection(commit, messageWritten)}`;
 }
 
 /**
  * Commits one revision in one round trip (see `revisionStatement`), outside any transaction block.
  * Each JSON document is serialised once; a rejected revision throws the typed conflict and writes
- * nothing.
+ * nothing. A revision that reads the session's commands and whose snapshot turned out stale (a
+ * command committed while it waited for the session row: `snapshotIsLatest`) goes again in a
+ * transaction that locks the row first (sent with BEGIN, one round trip), so that the statement's
+ * snapshot is taken after the lock; that costs three round trips more, only in that race.
  */
 export async function commitRevision(
   pool: pg.Pool,
   commit: SessionCommit,
   now: number,
 ): Promise<CommitResult> {
-  if (!commit.settle_commands?.length && !commit.ends_turn && !commit.starts_turn) {
-    return runRevision(poolSqlClient(pool), commit, now);
+  try {
+    return await runRevision(poolSqlClient(pool), commit, now);
+  } catch (error) {
+    if (!(error instanceof StaleSnapshot)) throw error;
   }
-  // A revision that settles session commands, starts or ends a Turn must see the commands committed up to
-  // the moment it holds the session row: one statement reads a snapshot taken before it waited for
-  // that lock, and would miss a prompt another instance queued meanwhile. So: lock the row first
-  // (sent with BEGIN, one round trip), then the revision statement, then the command checks, each
-  // under a fresh snapshot.
   const lockSession = `SELECT 1 FROM sessions WHERE session_id = ${pg.escapeLiteral(commit.session_id)} FOR UPDATE`;
   return inTransaction(
     pool,
     async (tx) => {
-      const auto_titled = await startTurnInCommit(tx, commit, now);
-      const result = await runRevision(tx, commit, now);
-      await settleCommandsInCommit(tx, commit);
-      return commit.starts_turn ? { ...result, auto_titled } : result;
+      try {
+        return await runRevision(tx, commit, now);
+      } catch (error) {
+        if (!(error instanceof StaleSnapshot)) throw error;
+        throw new Error(`${error.message}, with the row locked`);
+      }
     },
     lockSession,
   );
@@ -352,7 +293,12 @@ async function runRevision(client: SqlClient, commit: SessionCommit, now: number
   const events: Omit<InteractionEvent, "event_id">[] = eventsJson ? JSON.parse(eventsJson) : [];
   const statement = revisionStatement(commit, logged, events, now);
   // `feed_ids` is a BIGINT[]: pg gives its elements as strings.
-  let rows: { last_event_id: number | null; lease_epoch: number | null; feed_ids: string[] | null }[];
+  let rows: {
+    last_event_id: number | null;
+    lease_epoch: number | null;
+    feed_ids: string[] | null;
+    auto_titled: boolean | null;
+  }[];
   try {
     rows = await client.rows(statement);
   } catch (error) {
@@ -364,7 +310,10 @@ async function runRevision(client: SqlClient, commit: SessionCommit, now: number
   }
   const ids = (row.feed_ids ?? []).map(Number);
   const interaction_events = events.map((event, index) => ({ ...event, event_id: ids[index] ?? Number.NaN }));
-  const claimed = commit.claim && row.lease_epoch !== null ? { epoch: row.lease_epoch } : {};
+  const claimed = {
+    ...(commit.claim && row.lease_epoch !== null ? { epoch: row.lease_epoch } : {}),
+    ...(commit.starts_turn ? { auto_titled: row.auto_titled === true } : {}),
+  };
   if (mutationJson === null) return { interaction_events, ...claimed };
   const event_id = row.last_event_id;
   const sequenced = (json: string, id: number): SessionEvent => ({

@@ -1,6 +1,7 @@
 import { buildSessionRecord, buildUserMessage, messageCommitOf } from "@parley/session-core/testing";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { waitForLockWaiter } from "../testing/lock-waiter.js";
 import { createTestDatabase, type TestDatabase } from "../testing/test-database.js";
 import { PrismaSessionStore } from "./prisma-session-store.js";
 
@@ -114,18 +115,3 @@ describe("enqueueCommand against a concurrent call", () => {
     }
   });
 });
-
-/** Resolves once a statement mentioning `text` waits for a lock (bounded: 20 s). */
-async function waitForLockWaiter(pool: pg.Pool, text: string): Promise<void> {
-  for (let attempt = 0; attempt < 400; attempt += 1) {
-    const { rows } = await pool.query<{ waiting: boolean }>(
-      `SELECT EXISTS (SELECT 1 FROM pg_stat_activity
-                       WHERE datname = current_database() AND wait_event_type = 'Lock'
-                         AND strpos(query, $1) > 0) AS waiting`,
-      [text],
-    );
-    if (rows[0]?.waiting) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`no statement on ${text} waited for a lock within 20 s`);
-}

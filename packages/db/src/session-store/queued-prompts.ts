@@ -33,11 +33,20 @@ export async function withdrawPrompt(
   sql: SqlClient,
   input: { session_id: string; request_id: string; settled_at: number },
 ): Promise<WithdrawPromptResult["status"] | "not_found"> {
-  const updated = await sql.count(Prisma.sql`
-    UPDATE session_commands c SET status = 'cancelled', settled_at = ${input.settled_at}::bigint
-     WHERE c.session_id = ${input.session_id} AND c.request_id = ${input.request_id}
-       AND c.kind = 'prompt' AND c.status = 'queued' AND ${JOINED_ITS_TURN}`);
-  if (updated === 1) return "withdrawn";
+  // The session row is written (and locked first, in the order of a revision's locks) as with every
+  // write of a session's commands: see `enqueueCommand`.
+  const [withdrawn] = await sql.rows<{ withdrawn: number }>(Prisma.sql`
+    WITH touched AS (
+      UPDATE sessions SET active_turn_id = active_turn_id WHERE session_id = ${input.session_id} RETURNING 1
+    ), withdrawn AS (
+      UPDATE session_commands c SET status = 'cancelled', settled_at = ${input.settled_at}::bigint
+       WHERE c.session_id = ${input.session_id} AND c.request_id = ${input.request_id}
+         AND c.kind = 'prompt' AND c.status = 'queued' AND ${JOINED_ITS_TURN}
+         AND EXISTS (SELECT 1 FROM touched)
+      RETURNING 1
+    )
+    SELECT count(*)::int AS withdrawn FROM withdrawn`);
+  if (withdrawn?.withdrawn === 1) return "withdrawn";
   const rows = await sql.rows<{ status: string; joined: boolean }>(Prisma.sql`
     SELECT c.status, ${JOINED_ITS_TURN} AS joined FROM session_commands c
      WHERE c.session_id = ${input.session_id} AND c.request_id = ${input.request_id} AND c.kind = 'prompt'`);

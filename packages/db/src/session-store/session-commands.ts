@@ -3,8 +3,6 @@ import {
   type EnqueueCommandResult,
   ParleyError,
   type SessionCommand,
-  type SessionCommit,
-  StoreConflictError,
   sessionCommandSchema,
 } from "@parley/session-core";
 import { Prisma } from "@prisma/client";
@@ -81,10 +79,11 @@ export async function enqueueCommand(
       Prisma.sql`title = CASE WHEN plan.auto_titled THEN ${input.auto_title} ELSE s.title END`,
     );
   }
-  const update =
-    assignments.length === 0
-      ? Prisma.empty
-      : Prisma.sql`, updated AS (
+  // The session row is written even when nothing of it changes: a revision that reads the
+  // session's commands checks that no write of that row committed after its snapshot
+  // (`snapshotIsLatest`), so a command is always such a write.
+  if (assignments.length === 0) assignments.push(Prisma.sql`active_turn_id = s.active_turn_id`);
+  const update = Prisma.sql`, updated AS (
           UPDATE sessions s SET ${Prisma.join(assignments, ", ")} FROM plan
            WHERE s.session_id = ${session_id} RETURNING 1)`;
   const values = valueList(
@@ -161,120 +160,4 @@ function queuedTurn(session_id: string): Prisma.Sql {
          WHERE locked.active_turn_id IS NULL AND EXISTS (SELECT 1 FROM inserted)
         ON CONFLICT (session_id, turn_id) DO NOTHING
       )`;
-}
-
-/**
- * The command part of a revision, after the session row was locked by the revision's first
- * statement, as ONE statement (its snapshot is taken after the lock): settle the commands it applies
- * or cancels, then end its Turn, refused while a prompt for that Turn is still queued, unless they
- * are cancelled with it. A refusal throws, and the caller's transaction writes none of it. The
- * CTEs all read one snapshot, in which the commands settled here are still `queued`: the end's
- * check and its cancellation leave those out, as they would after the settlement.
- */
-export async function settleCommandsInCommit(tx: SqlClient, commit: SessionCommit): Promise<void> {
-  const settlements = commit.settle_commands ?? [];
-  const ends = commit.ends_turn;
-  if (settlements.length === 0 && !ends) return;
-  const now = Date.now();
-  const { session_id } = commit;
-  const settlementRows = JSON.stringify(
-    settlements.map((settlement) => ({ ...settlement, result: settlement.result ?? null })),
-  );
-  const queuedOfTurn = ends
-    ? Prisma.sql`session_commands q
-        WHERE q.session_id = ${session_id} AND q.status = 'queued' AND q.kind = 'prompt'
-          AND q.turn_id = ${ends.turn_id} AND q.command_id NOT IN (SELECT command_id FROM settlement)`
-    : null;
-  const endsTurn =
-    ends && queuedOfTurn
-      ? Prisma.sql`, ${
-          ends.cancel_queued_prompts
-            ? Prisma.sql`cancelled AS (
-                UPDATE session_commands SET status = 'cancelled', settled_at = ${now}::bigint
-                 WHERE (session_id, command_id) IN (SELECT q.session_id, q.command_id FROM ${queuedOfTurn})
-              ), waiting AS (SELECT FALSE AS waiting)`
-            : Prisma.sql`waiting AS (SELECT EXISTS (SELECT 1 FROM ${queuedOfTurn}) AS waiting)`
-        }, ended AS (
-          UPDATE sessions SET active_turn_id = NULL
-           WHERE session_id = ${session_id} AND active_turn_id = ${ends.turn_id}
-             AND NOT (SELECT waiting FROM waiting)
-        ), finished AS (
-          -- The Turn row says so in the same transaction (DESIGN §10.7).
-          UPDATE turns SET state = 'finished', updated_at = ${now}::bigint
-           WHERE session_id = ${session_id} AND turn_id = ${ends.turn_id} AND state <> 'finished'
-             AND NOT (SELECT waiting FROM waiting)
-        )`
-      : Prisma.sql`, waiting AS (SELECT FALSE AS waiting)`;
-  const rows = await tx.rows<{ settled: number; waiting: boolean }>(Prisma.sql`
-    WITH settlement AS (
-      SELECT * FROM jsonb_to_recordset(${settlementRows}::jsonb) AS s(command_id text, status text, result jsonb)
-    ), settled AS (
-      UPDATE session_commands c
-         SET status = s.status, result = s.result, settled_at = ${now}::bigint
-        FROM settlement s
-       WHERE c.session_id = ${session_id} AND c.command_id = s.command_id AND c.status = 'queued'
-      RETURNING 1
-    )${endsTurn}
-    SELECT (SELECT count(*) FROM settled)::int AS settled, (SELECT waiting FROM waiting) AS waiting`);
-  const row = rows[0];
-  if (row?.settled !== settlements.length) {
-    throw new StoreConflictError("revision", `A command of session ${session_id} is no longer queued`);
-  }
-  if (ends && row.waiting) {
-    throw new StoreConflictError("queued", `A prompt for Turn ${ends.turn_id} is still queued`);
-  }
-}
-
-/**
- * `SessionCommit.starts_turn`, after the session row was locked by the transaction's first
- * statement (so this one's snapshot sees every command committed before): refused while the session
- * has an active Turn or a queued command; else the prompt is recorded `applied` (its `request_id`
- * met: refused too), the session's active Turn is set and an untitled session takes its title.
- * Returns whether the title was taken.
- */
-export async function startTurnInCommit(tx: SqlClient, commit: SessionCommit, now: number): Promise<boolean> {
-  const start = commit.starts_turn;
-  if (!start) return false;
-  const { session_id } = commit;
-  const values = valueList(SESSION_COMMAND_COLUMNS, {
-    session_id,
-    command_id: start.command_id,
-    kind: "prompt",
-    input: { query: start.query },
-    request_id: start.request_id ?? null,
-    turn_id: start.turn_id,
-    status: "applied",
-    result: null,
-    created_at: start.created_at,
-  });
-  const auto_title = start.auto_title ?? null;
-  const rows = await tx.rows<{ busy: boolean; inserted: boolean; auto_titled: boolean | null }>(Prisma.sql`
-    WITH current AS (
-      SELECT active_turn_id, title FROM sessions WHERE session_id = ${session_id}
-    ), busy AS (
-      SELECT EXISTS (SELECT 1 FROM current WHERE active_turn_id IS NOT NULL)
-          OR EXISTS (SELECT 1 FROM session_commands WHERE session_id = ${session_id} AND status = 'queued') AS busy
-    ), inserted AS (
-      INSERT INTO session_commands (${COMMAND_COLUMNS}, settled_at)
-      SELECT ${values}, ${now}::bigint FROM busy WHERE NOT busy.busy
-      ON CONFLICT (session_id, request_id) DO NOTHING
-      RETURNING 1
-    ), started AS (
-      UPDATE sessions s
-         SET active_turn_id = ${start.turn_id},
-             title = CASE WHEN s.title = '' AND ${auto_title}::text IS NOT NULL THEN ${auto_title}::text ELSE s.title END
-        FROM current
-       WHERE s.session_id = ${session_id} AND EXISTS (SELECT 1 FROM inserted)
-      RETURNING current.title = '' AND ${auto_title}::text IS NOT NULL AS auto_titled
-    )
-    SELECT (SELECT busy FROM busy) AS busy, EXISTS (SELECT 1 FROM inserted) AS inserted,
-           (SELECT auto_titled FROM started) AS auto_titled`);
-  const row = rows[0];
-  if (!row || row.busy) {
-    throw new StoreConflictError("queued", `Session ${session_id} has an active Turn or a queued command`);
-  }
-  if (!row.inserted) {
-    throw new StoreConflictError("revision", `Prompt request ${start.request_id ?? ""} was committed before`);
-  }
-  return row.auto_titled === true;
 }

@@ -10,6 +10,7 @@ import type { SessionMessage } from "../schema/messages.js";
 import type { SessionMutation, UnsequencedMutation } from "../schema/mutation.js";
 import type { SessionRecord } from "../schema/session.js";
 import type { SessionCommand } from "../schema/session-command.js";
+import { startingPromptCommand } from "../store/starting-prompt.js";
 import type { InMemoryTurns } from "./in-memory-turns.js";
 
 /** One session as the in-memory store holds it. */
@@ -144,16 +145,7 @@ export function applyCommit(
   const start = commit.starts_turn;
   let auto_titled: boolean | undefined;
   if (start) {
-    state.commands.push({
-      session_id: commit.session_id,
-      command_id: start.command_id,
-      kind: "prompt",
-      input: { query: start.query },
-      request_id: start.request_id ?? null,
-      turn_id: start.turn_id,
-      status: "applied",
-      created_at: start.created_at,
-    });
+    state.commands.push(startingPromptCommand(commit.session_id, start));
     state.active_turn_id = start.turn_id;
     auto_titled = start.auto_title !== undefined && state.record.title === "";
     if (auto_titled) state.record = { ...state.record, title: start.auto_title ?? "" };
