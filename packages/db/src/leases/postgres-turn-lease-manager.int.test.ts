@@ -175,6 +175,30 @@ describe("PostgresTurnLeaseManager", () => {
     expect(leases.filter((lease) => lease !== null)).toHaveLength(1);
   });
 
+  it("locks and unlocks 30 sessions called at once (batched on its connection): each lock taken once, each given back", async () => {
+    const sessions: string[] = [];
+    for (let index = 0; index < 30; index += 1) sessions.push(await newSession());
+    const [taken, ...rest] = sessions;
+    const a = manager("A");
+    const b = manager("B");
+    const first = await b.lock(taken as string);
+    expect(first).not.toBeNull();
+
+    const locks = await Promise.all(sessions.map((session_id) => a.lock(session_id)));
+
+    expect(locks.map((lock) => lock !== null)).toEqual([false, ...rest.map(() => true)]);
+    expect(await holders(sessions)).toEqual(["B", ...rest.map(() => "A")]);
+    // One advisory lock per session: none was taken twice.
+    const { rows } = await pool.query<{ locks: number }>(
+      `SELECT count(*)::int AS locks FROM pg_locks l JOIN pg_stat_activity a USING (pid)
+        WHERE l.locktype = 'advisory' AND a.application_name = 'parley-turn-leases:A'`,
+    );
+    expect(rows).toEqual([{ locks: 29 }]);
+    await Promise.all(locks.map((lock) => lock?.release()));
+    expect(await holders(sessions)).toEqual(["B", ...rest.map(() => null)]);
+    await first?.release();
+  });
+
   it("frees a dead holder's sessions for takeover and fences the former holder's writes", async () => {
     const session_id = await newSession();
     const a = manager("A");

@@ -3,6 +3,7 @@ import { hostname } from "node:os";
 import type { RuntimeLogger, TurnLease, TurnLeaseManager, TurnLock } from "@parley/session-core";
 import pg from "pg";
 import { destroyClientSocket, discardClient, endClient } from "../end-client.js";
+import { batchedLockCall, type LockOperation, type LockQueue } from "./lock-batch.js";
 import { lockConnectionApplicationName } from "./turn-lease-holder.js";
 
 export interface PostgresTurnLeaseManagerOptions {
@@ -33,7 +34,7 @@ interface HeldLease {
  * The dedicated lock connection and the one queue its queries run in: a `pg.Client` runs one query
  * at a time, and the lock, unlock and heartbeat queries of many sessions share it (none writes).
  */
-interface LockConnection {
+interface LockConnection extends LockQueue {
   client: pg.Client;
   tail: Promise<unknown>;
   probing: boolean;
@@ -69,7 +70,8 @@ function isConnectionFailure(error: unknown): boolean {
  * (`turnLeaseHolder`), and after a crash names no one. Each acquisition writes once: it increments
  * `sessions.lease_epoch` (the fencing token the store checks) on the shared pool; a release writes
  * nothing, it only unlocks. So the lock connection only locks, unlocks and probes, one query at a time
- * in call order, and no session's lease waits behind another session's commit. A heartbeat probes the
+ * in call order (consecutive locks or unlocks of many sessions as one query: `batchedLockCall`), and
+ * no session's lease waits behind another session's commit. A heartbeat probes the
  * connection once the queue ahead of it has drained (so it measures the server, not the load); if it
  * fails or the connection errors, every lease's `lost` is aborted, and an acquisition caught by that
  * (also while its epoch write ran on the pool), or whose epoch write lost its own connection, is
@@ -129,12 +131,7 @@ export class PostgresTurnLeaseManager implements TurnLeaseManager {
     this.#acquiring.add(session_id);
     try {
       const connection = await this.#currentConnection();
-      const { rows } = await this.#query<{ locked: boolean }>(
-        connection,
-        "SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked",
-        [session_id],
-      );
-      if (!rows[0]?.locked) return null;
+      if (!(await this.#batched(connection, "lock", session_id))) return null;
       if (this.#closed) throw new Error("PostgresTurnLeaseManager is closed");
       const held: HeldLease = { controller: new AbortController() };
       this.#held.set(session_id, held);
@@ -170,12 +167,7 @@ export class PostgresTurnLeaseManager implements TurnLeaseManager {
   }
 
   async #acquireOn(connection: LockConnection, session_id: string): Promise<TurnLease | null> {
-    const { rows } = await this.#query<{ locked: boolean }>(
-      connection,
-      "SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked",
-      [session_id],
-    );
-    if (!rows[0]?.locked) return null;
+    if (!(await this.#batched(connection, "lock", session_id))) return null;
     const epoch = await this.#advanceEpoch(connection, session_id);
     if (this.#closed) throw new Error("PostgresTurnLeaseManager is closed");
     // The epoch was written on the pool, so its success says nothing of the lock connection: if that
@@ -244,11 +236,17 @@ export class PostgresTurnLeaseManager implements TurnLeaseManager {
   }
 
   #unlock(connection: LockConnection, session_id: string): Promise<unknown> {
-    return this.#query(connection, "SELECT pg_advisory_unlock(hashtextextended($1, 0))", [session_id]);
+    return this.#batched(connection, "unlock", session_id);
+  }
+
+  #batched(connection: LockConnection, kind: LockOperation, session_id: string): Promise<boolean> {
+    return batchedLockCall(connection, kind, session_id, (task) => this.#enqueue(connection, task));
   }
 
   /** Runs `task` on the connection after every query queued before it. */
   #enqueue<T>(connection: LockConnection, task: (client: pg.Client) => Promise<T>): Promise<T> {
+    // A batch queued before this task is no longer the tail: a later call must not join it.
+    connection.open = null;
     const run = connection.tail.then(async () => {
       if (this.#connection !== connection) throw new LockConnectionLostError("lease connection lost");
       try {
@@ -261,14 +259,6 @@ export class PostgresTurnLeaseManager implements TurnLeaseManager {
     });
     connection.tail = run.catch(() => undefined);
     return run;
-  }
-
-  #query<R extends pg.QueryResultRow>(
-    connection: LockConnection,
-    text: string,
-    values: unknown[],
-  ): Promise<pg.QueryResult<R>> {
-    return this.#enqueue(connection, (client) => client.query<R>(text, values));
   }
 
   #currentConnection(): Promise<LockConnection> {
@@ -285,7 +275,7 @@ export class PostgresTurnLeaseManager implements TurnLeaseManager {
       keepAlive: true,
       keepAliveInitialDelayMillis: 1_000,
     });
-    const connection: LockConnection = { client, tail: Promise.resolve(), probing: false };
+    const connection: LockConnection = { client, tail: Promise.resolve(), probing: false, open: null };
     client.on("error", (error) => this.#lose(connection, error));
     client.on("end", () => this.#lose(connection, new Error("lease connection ended")));
     try {
