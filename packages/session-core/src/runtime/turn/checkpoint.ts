@@ -54,12 +54,6 @@ export async function applyCheckpoint(turn: CheckpointTurn): Promise<void> {
   }
 }
 
-/** Whether a prompt for this Turn is queued: the Turn goes on instead of finishing. */
-export async function hasQueuedPrompt(host: CommandHost, turn_id: string): Promise<boolean> {
-  const commands = await host.context.store.listQueuedCommands(host.session_id);
-  return commands.some((command) => command.kind === "prompt" && command.turn_id === turn_id);
-}
-
 /**
  * Applies a queued prompt as a steer. False when it was withdrawn after the queue was read: the
  * store settles it only while it is still queued, so the commit fails and nothing of it is written.

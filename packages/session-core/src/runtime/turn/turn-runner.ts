@@ -9,7 +9,7 @@ import { applyConfig } from "../commands/set.js";
 import { TURN_STOPPED, writeStoppedFinish } from "../commands/stop.js";
 import type { SessionSettings } from "../session/session-settings.js";
 import { TurnFencedError } from "../session/session-writer.js";
-import { applyCheckpoint, hasQueuedPrompt } from "./checkpoint.js";
+import { applyCheckpoint } from "./checkpoint.js";
 import { requestModel } from "./model-request.js";
 import { OpenSegment } from "./open-segment.js";
 import { parkVerdict, resumeTurn } from "./parking.js";
@@ -300,12 +300,12 @@ export class TurnRunner {
       const tool_calls = await this.#runStep();
       this.#throwIfEnded();
       if (tool_calls > 0 && step < MAX_STEPS) continue;
-      if (await hasQueuedPrompt(this.#host, this.turn_id)) continue;
       try {
         this.#written(await writeCompletedFinish(this.#finishing(), this.#lastText));
         return;
       } catch (error) {
-        // A prompt committed for this Turn after the check: it joins as a steer
+        // A prompt queued for this Turn refuses its finish (the store checks in the finish's own
+        // commit, so no read before it): it joins as a steer at the next checkpoint
         // (docs/behaviour.md#turn-and-step).
         if (!(error instanceof StoreConflictError) || error.kind !== "queued") throw error;
         this.#segment.endSegment();
