@@ -8,7 +8,7 @@ import { allowanceOfAnswer, grantAllowance } from "../interactions/approval-allo
 import { assertEditFitsTool } from "../interactions/approval-edit.js";
 import { assertRespondable } from "../interactions/respond-validation.js";
 import type { ClaimLease } from "../session/claim-lease.js";
-import type { Actor } from "../session/session-facade.js";
+import type { Actor, RespondPrefetch } from "../session/session-facade.js";
 import type { SessionHost } from "../session/session-host.js";
 import type { SessionHosts } from "../session/session-hosts.js";
 import { markInteractionResumed, respondToInteraction } from "../transitions/interaction-transitions.js";
@@ -54,15 +54,23 @@ export async function respondToSessionInteraction(
   session_id: string,
   input: RespondInput,
   actor: Actor | undefined,
-  /** The session's record as the caller had just read it (see `SessionHandle`); else it is read. */
-  known?: SessionRecord,
+  /**
+   * The session's record as the caller had just read it (see `SessionHandle`), and the Interaction
+   * as it started reading it (`RespondPrefetch`); what is missing is read here.
+   */
+  known: RespondPrefetch & { session?: SessionRecord } = {},
 ): Promise<InteractionResult> {
   const { store } = hosts.context;
   // Both reads at once (one round trip instead of two); their checks keep their order.
   const [session, record] = await Promise.all([
-    known ?? store.getSession(session_id),
-    store.getInteraction(input.interaction_id),
+    known.session ?? store.getSession(session_id),
+    known.interaction ?? store.getInteraction(input.interaction_id),
   ]);
+  if (record && record.interaction.interaction_id !== input.interaction_id) {
+    throw new Error(
+      `Prefetched Interaction ${record.interaction.interaction_id} is not ${input.interaction_id}`,
+    );
+  }
   if (!session) throw new ParleyError("session_not_found", `Session not found: ${session_id}`);
   if (session.closed_at !== null || hosts.peek(session_id)?.isClosed) {
     throw new ParleyError("session_closed", `Session is closed: ${session_id}`);

@@ -1,5 +1,5 @@
 import type { LanguageModelV3 } from "@ai-sdk/provider";
-import type { MessagePage } from "../../ports/session-store.js";
+import type { InteractionRecord, MessagePage } from "../../ports/session-store.js";
 import type { InteractionRequest, InteractionResult, RespondInput } from "../../schema/interaction.js";
 import type { SessionMutation } from "../../schema/mutation.js";
 import type { QueuedPrompt, WithdrawPromptResult } from "../../schema/queued-prompt.js";
@@ -35,6 +35,15 @@ export interface SubscribeOptions {
   after_event_id?: number;
 }
 
+/**
+ * What a `respond` caller already started reading, so that the answer's first round trip does not
+ * read it again: `interaction` is `SessionStore.getInteraction` of the answered id (an API procedure
+ * starts it beside its access check; nothing of it is used before the answer's own checks).
+ */
+export interface RespondPrefetch {
+  interaction?: Promise<InteractionRecord | null>;
+}
+
 /** Who does something; recorded as `responded_by` on answers. */
 export interface Actor {
   user_id: string;
@@ -59,7 +68,7 @@ export interface Session {
     listener: (mutation: SessionMutation) => void | Promise<void>,
     options?: SubscribeOptions,
   ): () => void;
-  respond(input: RespondInput, actor?: Actor): Promise<InteractionResult>;
+  respond(input: RespondInput, actor?: Actor, prefetched?: RespondPrefetch): Promise<InteractionResult>;
   readonly interactions: SessionInteractions;
   status(): Promise<SessionStatus>;
   set(input: SessionSetInput, options?: SessionSetOptions): Promise<{ queued: boolean }>;

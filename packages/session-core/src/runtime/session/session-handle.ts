@@ -28,7 +28,14 @@ import {
   isEmptyChange,
   setInputOfChange,
 } from "./session-config.js";
-import type { Actor, Session, SessionInteractions, SubscribeOptions, TurnHandle } from "./session-facade.js";
+import type {
+  Actor,
+  RespondPrefetch,
+  Session,
+  SessionInteractions,
+  SubscribeOptions,
+  TurnHandle,
+} from "./session-facade.js";
 import type { SessionHost } from "./session-host.js";
 import type { SessionHosts } from "./session-hosts.js";
 import { subscribeToSession } from "./session-subscription.js";
@@ -207,10 +214,14 @@ export class SessionHandle implements Session {
     };
   }
 
-  respond(input: RespondInput, actor?: Actor): Promise<InteractionResult> {
+  respond(input: RespondInput, actor?: Actor, prefetched: RespondPrefetch = {}): Promise<InteractionResult> {
     try {
       const parsed = parseRespondInput(input);
-      return respondToSessionInteraction(this.#hosts, this.id, parsed, actor, this.#takeKnown());
+      const session = this.#takeKnown();
+      return respondToSessionInteraction(this.#hosts, this.id, parsed, actor, {
+        ...prefetched,
+        ...(session === undefined ? {} : { session }),
+      });
     } catch (error) {
       return Promise.reject(error);
     }

@@ -73,6 +73,35 @@ describe("respond()", () => {
     expect(await session.interactions()).toEqual([]);
   });
 
+  it("answers from an Interaction its caller already read (RespondPrefetch) without reading it again", async () => {
+    const { harness, session, interaction_id, turn } = await pendingApproval();
+    const interaction = harness.store.getInteraction(interaction_id);
+    let reads = 0;
+    const getInteraction = harness.store.getInteraction.bind(harness.store);
+    harness.store.getInteraction = (id) => {
+      reads += 1;
+      return getInteraction(id);
+    };
+    await session.respond({ interaction_id, response: approval("approved") }, undefined, { interaction });
+    expect(await turn.finished).toMatchObject({ success: true });
+    expect(reads).toBe(0);
+  });
+
+  it("refuses an Interaction prefetched for another id, and commits nothing", async () => {
+    const { harness, session, interaction_id } = await pendingApproval();
+    const other = harness.store
+      .getInteraction(interaction_id)
+      .then((record) =>
+        record
+          ? { ...record, interaction: { ...record.interaction, interaction_id: "interaction:other" } }
+          : null,
+      );
+    await expect(
+      session.respond({ interaction_id, response: approval("approved") }, undefined, { interaction: other }),
+    ).rejects.toThrow(`Prefetched Interaction interaction:other is not ${interaction_id}`);
+    expect((await harness.store.getInteraction(interaction_id))?.interaction.status).toBe("pending");
+  });
+
   it("G11: a denied question fails the tool with Interaction denied", async () => {
     const { harness, session, interaction_id, turn } = await pendingQuestion();
     const result = await session.respond({
