@@ -32,6 +32,7 @@ export * from "./schema/tool-allowance.js";
 export * from "./schema/turn.js";
 export * from "./schema/user-role.js";
 export * from "./schema/wire-schemas.js";
+export * from "./store/commit-parts.js";
 export * from "./store/commit-well-formedness.js";
 export * from "./store/page-cursor.js";
 export * from "./store/starting-prompt.js";

@@ -1,4 +1,10 @@
-import { type SessionCommit, StoreConflictError, startingPromptCommand } from "@parley/session-core";
+import {
+  hasCommandPart,
+  reportsQueuedCommands,
+  type SessionCommit,
+  StoreConflictError,
+  startingPromptCommand,
+} from "@parley/session-core";
 import { Prisma } from "@prisma/client";
 import { COMMAND_COLUMNS } from "./session-commands.js";
 import { valueList } from "./table-columns.js";
@@ -7,12 +13,26 @@ import { SESSION_COMMAND_COLUMNS } from "./tables.js";
 // The command part of a revision statement (see `revisionStatement`): a Turn's start
 // (`starts_turn`), the commands it settles (`settle_commands`) and its finish (`ends_turn`). Each
 // reads the session's commands, so a revision with any of them checks that its snapshot is the
-// session row's latest version (`readsCommands`, `SNAPSHOT_IS_LATEST`): every write of a session's
+// session row's latest version (`readsCommands`, `snapshotIsLatest`): every write of a session's
 // commands also writes its session row (see `enqueueCommand`, `withdrawPrompt`).
 
-/** Whether the revision reads the session's commands (and so checks its snapshot is the latest). */
+/**
+ * Whether the revision reads the session's commands, and so checks that its snapshot is the latest:
+ * with a command part, or when it reports the queued commands.
+ */
 export function readsCommands(commit: SessionCommit): boolean {
-  return Boolean(commit.settle_commands?.length || commit.ends_turn || commit.starts_turn);
+  return hasCommandPart(commit) || reportsQueuedCommands(commit);
+}
+
+/**
+ * The queued commands a revision reports (`report_queued_commands`), as a JSON array in queue order,
+ * read with the session row's latest version (see `snapshotIsLatest`).
+ */
+export function queuedCommandsSelect(commit: SessionCommit): Prisma.Sql {
+  if (!reportsQueuedCommands(commit)) return Prisma.sql`NULL::jsonb`;
+  return Prisma.sql`(SELECT COALESCE(jsonb_agg(to_jsonb(q) ORDER BY q.position), '[]'::jsonb)
+      FROM (SELECT ${COMMAND_COLUMNS}, position FROM session_commands
+             WHERE session_id = ${commit.session_id} AND status = 'queued') AS q)`;
 }
 
 /**

@@ -1,5 +1,6 @@
 import {
   type CommitResult,
+  hasCommandPart,
   type InteractionEvent,
   type InteractionRecord,
   ParleyError,
@@ -17,10 +18,12 @@ import {
   commandAssignments,
   commandCtes,
   finishesInTurnWrite,
+  queuedCommandsSelect,
   readsCommands,
   snapshotIsLatest,
 } from "./commit-commands.js";
 import { rejection, rejectionError, StaleSnapshot } from "./commit-rejections.js";
+import { toSessionCommand } from "./session-commands.js";
 import { inTransaction, poolSqlClient, type SqlClient } from "./sql-client.js";
 import { rejectionOf } from "./statement-rejection.js";
 import { assignmentList, columnList, excludedAssignmentList, recordsetDefinition } from "./table-columns.js";
@@ -228,7 +231,7 @@ function revisionStatement(
   const indexed = interactions ? Prisma.sql`, indexed AS (${interactions})` : Prisma.empty;
   const feed = feedWrite(events, accepted, now);
   const turned = turnWrite(commit, accepted, now);
-  const commands = readsCommands(commit) ? commandCtes(commit, accepted, now) : Prisma.empty;
+  const commands = hasCommandPart(commit) ? commandCtes(commit, accepted, now) : Prisma.empty;
   const feedIds = feed
     ? Prisma.sql`(SELECT array_agg(event_id ORDER BY event_id) FROM fed)`
     : Prisma.sql`NULL::bigint[]`;
@@ -241,7 +244,7 @@ function revisionStatement(
     )${written}${logged}${indexed}${turned}${commands}${feed ?? Prisma.empty}
     SELECT (SELECT last_event_id FROM updated) AS last_event_id,
            (SELECT lease_epoch FROM updated) AS lease_epoch, ${feedIds} AS feed_ids,
-           ${autoTitledSelect(commit)} AS auto_titled
+           ${autoTitledSelect(commit)} AS auto_titled, ${queuedCommandsSelect(commit)} AS queued_commands
      WHERE ${rejection(commit, messageWritten)}`;
 }
 
@@ -298,6 +301,7 @@ async function runRevision(client: SqlClient, commit: SessionCommit, now: number
     lease_epoch: number | null;
     feed_ids: string[] | null;
     auto_titled: boolean | null;
+    queued_commands: Parameters<typeof toSessionCommand>[0][] | null;
   }[];
   try {
     rows = await client.rows(statement);
@@ -313,6 +317,7 @@ async function runRevision(client: SqlClient, commit: SessionCommit, now: number
   const claimed = {
     ...(commit.claim && row.lease_epoch !== null ? { epoch: row.lease_epoch } : {}),
     ...(commit.starts_turn ? { auto_titled: row.auto_titled === true } : {}),
+    ...(row.queued_commands ? { queued_commands: row.queued_commands.map(toSessionCommand) } : {}),
   };
   if (mutationJson === null) return { interaction_events, ...claimed };
   const event_id = row.last_event_id;

@@ -10,6 +10,7 @@ import type { SessionMessage } from "../schema/messages.js";
 import type { SessionMutation, UnsequencedMutation } from "../schema/mutation.js";
 import type { SessionRecord } from "../schema/session.js";
 import type { SessionCommand } from "../schema/session-command.js";
+import { reportsQueuedCommands } from "../store/commit-parts.js";
 import { startingPromptCommand } from "../store/starting-prompt.js";
 import type { InMemoryTurns } from "./in-memory-turns.js";
 
@@ -208,5 +209,8 @@ export function applyCommit(
     interaction_events,
     ...(epoch === undefined ? {} : { epoch }),
     ...(auto_titled === undefined ? {} : { auto_titled }),
+    ...(reportsQueuedCommands(commit)
+      ? { queued_commands: state.commands.filter((command) => command.status === "queued") }
+      : {}),
   });
 }

@@ -128,6 +128,13 @@ export interface SessionCommit {
    * the prompt as usual. Comes with `claim` of the same Turn.
    */
   starts_turn?: StartsTurn;
+  /**
+   * The commit reports the session's queued commands (`CommitResult.queued_commands`), as they stand
+   * when it commits: a command committed while it waited for the session makes it go again. A Step
+   * checkpoint right after it then needs no read of the queue. Ignored with a command part
+   * (`settle_commands`, `ends_turn`, `starts_turn`), which reports nothing.
+   */
+  report_queued_commands?: boolean;
 }
 
 /** `SessionCommit.starts_turn`: the prompt that starts the Turn, as its command row records it. */
@@ -180,6 +187,8 @@ export interface CommitResult {
   epoch?: number;
   /** With `starts_turn`: whether the untitled session took its `auto_title`. */
   auto_titled?: boolean;
+  /** With `report_queued_commands`: the session's queued commands at this commit, in queue order. */
+  queued_commands?: SessionCommand[];
 }
 
 export interface MessagePage {

@@ -66,6 +66,7 @@ async function queuePrompt(
     new_turn_id,
     ...(auto_title === "" ? {} : { auto_title }),
   });
+  host.writer.queued.forget();
   if (command.kind !== "prompt" || command.turn_id === null) {
     throw new Error(`Command ${command.command_id} is not a prompt`);
   }
@@ -98,6 +99,7 @@ export async function withdrawPrompt(host: CommandHost, request_id: string): Pro
     request_id,
     settled_at: now,
   });
+  host.writer.queued.forget();
   if (status === "not_found") {
     throw new ParleyError("invalid_input", `No prompt with request_id ${request_id} in this session`);
   }

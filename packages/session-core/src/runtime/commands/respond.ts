@@ -3,6 +3,7 @@ import type { InteractionRecord } from "../../ports/session-store.js";
 import { type InteractionResult, type RespondInput, respondInputSchema } from "../../schema/interaction.js";
 import type { AssistantMessage } from "../../schema/messages.js";
 import type { SessionRecord } from "../../schema/session.js";
+import type { SessionCommand } from "../../schema/session-command.js";
 import type { ToolAllowance } from "../../schema/tool-allowance.js";
 import { allowanceOfAnswer, grantAllowance } from "../interactions/approval-allowance.js";
 import { assertEditFitsTool } from "../interactions/approval-edit.js";
@@ -109,13 +110,6 @@ async function commitResponse(
     host.writer.cached(record.message_id) === undefined
       ? store.getMessage(host.session_id, record.message_id).catch(() => null)
       : undefined;
-  // While the lock is tried, the queued commands the resumed Turn starts from are read too (nothing
-  // is read again after the commit: see `KnownUnderLease`).
-  const commandsRead = host.ownsTurn
-    ? undefined
-    : store.listQueuedCommands(host.session_id).catch(() => store.listQueuedCommands(host.session_id));
-  // Awaited by the resume only; a failed answer leaves it unread.
-  commandsRead?.catch(() => undefined);
   const lease: ClaimLease | null = host.ownsTurn ? null : await host.claim();
   const stored = await prefetched;
   const turn_id = record.interaction.request.turn_id;
@@ -179,7 +173,9 @@ async function commitResponse(
       resolved_here: new Set([record.tool_call_id]),
       known: {
         ...(committed_open?.status === "streaming" ? { open: committed_open } : {}),
-        ...(commandsRead === undefined ? {} : { commands: commandsRead }),
+        // The queued commands the resumed Turn starts from: as the claiming commit reported them
+        // (see `QueuedCommandsSeen`), else read (see `KnownUnderLease`).
+        commands: queuedAfterClaim(host),
         // A granted allowance changed the record since it was read.
         ...(allowance ? {} : { record: session }),
       },
@@ -191,4 +187,16 @@ async function commitResponse(
     if (host.parkWaitingTurns) host.resumeIfAnsweredInBackground();
   }
   return result;
+}
+
+function queuedAfterClaim(host: SessionHost): Promise<SessionCommand[]> {
+  const reported = host.writer.queued.take();
+  if (reported) return Promise.resolve(reported);
+  const { store } = host.context;
+  const read = store
+    .listQueuedCommands(host.session_id)
+    .catch(() => store.listQueuedCommands(host.session_id));
+  // Awaited by the resume only; a resume that never starts leaves it unread.
+  read.catch(() => undefined);
+  return read;
 }

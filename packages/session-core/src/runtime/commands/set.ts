@@ -35,6 +35,8 @@ export async function configure(host: CommandHost, input: SetCommand["input"]): 
     created_at: now,
     session_patch: { ...configuredPatch(change), updated_at: now },
   });
+  // The Turn's next checkpoint reads the queue (see `QueuedCommandsSeen`).
+  host.writer.queued.forget();
   if (!input.publish_mutation) return;
   await host.writer.commitSessionChange({ mutation: await configMutation(host, now) });
 }

@@ -37,6 +37,7 @@ export async function stopSession(
     command: { kind: "stop", input: { reason: reason === "session_disposed" ? reason : "turn_stopped" } },
     created_at: clock.now(),
   });
+  host.writer.queued.forget();
   for (;;) {
     // A Turn running here stops; else this process drives the stop when it can take the lease,
     // and waits for the stopped orphan Turn it started.

@@ -10,6 +10,12 @@ import {
 } from "../transitions/transition.js";
 import { type MutationBase, mutationOf, wholeMessageMutation } from "./revision-mutations.js";
 
+/** The transition of a checkpoint of the live state alone (the committed copy catches up). */
+export const liveStateAlone: AssistantTransitionFn = (current) => ({
+  message: current,
+  mutation: { variant: "message" },
+});
+
 /**
  * The live state of one open assistant message (DESIGN §10.6): what the stream made of it since its
  * last checkpoint, never committed on its own. `message.revision` stays the committed revision it

@@ -7,7 +7,8 @@ import type { RuntimeIds } from "../ids.js";
 import type { RuntimeLogger } from "../session-runtime-options.js";
 import type { AssistantTransition, AssistantTransitionFn, MutationSpec } from "../transitions/transition.js";
 import { turnProgressOf } from "../turn/turn-progress.js";
-import { checkpointSpec, type LiveCopy, LiveState, replayLive } from "./live-copies.js";
+import { checkpointSpec, type LiveCopy, LiveState, liveStateAlone, replayLive } from "./live-copies.js";
+import { QueuedCommandsSeen } from "./queued-commands-seen.js";
 import {
   type AppendOptions,
   type CheckpointOptions,
@@ -24,15 +25,8 @@ export class TurnFencedError extends Error {
 
 const MAX_CONFLICT_RETRIES = 20;
 
-/** What a checkpoint committed (`value`: what its transition returned); null when nothing changed. */
-/** A checkpoint's revision; `epoch` when it claimed the Turn. */
+/** What a checkpoint committed (`value`: what its transition returned; `epoch` when it claimed the Turn). */
 type Checkpointed<T> = { message: AssistantMessage; value: T | undefined; epoch?: number } | null;
-
-/** A checkpoint of the live state alone. */
-const unchanged: AssistantTransitionFn = (current) => ({
-  message: current,
-  mutation: { variant: "message" },
-});
 
 interface WriterDeps {
   session_id: string;
@@ -59,6 +53,8 @@ export class SessionWriter {
   readonly #open = new Map<string, AssistantMessage>();
   /** Live state of open assistant messages, present while it differs from the committed copy. */
   readonly #live: LiveState;
+  /** The queued commands the latest commit reported, for the Step checkpoint after it. */
+  readonly queued = new QueuedCommandsSeen();
   #tail: Promise<unknown> = Promise.resolve();
   #nextSequence: number | undefined;
   #inFlight = 0;
@@ -115,7 +111,7 @@ export class SessionWriter {
    */
   checkpointLive(message_id: string, options: CheckpointOptions = {}): Promise<Checkpointed<undefined>> {
     return this.serial(async () =>
-      this.#live.has(message_id) ? this.#checkpoint(message_id, unchanged, options) : null,
+      this.#live.has(message_id) ? this.#checkpoint(message_id, liveStateAlone, options) : null,
     );
   }
 
@@ -354,7 +350,8 @@ export class SessionWriter {
     applyLocally: (result: CommitResult) => void,
   ): Promise<CommitResult> {
     const turn = turnProgressOf(commit);
-    const result = await this.#deps.store.commit(turn ? { ...commit, turn } : commit);
+    const result = await this.#deps.store.commit(this.queued.request(turn ? { ...commit, turn } : commit));
+    this.queued.record(result);
     if (result.event) this.#live.followed(result.event.event_id);
     applyLocally(result);
     const session_events = [result.preceding_event, result.event].filter(

@@ -6,8 +6,12 @@ import { approve, turnFinish, untilHostless, waitingInA } from "./durable-fixtur
 import { createApprovalTool } from "./tools.js";
 
 describe("a waiting Turn is rows", () => {
-  async function parkedInA(tool_call_ids = ["call_1"], options: { recovery_loop?: false } = {}) {
-    const approval = createApprovalTool();
+  async function parkedInA(
+    tool_call_ids = ["call_1"],
+    options: { recovery_loop?: false; beforeEffect?: () => Promise<void> } = {},
+  ) {
+    const { beforeEffect, ...runtimeOptions } = options;
+    const approval = createApprovalTool("delete_file", beforeEffect);
     const model = createScriptedModel([
       tool_call_ids.map((id, index) => ({
         tool_call: { id, name: "delete_file", input: { path: `file-${index}` } },
@@ -18,7 +22,7 @@ describe("a waiting Turn is rows", () => {
       model,
       tools: { delete_file: approval.tool },
       park_waiting_turns: true,
-      ...options,
+      ...runtimeOptions,
     });
     const session = await harness.createSession({ process_id: "A" });
     const turn = await session.prompt({ query: "delete" });
@@ -124,37 +128,51 @@ describe("a waiting Turn is rows", () => {
   });
 
   it("respond acknowledges once the answer is committed; resuming the parked Turn does not delay it", async () => {
-    const { harness, session, turn, interaction_ids, effects } = await parkedInA();
-    // Hold back the resuming process's read of the queued commands (the open message it does not
-    // read: its answer just committed it): with Postgres that read, the replay setup and the answer's
-    // delivery race; a reply that waits for them lags the committed answer its client already sees.
+    // The resumed tool is held just before its side effect: the reply must not wait for it (with
+    // Postgres, the resume and the answer's delivery race; a reply that waited for them would lag the
+    // committed answer its client already sees).
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => {
       release = resolve;
     });
-    let held = 0;
+    let reachedEffect: () => void = () => undefined;
+    const atEffect = new Promise<void>((resolve) => {
+      reachedEffect = resolve;
+    });
+    const { harness, session, turn, interaction_ids, effects } = await parkedInA(["call_1"], {
+      beforeEffect: () => {
+        reachedEffect();
+        return gate;
+      },
+    });
     let openReads = 0;
-    const listQueued = harness.store.listQueuedCommands.bind(harness.store);
-    harness.store.listQueuedCommands = async (session_id) => {
-      held += 1;
-      await gate;
-      return listQueued(session_id);
-    };
+    let queueReads = 0;
     const listOpen = harness.store.listOpenAssistantMessages.bind(harness.store);
     harness.store.listOpenAssistantMessages = async (session_id) => {
       openReads += 1;
       return listOpen(session_id);
     };
+    const listQueued = harness.store.listQueuedCommands.bind(harness.store);
+    harness.store.listQueuedCommands = async (session_id) => {
+      queueReads += 1;
+      return listQueued(session_id);
+    };
     const remote = await harness.runtime("B").openSession(session.id);
     const finished = turnFinish(harness, turn.id);
     const result = await remote?.respond(approve(interaction_ids[0] ?? ""));
     expect(result).toMatchObject({ status: "resolved" });
-    expect(held).toBeGreaterThan(0);
+    await atEffect;
     expect(effects).toEqual([]);
+    // The resume read neither the open message (its answer just committed it) nor the queue (the
+    // claiming commit reported it).
+    expect({ openReads, queueReads }).toEqual({ openReads: 0, queueReads: 0 });
     release();
     expect(await finished).toMatchObject({ status: "completed", text: "all done" });
     expect(effects).toEqual(["file-0"]);
-    expect(openReads).toBe(0);
+    await untilHostless(harness, "B");
+    // Nor did the checkpoint after the tool (the tool's commit reported the queue): the one read is
+    // the queue check after the finished Turn gave the lease back.
+    expect({ openReads, queueReads }).toEqual({ openReads: 0, queueReads: 1 });
   });
 
   it("two waiting tools: each answer resumes the Turn; the first answer's tool runs, the other parks again", async () => {

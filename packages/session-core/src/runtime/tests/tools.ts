@@ -16,7 +16,11 @@ const approvalToolInputSchema = z.strictObject({ path: z.string().min(1) });
  * tool). Like the built-in gated tools it acts on the approved input, which an approver may have
  * edited.
  */
-export function createApprovalTool(name = "delete_file") {
+export function createApprovalTool(
+  name = "delete_file",
+  /** Awaited after an approval, before the side effect (a test holds the resumed tool there). */
+  beforeEffect: () => Promise<void> = async () => undefined,
+) {
   const effects: string[] = [];
   const decisions: ApprovalDecision[] = [];
   const tool = define_agent_tool({
@@ -34,6 +38,7 @@ export function createApprovalTool(name = "delete_file") {
       decisions.push(decision);
       if (!decision.approved) return { success: false, error: "denied" };
       const approved = approvalToolInputSchema.parse(decision.input ?? input);
+      await beforeEffect();
       effects.push(approved.path);
       return { deleted: approved.path };
     },

@@ -29,7 +29,9 @@ export interface CheckpointTurn {
 export async function applyCheckpoint(turn: CheckpointTurn): Promise<void> {
   const { host, segment } = turn;
   let steered = false;
-  const commands = await host.context.store.listQueuedCommands(host.session_id);
+  // What the Turn's last commit reported, else read (see `QueuedCommandsSeen`).
+  const commands =
+    host.writer.queued.take() ?? (await host.context.store.listQueuedCommands(host.session_id));
   for (const command of commands) {
     if (command.kind === "stop") turn.stopHere(command.input.reason);
     if (command.kind === "set") {

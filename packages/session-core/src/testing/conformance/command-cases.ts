@@ -66,6 +66,27 @@ export function describeCommandConformance(context: ConformanceContext): void {
       expect(third.command.turn_id).toBe("turn:next");
     });
 
+    it("a commit that reports the queued commands returns them as of that commit, in queue order; others report none", async () => {
+      await createSession(context, "session:a");
+      const a = await enqueue(context, "session:a", set);
+      const b = await enqueue(context, "session:a", prompt("go"));
+      const reported = await context.store.commit({ session_id: "session:a", report_queued_commands: true });
+      expect(reported.queued_commands?.map((command) => command.command_id)).toEqual([
+        a.command.command_id,
+        b.command.command_id,
+      ]);
+      expect(reported.queued_commands).toEqual(await context.store.listQueuedCommands("session:a"));
+      expect((await context.store.commit({ session_id: "session:a" })).queued_commands).toBeUndefined();
+      const settled = await context.store.commit({
+        session_id: "session:a",
+        report_queued_commands: true,
+        settle_commands: [{ command_id: a.command.command_id, status: "applied" }],
+      });
+      expect(settled.queued_commands).toBeUndefined();
+      const after = await context.store.commit({ session_id: "session:a", report_queued_commands: true });
+      expect(after.queued_commands?.map((command) => command.command_id)).toEqual([b.command.command_id]);
+    });
+
     it("lists queued commands in commit order and keeps settled ones out", async () => {
       await createSession(context, "session:a");
       const a = await enqueue(context, "session:a", set);
