@@ -6,7 +6,7 @@ import {
   startingPromptCommand,
 } from "@parley/session-core";
 import { Prisma } from "@prisma/client";
-import { COMMAND_COLUMNS } from "./session-commands.js";
+import { COMMAND_COLUMNS, queuedCommandRows } from "./session-commands.js";
 import { valueList } from "./table-columns.js";
 import { SESSION_COMMAND_COLUMNS } from "./tables.js";
 
@@ -31,8 +31,7 @@ export function readsCommands(commit: SessionCommit): boolean {
 export function queuedCommandsSelect(commit: SessionCommit): Prisma.Sql {
   if (!reportsQueuedCommands(commit)) return Prisma.sql`NULL::jsonb`;
   return Prisma.sql`(SELECT COALESCE(jsonb_agg(to_jsonb(q) ORDER BY q.position), '[]'::jsonb)
-      FROM (SELECT ${COMMAND_COLUMNS}, position FROM session_commands
-             WHERE session_id = ${commit.session_id} AND status = 'queued') AS q)`;
+      FROM (${queuedCommandRows(commit.session_id)}) AS q)`;
 }
 
 /**
@@ -145,15 +144,12 @@ export function finishesInTurnWrite(commit: SessionCommit): boolean {
   return written !== undefined && written === commit.ends_turn?.turn_id;
 }
 
-/** The `WHEN … THEN parley_reject_commit(…)` branches of the command checks, after the session's. */
+/** The `WHEN … THEN parley_reject_commit(…)` branches of a start's checks, after the session's. */
 export function commandRejections(commit: SessionCommit): Prisma.Sql {
-  const branches: Prisma.Sql[] = [];
-  if (commit.starts_turn) {
-    branches.push(Prisma.sql`
+  if (!commit.starts_turn) return Prisma.empty;
+  return Prisma.sql`
       WHEN (SELECT busy FROM start_busy) THEN parley_reject_commit('start_busy')
-      WHEN NOT EXISTS (SELECT 1 FROM start_inserted) THEN parley_reject_commit('start_request_used')`);
-  }
-  return branches.length === 0 ? Prisma.empty : Prisma.join(branches, "");
+      WHEN NOT EXISTS (SELECT 1 FROM start_inserted) THEN parley_reject_commit('start_request_used')`;
 }
 
 /** The checks of settlements and a finish, after the message's (see `rejection`). */

@@ -49,7 +49,7 @@ import {
   toSessionEvent,
   toSessionRecord,
 } from "./row-mapping.js";
-import { COMMAND_COLUMNS, enqueueCommand, toSessionCommand } from "./session-commands.js";
+import { COMMAND_COLUMNS, enqueueCommand, queuedCommandRows, toSessionCommand } from "./session-commands.js";
 import { poolSqlClient, type SqlClient } from "./sql-client.js";
 import { columnList, valueList } from "./table-columns.js";
 import {
@@ -225,9 +225,9 @@ export class PrismaSessionStore implements SessionStore {
   }
 
   async listQueuedCommands(session_id: string): Promise<SessionCommand[]> {
-    const rows = await this.#read<Parameters<typeof toSessionCommand>[0]>(Prisma.sql`
-      SELECT ${COMMAND_COLUMNS} FROM session_commands
-       WHERE session_id = ${session_id} AND status = 'queued' ORDER BY position`);
+    const rows = await this.#read<Parameters<typeof toSessionCommand>[0]>(
+      Prisma.sql`${queuedCommandRows(session_id)} ORDER BY position`,
+    );
     return rows.map(toSessionCommand);
   }
 

@@ -1,6 +1,6 @@
 import type { PromptCommand, WithdrawPromptResult } from "@parley/session-core";
 import { Prisma } from "@prisma/client";
-import { COMMAND_COLUMNS, toSessionCommand } from "./session-commands.js";
+import { COMMAND_COLUMNS, SESSION_ROW_WRITE, toSessionCommand } from "./session-commands.js";
 import type { SqlClient } from "./sql-client.js";
 
 type CommandRow = Parameters<typeof toSessionCommand>[0];
@@ -33,11 +33,11 @@ export async function withdrawPrompt(
   sql: SqlClient,
   input: { session_id: string; request_id: string; settled_at: number },
 ): Promise<WithdrawPromptResult["status"] | "not_found"> {
-  // The session row is written (and locked first, in the order of a revision's locks) as with every
-  // write of a session's commands: see `enqueueCommand`.
+  // The session row is written (see `SESSION_ROW_WRITE`), and locked first, in the order of a
+  // revision's locks.
   const [withdrawn] = await sql.rows<{ withdrawn: number }>(Prisma.sql`
     WITH touched AS (
-      UPDATE sessions SET active_turn_id = active_turn_id WHERE session_id = ${input.session_id} RETURNING 1
+      UPDATE sessions SET ${SESSION_ROW_WRITE} WHERE session_id = ${input.session_id} RETURNING 1
     ), withdrawn AS (
       UPDATE session_commands c SET status = 'cancelled', settled_at = ${input.settled_at}::bigint
        WHERE c.session_id = ${input.session_id} AND c.request_id = ${input.request_id}

@@ -16,6 +16,19 @@ type CommandRow = RawRow<typeof SESSION_COMMAND_COLUMNS>;
 
 export const COMMAND_COLUMNS = columnList(SESSION_COMMAND_COLUMNS);
 
+/**
+ * A write of the session row that changes nothing. Every write of a session's commands makes one
+ * (here and in `withdrawPrompt`): a revision that reads the commands checks that no write of that
+ * row committed after its snapshot (`snapshotIsLatest`), so a command is always such a write.
+ */
+export const SESSION_ROW_WRITE = Prisma.sql`active_turn_id = active_turn_id`;
+
+/** The session's queued commands with their queue `position`, to order or aggregate. */
+export function queuedCommandRows(session_id: string): Prisma.Sql {
+  return Prisma.sql`SELECT ${COMMAND_COLUMNS}, position FROM session_commands
+     WHERE session_id = ${session_id} AND status = 'queued'`;
+}
+
 export function toSessionCommand(row: CommandRow): SessionCommand {
   return sessionCommandSchema.parse({
     session_id: row.session_id,
@@ -79,10 +92,8 @@ export async function enqueueCommand(
       Prisma.sql`title = CASE WHEN plan.auto_titled THEN ${input.auto_title} ELSE s.title END`,
     );
   }
-  // The session row is written even when nothing of it changes: a revision that reads the
-  // session's commands checks that no write of that row committed after its snapshot
-  // (`snapshotIsLatest`), so a command is always such a write.
-  if (assignments.length === 0) assignments.push(Prisma.sql`active_turn_id = s.active_turn_id`);
+  // The session row is written even when nothing of it changes (see `SESSION_ROW_WRITE`).
+  if (assignments.length === 0) assignments.push(SESSION_ROW_WRITE);
   const update = Prisma.sql`, updated AS (
           UPDATE sessions s SET ${Prisma.join(assignments, ", ")} FROM plan
            WHERE s.session_id = ${session_id} RETURNING 1)`;

@@ -124,6 +124,11 @@ export function checkCommit(
   }
 }
 
+/** The commands still queued, in queue order. */
+export function queuedOf(commands: readonly SessionCommand[]): SessionCommand[] {
+  return commands.filter((command) => command.status === "queued");
+}
+
 /** Writes a checked commit; nothing here can fail, which makes the commit all-or-nothing. */
 export function applyCommit(
   target: InMemoryCommitTarget,
@@ -209,8 +214,6 @@ export function applyCommit(
     interaction_events,
     ...(epoch === undefined ? {} : { epoch }),
     ...(auto_titled === undefined ? {} : { auto_titled }),
-    ...(reportsQueuedCommands(commit)
-      ? { queued_commands: state.commands.filter((command) => command.status === "queued") }
-      : {}),
+    ...(reportsQueuedCommands(commit) ? { queued_commands: queuedOf(state.commands) } : {}),
   });
 }

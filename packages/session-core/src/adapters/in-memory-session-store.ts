@@ -37,6 +37,7 @@ import {
   checkCommit,
   type InMemoryCommitTarget,
   type InMemorySessionState,
+  queuedOf,
 } from "./in-memory-commit.js";
 import { InMemoryTurns } from "./in-memory-turns.js";
 import { queuedPromptsOf, withdrawPromptIn } from "./queued-prompts.js";
@@ -279,8 +280,7 @@ export class InMemorySessionStore implements SessionStore, LeaseEpochSink {
   }
 
   async listQueuedCommands(session_id: string): Promise<SessionCommand[]> {
-    const commands = this.#sessions.get(session_id)?.commands ?? [];
-    return structuredClone(commands.filter((command) => command.status === "queued"));
+    return structuredClone(queuedOf(this.#sessions.get(session_id)?.commands ?? []));
   }
 
   async listSessionsWithQueuedCommands(query: ListQueuedSessionsQuery): Promise<string[]> {

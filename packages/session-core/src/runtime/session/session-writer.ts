@@ -25,7 +25,10 @@ export class TurnFencedError extends Error {
 
 const MAX_CONFLICT_RETRIES = 20;
 
-/** What a checkpoint committed (`value`: what its transition returned; `epoch` when it claimed the Turn). */
+/**
+ * What a checkpoint committed (`value`: what its transition returned; `epoch` when it claimed the
+ * Turn); null when nothing changed.
+ */
 type Checkpointed<T> = { message: AssistantMessage; value: T | undefined; epoch?: number } | null;
 
 interface WriterDeps {
