@@ -45,9 +45,12 @@ export async function startPromptHere(
 ): Promise<{ auto_titled: boolean } | { handle: TurnHandle } | null> {
   if (host.ownsTurn || host.isClosed) return null;
   const { store, ids } = host.context;
+  // The user message's sequence is read beside the lock, not after it: a message appended
+  // meanwhile by the lock's last holder makes the append read it again (a `sequence` conflict).
   const [lease, record] = await Promise.all([
     host.claim(),
     prompt.known ?? store.getSession(host.session_id),
+    host.writer.sequence.prime(),
   ]);
   if (!lease) return null;
   const { session_id } = host;

@@ -7,8 +7,10 @@ import type { SessionCommand } from "../../schema/session-command.js";
  * statement less per Step). A Turn's commit (fenced by its epoch, or claiming the Turn) asks the
  * store for them (`SessionCommit.report_queued_commands`); the store reports them as they stand
  * when the commit commits, so the checkpoint decides as if it had read right after its commit, and
- * nothing the Turn does in between is visible. Any commit that reports nothing, and any command this
- * process queues, forgets them: the checkpoint then reads.
+ * nothing the Turn does in between is visible. A commit that starts a Turn (`starts_turn`) is refused
+ * while any command is queued, so the queue it leaves is known to be empty without a report. Any
+ * other commit that reports nothing, and any command this process queues, forgets them: the
+ * checkpoint then reads.
  */
 export class QueuedCommandsSeen {
   #commands: SessionCommand[] | undefined;
@@ -19,9 +21,9 @@ export class QueuedCommandsSeen {
     return turns ? { ...commit, report_queued_commands: true } : commit;
   }
 
-  /** Keeps the report of the latest commit (none: forgotten). */
-  record(result: CommitResult): void {
-    this.#commands = result.queued_commands;
+  /** Keeps what the latest commit, `commit`, tells of the queue (nothing: forgotten). */
+  record(commit: SessionCommit, result: CommitResult): void {
+    this.#commands = commit.starts_turn ? [] : result.queued_commands;
   }
 
   forget(): void {

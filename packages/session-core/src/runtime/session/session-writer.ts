@@ -8,6 +8,7 @@ import type { RuntimeLogger } from "../session-runtime-options.js";
 import type { AssistantTransition, AssistantTransitionFn, MutationSpec } from "../transitions/transition.js";
 import { turnProgressOf } from "../turn/turn-progress.js";
 import { checkpointSpec, type LiveCopy, LiveState, liveStateAlone, replayLive } from "./live-copies.js";
+import { NextSequence } from "./next-sequence.js";
 import { QueuedCommandsSeen } from "./queued-commands-seen.js";
 import {
   type AppendOptions,
@@ -58,12 +59,14 @@ export class SessionWriter {
   readonly #live: LiveState;
   /** The queued commands the latest commit reported, for the Step checkpoint after it. */
   readonly queued = new QueuedCommandsSeen();
+  /** Where this process's next message goes. */
+  readonly sequence: NextSequence;
   #tail: Promise<unknown> = Promise.resolve();
-  #nextSequence: number | undefined;
   #inFlight = 0;
 
   constructor(deps: WriterDeps) {
     this.#deps = deps;
+    this.sequence = new NextSequence(() => deps.store.lastSequence(deps.session_id));
     this.#live = new LiveState({
       session_id: deps.session_id,
       bus: deps.bus,
@@ -124,10 +127,10 @@ export class SessionWriter {
    */
   beginLive(build: (sequence: number, now: number) => AssistantMessage): Promise<AssistantMessage> {
     return this.serial(async () => {
-      this.#nextSequence ??= (await this.#deps.store.lastSequence(this.session_id)) + 1;
+      const sequence = await this.sequence.peek();
       const now = this.#deps.clock.now();
-      const message: AssistantMessage = { ...build(this.#nextSequence, now), revision: 0 };
-      this.#nextSequence += 1;
+      const message: AssistantMessage = { ...build(sequence, now), revision: 0 };
+      this.sequence.advancePast(sequence);
       this.#live.begin(message, now);
       return message;
     });
@@ -219,9 +222,7 @@ export class SessionWriter {
       } catch (error) {
         this.#throwUnlessRetried(error, "sequence", attempt);
         // Another process took the sequence it was opened at: it moves after the last one.
-        const sequence = (await this.#deps.store.lastSequence(this.session_id)) + 1;
-        live.message = { ...live.message, sequence };
-        this.#nextSequence = Math.max(this.#nextSequence ?? 0, sequence + 1);
+        live.message = { ...live.message, sequence: await this.sequence.reread() };
       }
     }
   }
@@ -264,9 +265,9 @@ export class SessionWriter {
   ): Promise<M> {
     return this.serial(async () => {
       for (let attempt = 0; ; attempt += 1) {
-        this.#nextSequence ??= (await this.#deps.store.lastSequence(this.session_id)) + 1;
+        const sequence = await this.sequence.peek();
         const now = this.#deps.clock.now();
-        const message = build(this.#nextSequence, now);
+        const message = build(sequence, now);
         try {
           await this.#commitAndPublish(
             {
@@ -283,21 +284,15 @@ export class SessionWriter {
                 : { preceding_mutation: options.preceding_mutation }),
             },
             (result) => {
-              this.#nextSequence = message.sequence + 1;
+              this.sequence.advancePast(message.sequence);
               if (message.type === "assistant") this.#remember(message);
               options.onCommitted?.(result);
             },
           );
           return message;
         } catch (error) {
-          if (
-            !(error instanceof StoreConflictError) ||
-            error.kind !== "sequence" ||
-            attempt >= MAX_CONFLICT_RETRIES
-          ) {
-            throw this.#translate(error);
-          }
-          this.#nextSequence = undefined;
+          this.#throwUnlessRetried(error, "sequence", attempt);
+          this.sequence.forget();
         }
       }
     });
@@ -353,8 +348,9 @@ export class SessionWriter {
     applyLocally: (result: CommitResult) => void,
   ): Promise<CommitResult> {
     const turn = turnProgressOf(commit);
-    const result = await this.#deps.store.commit(this.queued.request(turn ? { ...commit, turn } : commit));
-    this.queued.record(result);
+    const committing = this.queued.request(turn ? { ...commit, turn } : commit);
+    const result = await this.#deps.store.commit(committing);
+    this.queued.record(committing, result);
     if (result.event) this.#live.followed(result.event.event_id);
     applyLocally(result);
     const session_events = [result.preceding_event, result.event].filter(
