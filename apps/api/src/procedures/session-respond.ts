@@ -14,7 +14,7 @@ export const sessionRespond = authedProcedure
     // Read beside the access check (one round trip, not two in a row); the runtime looks at it only
     // once the check passed and the answer was judged, so nothing of it reaches a caller who cannot
     // see the session.
-    const interaction = ctx.services.store.getInteraction(input.interaction_id);
+    const interaction = ctx.services.store.getInteractionWithMessage(input.interaction_id);
     interaction.catch(() => undefined);
     const session = await openVisibleSession(ctx, input.session_id);
     // The wire leaves `outcome` and `payload` to the runtime, whose codes DESIGN.md §4/§9 fix.

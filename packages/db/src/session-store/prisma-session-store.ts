@@ -7,6 +7,7 @@ import type {
   InteractionPage,
   InteractionQuery,
   InteractionRecord,
+  InteractionWithMessage,
   ListQueuedSessionsQuery,
   MessagePage,
   PromptCommand,
@@ -173,6 +174,18 @@ export class PrismaSessionStore implements SessionStore {
     const rows = await this.#read<InteractionRow>(Prisma.sql`
       SELECT ${columnList(INTERACTION_RECORD_COLUMNS, "i")} FROM interactions i WHERE i.interaction_id = ${interaction_id} LIMIT 1`);
     return rows[0] ? toInteractionRecord(rows[0]) : null;
+  }
+
+  async getInteractionWithMessage(interaction_id: string): Promise<InteractionWithMessage | null> {
+    const rows = await this.#read<InteractionRow & { message_snapshot: unknown }>(Prisma.sql`
+      SELECT ${columnList(INTERACTION_RECORD_COLUMNS, "i")}, m.snapshot AS message_snapshot
+        FROM interactions i
+        JOIN messages m ON m.session_id = i.session_id AND m.message_id = i.message_id
+       WHERE i.interaction_id = ${interaction_id} LIMIT 1`);
+    const row = rows[0];
+    return row
+      ? { record: toInteractionRecord(row), message: toMessage({ snapshot: row.message_snapshot }) }
+      : null;
   }
 
   async listPendingInteractions(session_id: string): Promise<InteractionRecord[]> {

@@ -7,6 +7,7 @@ import type {
   InteractionPage,
   InteractionQuery,
   InteractionRecord,
+  InteractionWithMessage,
   ListQueuedSessionsQuery,
   MessagePage,
   SessionCommit,
@@ -29,7 +30,7 @@ import {
   comparePendingInteractions,
   compareSessionsNewestFirst,
   interactionPosition,
-  type PendingInteractionPosition,
+  pendingInteractionPosition,
   sessionPosition,
 } from "../store/store-order.js";
 import {
@@ -167,26 +168,22 @@ export class InMemorySessionStore implements SessionStore, LeaseEpochSink {
     return record ? structuredClone(record) : null;
   }
 
+  async getInteractionWithMessage(interaction_id: string): Promise<InteractionWithMessage | null> {
+    const record = this.#interactions.get(interaction_id);
+    const message = record && this.#sessions.get(record.session_id)?.messages.get(record.message_id);
+    return record && message ? structuredClone({ record, message }) : null;
+  }
+
   async listPendingInteractions(session_id: string): Promise<InteractionRecord[]> {
     const pending = this.#sessionInteractions(session_id).filter(
       (record) => record.interaction.status === "pending",
     );
-    const position = (record: InteractionRecord): PendingInteractionPosition => {
-      const message = this.#sessions.get(session_id)?.messages.get(record.message_id);
-      const part =
-        message?.type === "assistant"
-          ? message.parts.find(
-              (candidate) => candidate.type === "tool" && candidate.tool_call_id === record.tool_call_id,
-            )
-          : undefined;
-      return {
-        message_sequence: message?.sequence ?? Number.MAX_SAFE_INTEGER,
-        part_sequence: part?.sequence ?? Number.MAX_SAFE_INTEGER,
-        ordinal: record.ordinal,
-      };
-    };
+    const messages = this.#sessions.get(session_id)?.messages;
     const ordered = pending
-      .map((record) => ({ record, key: position(record) }))
+      .map((record) => ({
+        record,
+        key: pendingInteractionPosition(record, messages?.get(record.message_id)),
+      }))
       .sort((left, right) => comparePendingInteractions(left.key, right.key))
       .map(({ record }) => record);
     return structuredClone(ordered);

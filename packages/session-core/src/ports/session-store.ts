@@ -44,6 +44,12 @@ export interface InteractionRecord {
   interaction: Interaction;
 }
 
+/** An Interaction with the message that holds its tool part (`getInteractionWithMessage`). */
+export interface InteractionWithMessage {
+  record: InteractionRecord;
+  message: SessionMessage;
+}
+
 /**
  * One atomic revision: everything in it is committed together or not at all. The runtime builds
  * the complete new state first; the store only checks and writes.
@@ -274,6 +280,8 @@ export interface SessionStore {
   listOpenAssistantMessages(session_id?: string): Promise<SessionMessage[]>;
 
   getInteraction(interaction_id: string): Promise<InteractionRecord | null>;
+  /** `getInteraction` and `getMessage` of its message in one read (what an answer works from). */
+  getInteractionWithMessage(interaction_id: string): Promise<InteractionWithMessage | null>;
   /** Pending interactions of a session in occurrence order (message sequence, part sequence, ordinal). */
   listPendingInteractions(session_id: string): Promise<InteractionRecord[]>;
   countPendingInteractions(session_id: string): Promise<number>;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { InteractionRecord } from "../ports/session-store.js";
+import type { SessionMessage } from "../schema/messages.js";
 import type { TurnRecord } from "../schema/turn.js";
 
 // The orders of the `SessionStore` port, written once. The in-memory store sorts with these
@@ -70,6 +71,24 @@ export interface PendingInteractionPosition {
   message_sequence: number;
   part_sequence: number;
   ordinal: number;
+}
+
+/** The position of `record`, whose tool part is in `message` (unknown parts sort last). */
+export function pendingInteractionPosition(
+  record: InteractionRecord,
+  message: SessionMessage | undefined,
+): PendingInteractionPosition {
+  const part =
+    message?.type === "assistant"
+      ? message.parts.find(
+          (candidate) => candidate.type === "tool" && candidate.tool_call_id === record.tool_call_id,
+        )
+      : undefined;
+  return {
+    message_sequence: message?.sequence ?? Number.MAX_SAFE_INTEGER,
+    part_sequence: part?.sequence ?? Number.MAX_SAFE_INTEGER,
+    ordinal: record.ordinal,
+  };
 }
 
 export function comparePendingInteractions(

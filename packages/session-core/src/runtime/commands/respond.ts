@@ -1,7 +1,7 @@
 import { ParleyError } from "../../errors.js";
 import type { InteractionRecord } from "../../ports/session-store.js";
 import { type InteractionResult, type RespondInput, respondInputSchema } from "../../schema/interaction.js";
-import type { AssistantMessage } from "../../schema/messages.js";
+import type { AssistantMessage, SessionMessage } from "../../schema/messages.js";
 import type { SessionRecord } from "../../schema/session.js";
 import type { SessionCommand } from "../../schema/session-command.js";
 import type { ToolAllowance } from "../../schema/tool-allowance.js";
@@ -63,55 +63,55 @@ export async function respondToSessionInteraction(
 ): Promise<InteractionResult> {
   const { store } = hosts.context;
   // Both reads at once (one round trip instead of two); their checks keep their order.
-  const [session, record] = await Promise.all([
+  const [session, found] = await Promise.all([
     known.session ?? store.getSession(session_id),
-    known.interaction ?? store.getInteraction(input.interaction_id),
+    known.interaction ?? store.getInteractionWithMessage(input.interaction_id),
   ]);
-  if (record && record.interaction.interaction_id !== input.interaction_id) {
-    throw new Error(
-      `Prefetched Interaction ${record.interaction.interaction_id} is not ${input.interaction_id}`,
-    );
+  const prefetched_id = found?.record.interaction.interaction_id;
+  if (prefetched_id !== undefined && prefetched_id !== input.interaction_id) {
+    throw new Error(`Prefetched Interaction ${prefetched_id} is not ${input.interaction_id}`);
   }
   if (!session) throw new ParleyError("session_not_found", `Session not found: ${session_id}`);
   if (session.closed_at !== null || hosts.peek(session_id)?.isClosed) {
     throw new ParleyError("session_closed", `Session is closed: ${session_id}`);
   }
-  if (!record || record.session_id !== session_id) {
+  if (!found || found.record.session_id !== session_id) {
     throw new ParleyError(
       "interaction_not_found",
       `Pending Session Interaction not found: ${input.interaction_id}`,
     );
   }
+  const { record, message } = found;
   assertRespondable(record.interaction, input.response);
   assertEditFitsTool(record.interaction, input.response, hosts.context.agents.get(session.agent_id));
   const allowance = allowanceOfAnswer(record.interaction, input.response);
   return hosts.use(
     session_id,
-    async (host) => commitResponse(host, input, record, actor, allowance, session),
+    async (host) => commitResponse(host, { input, record, message }, actor, allowance, session),
     session,
   );
 }
 
+/** The answer, and the Interaction it answers with its message as read before the checks. */
+interface Answer {
+  input: RespondInput;
+  record: InteractionRecord;
+  message: SessionMessage;
+}
+
 async function commitResponse(
   host: SessionHost,
-  input: RespondInput,
-  record: InteractionRecord,
+  { input, record, message }: Answer,
   actor: Actor | undefined,
   allowance: ToolAllowance | null,
   session: SessionRecord,
 ): Promise<InteractionResult> {
-  // No copy here (another process runs the Turn, or it is about to be resumed): the message is read
-  // while the lease is tried instead of after it. It was committed with the Interaction just read,
-  // and Interactions and messages only move forward (pending → terminal, streaming → closed), so this
-  // copy refuses only what a later read would refuse too; an outdated copy fails its revision check
-  // and the writer reads the message again.
-  const { store } = host.context;
-  const prefetched =
-    host.writer.cached(record.message_id) === undefined
-      ? store.getMessage(host.session_id, record.message_id).catch(() => null)
-      : undefined;
+  // No copy here (another process runs the Turn, or it is about to be resumed): the message read with
+  // the Interaction serves. Interactions and messages only move forward (pending → terminal,
+  // streaming → closed), so this copy refuses only what a later read would refuse too; an outdated
+  // copy fails its revision check and the writer reads the message again.
+  const stored = host.writer.cached(record.message_id) === undefined ? message : undefined;
   const lease: ClaimLease | null = host.ownsTurn ? null : await host.claim();
-  const stored = await prefetched;
   const turn_id = record.interaction.request.turn_id;
   let result: InteractionResult | undefined;
   let committed_open: AssistantMessage | undefined;

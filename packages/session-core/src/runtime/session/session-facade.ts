@@ -1,5 +1,5 @@
 import type { LanguageModelV3 } from "@ai-sdk/provider";
-import type { InteractionRecord, MessagePage } from "../../ports/session-store.js";
+import type { InteractionWithMessage, MessagePage } from "../../ports/session-store.js";
 import type { InteractionRequest, InteractionResult, RespondInput } from "../../schema/interaction.js";
 import type { SessionMutation } from "../../schema/mutation.js";
 import type { QueuedPrompt, WithdrawPromptResult } from "../../schema/queued-prompt.js";
@@ -37,11 +37,11 @@ export interface SubscribeOptions {
 
 /**
  * What a `respond` caller already started reading, so that the answer's first round trip does not
- * read it again: `interaction` is `SessionStore.getInteraction` of the answered id (an API procedure
- * starts it beside its access check; nothing of it is used before the answer's own checks).
+ * read it again: `interaction` is `SessionStore.getInteractionWithMessage` of the answered id (an API
+ * procedure starts it beside its access check; nothing of it is used before the answer's own checks).
  */
 export interface RespondPrefetch {
-  interaction?: Promise<InteractionRecord | null>;
+  interaction?: Promise<InteractionWithMessage | null>;
 }
 
 /** Who does something; recorded as `responded_by` on answers. */

@@ -157,6 +157,12 @@ describe("a waiting Turn is rows", () => {
       queueReads += 1;
       return listQueued(session_id);
     };
+    let messageReads = 0;
+    const getMessage = harness.store.getMessage.bind(harness.store);
+    harness.store.getMessage = async (session_id, message_id) => {
+      messageReads += 1;
+      return getMessage(session_id, message_id);
+    };
     const remote = await harness.runtime("B").openSession(session.id);
     const finished = turnFinish(harness, turn.id);
     const result = await remote?.respond(approve(interaction_ids[0] ?? ""));
@@ -164,8 +170,8 @@ describe("a waiting Turn is rows", () => {
     await atEffect;
     expect(effects).toEqual([]);
     // The resume read neither the open message (its answer just committed it) nor the queue (the
-    // claiming commit reported it).
-    expect({ openReads, queueReads }).toEqual({ openReads: 0, queueReads: 0 });
+    // claiming commit reported it), and the answer read its message with the Interaction.
+    expect({ openReads, queueReads, messageReads }).toEqual({ openReads: 0, queueReads: 0, messageReads: 0 });
     release();
     expect(await finished).toMatchObject({ status: "completed", text: "all done" });
     expect(effects).toEqual(["file-0"]);

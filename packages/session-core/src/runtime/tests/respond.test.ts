@@ -75,10 +75,10 @@ describe("respond()", () => {
 
   it("answers from an Interaction its caller already read (RespondPrefetch) without reading it again", async () => {
     const { harness, session, interaction_id, turn } = await pendingApproval();
-    const interaction = harness.store.getInteraction(interaction_id);
+    const interaction = harness.store.getInteractionWithMessage(interaction_id);
     let reads = 0;
-    const getInteraction = harness.store.getInteraction.bind(harness.store);
-    harness.store.getInteraction = (id) => {
+    const getInteraction = harness.store.getInteractionWithMessage.bind(harness.store);
+    harness.store.getInteractionWithMessage = (id) => {
       reads += 1;
       return getInteraction(id);
     };
@@ -89,13 +89,17 @@ describe("respond()", () => {
 
   it("refuses an Interaction prefetched for another id, and commits nothing", async () => {
     const { harness, session, interaction_id } = await pendingApproval();
-    const other = harness.store
-      .getInteraction(interaction_id)
-      .then((record) =>
-        record
-          ? { ...record, interaction: { ...record.interaction, interaction_id: "interaction:other" } }
-          : null,
-      );
+    const other = harness.store.getInteractionWithMessage(interaction_id).then((found) =>
+      found
+        ? {
+            ...found,
+            record: {
+              ...found.record,
+              interaction: { ...found.record.interaction, interaction_id: "interaction:other" },
+            },
+          }
+        : null,
+    );
     await expect(
       session.respond({ interaction_id, response: approval("approved") }, undefined, { interaction: other }),
     ).rejects.toThrow(`Prefetched Interaction interaction:other is not ${interaction_id}`);

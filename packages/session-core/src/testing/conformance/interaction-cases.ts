@@ -118,6 +118,23 @@ async function queryIds(
 
 export function describeInteractionConformance(context: ConformanceContext): void {
   describe("interaction index", () => {
+    it("reads an Interaction with the message that holds it in one call", async () => {
+      await createSession(context, "session:a");
+      const pending = buildInteraction({ interaction_id: "interaction:1", tool_call_id: "call_1" });
+      const message = assistantWithTools({
+        session_id: "session:a",
+        message_id: "message:1",
+        sequence: 1,
+        tools: [{ tool_call_id: "call_1", interactions: [pending] }],
+      });
+      await commitMessage(context, message);
+      expect(await context.store.getInteractionWithMessage("interaction:1")).toStrictEqual({
+        record: await context.store.getInteraction("interaction:1"),
+        message: await context.store.getMessage("session:a", "message:1"),
+      });
+      expect(await context.store.getInteractionWithMessage("interaction:unknown")).toBeNull();
+    });
+
     it("upserts an interaction record by interaction_id", async () => {
       await createSession(context, "session:a");
       const pending = buildInteraction({ interaction_id: "interaction:1", tool_call_id: "call_1" });
