@@ -6,16 +6,34 @@ import type { AuthedContext } from "./trpc.js";
  * the same `session_not_found` as for a session that does not exist, so existence is not revealed.
  */
 export async function findVisibleSession(context: AuthedContext, session_id: string): Promise<SessionRecord> {
-  const record = await context.services.store.getSession(session_id);
+  return visibleRecord(context, session_id, await context.services.store.getSession(session_id));
+}
+
+/** `record` (of `session_id`, null when missing), if the caller may see it; see `findVisibleSession`. */
+export function visibleRecord(
+  context: AuthedContext,
+  session_id: string,
+  record: SessionRecord | null,
+): SessionRecord {
   if (record === null || (context.user.role !== "admin" && record.owner_id !== context.user.user_id)) {
     throw new ParleyError("session_not_found", `Session not found: ${session_id}`);
   }
   return record;
 }
 
-/** The Session facade of a session the caller may see. */
-export async function openVisibleSession(context: AuthedContext, session_id: string): Promise<Session> {
-  const record = await findVisibleSession(context, session_id);
+/**
+ * The Session facade of a session the caller may see; `known`: its record as the caller just read
+ * it (checked here), else it is read.
+ */
+export async function openVisibleSession(
+  context: AuthedContext,
+  session_id: string,
+  known?: SessionRecord | null,
+): Promise<Session> {
+  const record =
+    known === undefined
+      ? await findVisibleSession(context, session_id)
+      : visibleRecord(context, session_id, known);
   const session = await context.services.runtime.openSession(session_id, record);
   if (session === null) throw new ParleyError("session_not_found", `Session not found: ${session_id}`);
   return session;

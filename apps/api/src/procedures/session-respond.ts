@@ -11,12 +11,12 @@ export const sessionRespond = authedProcedure
   .input(sessionRespondInputSchema)
   .output(interactionResultSchema)
   .mutation(async ({ ctx, input }) => {
-    // Read beside the access check (one round trip, not two in a row); the runtime looks at it only
-    // once the check passed and the answer was judged, so nothing of it reaches a caller who cannot
-    // see the session.
-    const interaction = ctx.services.store.getInteractionWithMessage(input.interaction_id);
-    interaction.catch(() => undefined);
-    const session = await openVisibleSession(ctx, input.session_id);
+    // The Interaction is read with the session its access check reads (one statement); the runtime
+    // looks at it only once the check passed and the answer was judged, so nothing of it reaches a
+    // caller who cannot see the session.
+    const context = await ctx.services.store.getAnswerContext(input.session_id, input.interaction_id);
+    const session = await openVisibleSession(ctx, input.session_id, context?.session ?? null);
+    const interaction = context?.interaction ?? null;
     // The wire leaves `outcome` and `payload` to the runtime, whose codes DESIGN.md §4/§9 fix.
     const answer = parseRespondInput({ interaction_id: input.interaction_id, response: input.response });
     return session.respond(answer, { user_id: ctx.user.user_id }, { interaction });

@@ -1,4 +1,5 @@
 import type {
+  AnswerContext,
   Clock,
   CommitResult,
   EnqueueCommandInput,
@@ -7,7 +8,6 @@ import type {
   InteractionPage,
   InteractionQuery,
   InteractionRecord,
-  InteractionWithMessage,
   ListQueuedSessionsQuery,
   MessagePage,
   PromptCommand,
@@ -54,6 +54,7 @@ import { COMMAND_COLUMNS, enqueueCommand, queuedCommandRows, toSessionCommand } 
 import { poolSqlClient, type SqlClient } from "./sql-client.js";
 import { columnList, valueList } from "./table-columns.js";
 import {
+  ANSWERED_INTERACTION_COLUMNS,
   INTERACTION_EVENT_COLUMNS,
   INTERACTION_RECORD_COLUMNS,
   SESSION_COLUMNS,
@@ -176,16 +177,29 @@ export class PrismaSessionStore implements SessionStore {
     return rows[0] ? toInteractionRecord(rows[0]) : null;
   }
 
-  async getInteractionWithMessage(interaction_id: string): Promise<InteractionWithMessage | null> {
-    const rows = await this.#read<InteractionRow & { message_snapshot: unknown }>(Prisma.sql`
-      SELECT ${columnList(INTERACTION_RECORD_COLUMNS, "i")}, m.snapshot AS message_snapshot
-        FROM interactions i
-        JOIN messages m ON m.session_id = i.session_id AND m.message_id = i.message_id
-       WHERE i.interaction_id = ${interaction_id} LIMIT 1`);
+  async getAnswerContext(session_id: string, interaction_id: string): Promise<AnswerContext | null> {
+    // The Interaction's columns but `session_id`, which the session's row gives (it is null when
+    // the join finds no Interaction).
+    const rows = await this.#read<
+      SessionRow & Omit<InteractionRow, "session_id"> & { message_snapshot: unknown }
+    >(
+      Prisma.sql`
+      SELECT ${columnList(SESSION_COLUMNS, "s")}, ${columnList(ANSWERED_INTERACTION_COLUMNS, "i")},
+             m.snapshot AS message_snapshot
+        FROM sessions s
+        LEFT JOIN interactions i ON i.session_id = s.session_id AND i.interaction_id = ${interaction_id}
+        LEFT JOIN messages m ON m.session_id = i.session_id AND m.message_id = i.message_id
+       WHERE s.session_id = ${session_id}`,
+    );
     const row = rows[0];
-    return row
-      ? { record: toInteractionRecord(row), message: toMessage({ snapshot: row.message_snapshot }) }
-      : null;
+    if (!row) return null;
+    const answered = row.interaction_id !== null && row.message_snapshot !== null;
+    return {
+      session: toSessionRecord(row),
+      interaction: answered
+        ? { record: toInteractionRecord(row), message: toMessage({ snapshot: row.message_snapshot }) }
+        : null,
+    };
   }
 
   async listPendingInteractions(session_id: string): Promise<InteractionRecord[]> {

@@ -92,6 +92,17 @@ export const INTERACTION_RECORD_COLUMNS = pickColumns(INTERACTION_COLUMNS, [
   "resumed_at",
 ]);
 
+/**
+ * An Interaction's record columns read beside its session's row (`getAnswerContext`), which gives
+ * `session_id`.
+ */
+export const ANSWERED_INTERACTION_COLUMNS = pickColumns(
+  INTERACTION_RECORD_COLUMNS,
+  (Object.keys(INTERACTION_RECORD_COLUMNS) as (keyof typeof INTERACTION_RECORD_COLUMNS)[]).filter(
+    (name) => name !== "session_id",
+  ),
+);
+
 /** `session_commands`, as a command is read and inserted (`position` and `settled_at` are the store's). */
 export const SESSION_COMMAND_COLUMNS = {
   session_id: textColumn,

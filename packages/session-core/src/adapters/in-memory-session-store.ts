@@ -1,5 +1,6 @@
 import { ParleyError } from "../errors.js";
 import type {
+  AnswerContext,
   CommitResult,
   EnqueueCommandInput,
   EnqueueCommandResult,
@@ -7,7 +8,6 @@ import type {
   InteractionPage,
   InteractionQuery,
   InteractionRecord,
-  InteractionWithMessage,
   ListQueuedSessionsQuery,
   MessagePage,
   SessionCommit,
@@ -168,10 +168,13 @@ export class InMemorySessionStore implements SessionStore, LeaseEpochSink {
     return record ? structuredClone(record) : null;
   }
 
-  async getInteractionWithMessage(interaction_id: string): Promise<InteractionWithMessage | null> {
+  async getAnswerContext(session_id: string, interaction_id: string): Promise<AnswerContext | null> {
+    const state = this.#sessions.get(session_id);
+    if (!state) return null;
     const record = this.#interactions.get(interaction_id);
-    const message = record && this.#sessions.get(record.session_id)?.messages.get(record.message_id);
-    return record && message ? structuredClone({ record, message }) : null;
+    const message = record?.session_id === session_id ? state.messages.get(record.message_id) : undefined;
+    const interaction = record && message ? { record, message } : null;
+    return structuredClone({ session: state.record, interaction });
   }
 
   async listPendingInteractions(session_id: string): Promise<InteractionRecord[]> {

@@ -44,10 +44,17 @@ export interface InteractionRecord {
   interaction: Interaction;
 }
 
-/** An Interaction with the message that holds its tool part (`getInteractionWithMessage`). */
+/** An Interaction with the message that holds its tool part. */
 export interface InteractionWithMessage {
   record: InteractionRecord;
   message: SessionMessage;
+}
+
+/** What an answer works from, read at once (`SessionStore.getAnswerContext`). */
+export interface AnswerContext {
+  session: SessionRecord;
+  /** The answered Interaction with its message; null unless it exists in this session. */
+  interaction: InteractionWithMessage | null;
 }
 
 /**
@@ -280,8 +287,11 @@ export interface SessionStore {
   listOpenAssistantMessages(session_id?: string): Promise<SessionMessage[]>;
 
   getInteraction(interaction_id: string): Promise<InteractionRecord | null>;
-  /** `getInteraction` and `getMessage` of its message in one read (what an answer works from). */
-  getInteractionWithMessage(interaction_id: string): Promise<InteractionWithMessage | null>;
+  /**
+   * `getSession`, and `getInteraction` with `getMessage` of its message when the Interaction is the
+   * session's, in one read; null when the session does not exist.
+   */
+  getAnswerContext(session_id: string, interaction_id: string): Promise<AnswerContext | null>;
   /** Pending interactions of a session in occurrence order (message sequence, part sequence, ordinal). */
   listPendingInteractions(session_id: string): Promise<InteractionRecord[]>;
   countPendingInteractions(session_id: string): Promise<number>;

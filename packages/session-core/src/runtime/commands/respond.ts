@@ -1,5 +1,5 @@
 import { ParleyError } from "../../errors.js";
-import type { InteractionRecord } from "../../ports/session-store.js";
+import type { InteractionRecord, InteractionWithMessage } from "../../ports/session-store.js";
 import { type InteractionResult, type RespondInput, respondInputSchema } from "../../schema/interaction.js";
 import type { AssistantMessage, SessionMessage } from "../../schema/messages.js";
 import type { SessionRecord } from "../../schema/session.js";
@@ -57,16 +57,11 @@ export async function respondToSessionInteraction(
   actor: Actor | undefined,
   /**
    * The session's record as the caller had just read it (see `SessionHandle`), and the Interaction
-   * as it started reading it (`RespondPrefetch`); what is missing is read here.
+   * as it read it with the session (`RespondPrefetch`); without the Interaction, both are read here.
    */
   known: RespondPrefetch & { session?: SessionRecord } = {},
 ): Promise<InteractionResult> {
-  const { store } = hosts.context;
-  // Both reads at once (one round trip instead of two); their checks keep their order.
-  const [session, found] = await Promise.all([
-    known.session ?? store.getSession(session_id),
-    known.interaction ?? store.getInteractionWithMessage(input.interaction_id),
-  ]);
+  const { session, found } = await readAnswerContext(hosts, session_id, input.interaction_id, known);
   const prefetched_id = found?.record.interaction.interaction_id;
   if (prefetched_id !== undefined && prefetched_id !== input.interaction_id) {
     throw new Error(`Prefetched Interaction ${prefetched_id} is not ${input.interaction_id}`);
@@ -90,6 +85,24 @@ export async function respondToSessionInteraction(
     async (host) => commitResponse(host, { input, record, message }, actor, allowance, session),
     session,
   );
+}
+
+/**
+ * The session and the answered Interaction with its message: as the caller read them, else in one
+ * read. The checks that follow keep their order (session first).
+ */
+async function readAnswerContext(
+  hosts: SessionHosts,
+  session_id: string,
+  interaction_id: string,
+  known: RespondPrefetch & { session?: SessionRecord },
+): Promise<{ session: SessionRecord | null; found: InteractionWithMessage | null }> {
+  const { store } = hosts.context;
+  if (known.interaction !== undefined) {
+    return { session: known.session ?? (await store.getSession(session_id)), found: known.interaction };
+  }
+  const context = await store.getAnswerContext(session_id, interaction_id);
+  return { session: context?.session ?? null, found: context?.interaction ?? null };
 }
 
 /** The answer, and the Interaction it answers with its message as read before the checks. */

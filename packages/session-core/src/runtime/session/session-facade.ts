@@ -36,12 +36,13 @@ export interface SubscribeOptions {
 }
 
 /**
- * What a `respond` caller already started reading, so that the answer's first round trip does not
- * read it again: `interaction` is `SessionStore.getInteractionWithMessage` of the answered id (an API
- * procedure starts it beside its access check; nothing of it is used before the answer's own checks).
+ * What a `respond` caller already read, so that the answer does not read it again: `interaction` is
+ * the answered Interaction with its message as `SessionStore.getAnswerContext` read it beside the
+ * session (null: not in this session). An API procedure reads it with its access check; nothing of it
+ * is used before the answer's own checks.
  */
 export interface RespondPrefetch {
-  interaction?: Promise<InteractionWithMessage | null>;
+  interaction?: InteractionWithMessage | null;
 }
 
 /** Who does something; recorded as `responded_by` on answers. */

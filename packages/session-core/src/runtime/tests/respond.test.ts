@@ -75,12 +75,12 @@ describe("respond()", () => {
 
   it("answers from an Interaction its caller already read (RespondPrefetch) without reading it again", async () => {
     const { harness, session, interaction_id, turn } = await pendingApproval();
-    const interaction = harness.store.getInteractionWithMessage(interaction_id);
+    const interaction = (await harness.store.getAnswerContext(session.id, interaction_id))?.interaction;
     let reads = 0;
-    const getInteraction = harness.store.getInteractionWithMessage.bind(harness.store);
-    harness.store.getInteractionWithMessage = (id) => {
+    const getAnswerContext = harness.store.getAnswerContext.bind(harness.store);
+    harness.store.getAnswerContext = (session_id, id) => {
       reads += 1;
-      return getInteraction(id);
+      return getAnswerContext(session_id, id);
     };
     await session.respond({ interaction_id, response: approval("approved") }, undefined, { interaction });
     expect(await turn.finished).toMatchObject({ success: true });
@@ -89,17 +89,14 @@ describe("respond()", () => {
 
   it("refuses an Interaction prefetched for another id, and commits nothing", async () => {
     const { harness, session, interaction_id } = await pendingApproval();
-    const other = harness.store.getInteractionWithMessage(interaction_id).then((found) =>
-      found
-        ? {
-            ...found,
-            record: {
-              ...found.record,
-              interaction: { ...found.record.interaction, interaction_id: "interaction:other" },
-            },
-          }
-        : null,
-    );
+    const found = (await harness.store.getAnswerContext(session.id, interaction_id))?.interaction;
+    const other = found && {
+      ...found,
+      record: {
+        ...found.record,
+        interaction: { ...found.record.interaction, interaction_id: "interaction:other" },
+      },
+    };
     await expect(
       session.respond({ interaction_id, response: approval("approved") }, undefined, { interaction: other }),
     ).rejects.toThrow(`Prefetched Interaction interaction:other is not ${interaction_id}`);

@@ -118,8 +118,9 @@ async function queryIds(
 
 export function describeInteractionConformance(context: ConformanceContext): void {
   describe("interaction index", () => {
-    it("reads an Interaction with the message that holds it in one call", async () => {
+    it("reads a session with an Interaction of it and the message that holds it in one call", async () => {
       await createSession(context, "session:a");
+      await createSession(context, "session:b");
       const pending = buildInteraction({ interaction_id: "interaction:1", tool_call_id: "call_1" });
       const message = assistantWithTools({
         session_id: "session:a",
@@ -128,11 +129,24 @@ export function describeInteractionConformance(context: ConformanceContext): voi
         tools: [{ tool_call_id: "call_1", interactions: [pending] }],
       });
       await commitMessage(context, message);
-      expect(await context.store.getInteractionWithMessage("interaction:1")).toStrictEqual({
-        record: await context.store.getInteraction("interaction:1"),
-        message: await context.store.getMessage("session:a", "message:1"),
+      expect(await context.store.getAnswerContext("session:a", "interaction:1")).toStrictEqual({
+        session: await context.store.getSession("session:a"),
+        interaction: {
+          record: await context.store.getInteraction("interaction:1"),
+          message: await context.store.getMessage("session:a", "message:1"),
+        },
       });
-      expect(await context.store.getInteractionWithMessage("interaction:unknown")).toBeNull();
+      // Another session's Interaction, or none: the session alone.
+      for (const [session_id, interaction_id] of [
+        ["session:b", "interaction:1"],
+        ["session:a", "interaction:unknown"],
+      ] as const) {
+        expect(await context.store.getAnswerContext(session_id, interaction_id)).toStrictEqual({
+          session: await context.store.getSession(session_id),
+          interaction: null,
+        });
+      }
+      expect(await context.store.getAnswerContext("session:unknown", "interaction:1")).toBeNull();
     });
 
     it("upserts an interaction record by interaction_id", async () => {
