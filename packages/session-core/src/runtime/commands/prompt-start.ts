@@ -1,7 +1,9 @@
 import { StoreConflictError } from "../../errors.js";
 import type { TurnLease } from "../../ports/turn-lease.js";
+import type { SessionMessage } from "../../schema/messages.js";
 import type { UnsequencedMutation } from "../../schema/mutation.js";
 import type { SessionRecord } from "../../schema/session.js";
+import { loadAllMessages } from "../runtime-context.js";
 import type { ClaimLease } from "../session/claim-lease.js";
 import { effectiveCatchUp } from "../session/session-config.js";
 import type { TurnHandle } from "../session/session-facade.js";
@@ -45,12 +47,9 @@ export async function startPromptHere(
 ): Promise<{ auto_titled: boolean } | { handle: TurnHandle } | null> {
   if (host.ownsTurn || host.isClosed) return null;
   const { store, ids } = host.context;
-  // The user message's sequence is read beside the lock, not after it: a message appended
-  // meanwhile by the lock's last holder makes the append read it again (a `sequence` conflict).
   const [lease, record] = await Promise.all([
     host.claim(),
     prompt.known ?? store.getSession(host.session_id),
-    host.writer.sequence.prime(),
   ]);
   if (!lease) return null;
   const { session_id } = host;
@@ -59,9 +58,15 @@ export async function startPromptHere(
   const catchUp = record ? effectiveCatchUp(record) : undefined;
   let epoch: number | undefined;
   let auto_titled = false;
+  let history: SessionMessage[] | undefined;
   try {
+    // The whole session, read with the lock held (its last holder's commits are all in): the Turn's
+    // first model request sends it (`StartingHistory`), and it gives the user message its sequence.
+    const stored = await loadAllMessages(store, session_id);
+    const next = (stored.at(-1)?.sequence ?? 0) + 1;
+    host.writer.sequence.readUnderLock(next);
     const message = { ids, session_id, turn_id, query: prompt.query, input_type: "prompt" as const };
-    await host.writer.appendMessage((sequence, now) => userMessageOf(message, sequence, now), {
+    const user = await host.writer.appendMessage((sequence, now) => userMessageOf(message, sequence, now), {
       preceding_mutation: turnStart(host, turn_id, prompt.created_at),
       start: {
         claim: { holder: lease.holder_id, turn_id },
@@ -80,6 +85,9 @@ export async function startPromptHere(
         auto_titled = result.auto_titled === true;
       },
     });
+    // A message appended meanwhile (the user message then went later) is not in `stored`: the first
+    // request reads the session instead.
+    if (user.sequence === next) history = [...stored, user];
   } catch (error) {
     // Not idle after all, or a retried request: the prompt is queued as usual — while the lock is
     // still held, so that giving the claim back (which reads the queue and drives it) sees it. Given
@@ -104,6 +112,7 @@ export async function startPromptHere(
   }
   lease.claimed(epoch);
   if (catchUp) host.settings.effective = catchUp.effective;
+  if (history) host.writer.startingHistory.keep(turn_id, history);
   host.startTurn(lease, turn_id, (turn) => turn.runPrompted());
   return { auto_titled };
 }

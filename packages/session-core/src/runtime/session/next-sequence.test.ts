@@ -21,18 +21,12 @@ describe("NextSequence", () => {
     expect(reads.count).toBe(1);
   });
 
-  it("a primed read serves the next peek; two reads at once keep the first value", async () => {
-    const { sequence, reads } = counted([2, 9]);
-    await Promise.all([sequence.prime(), sequence.peek()]);
-    expect(await sequence.peek()).toBe(3);
-    expect(reads.count).toBe(2);
-  });
-
-  it("a failed prime does not reject; the next peek reads again", async () => {
-    const { sequence, reads } = counted([]);
-    await expect(sequence.prime()).resolves.toBeUndefined();
-    await expect(sequence.peek()).rejects.toThrow("store down");
-    expect(reads.count).toBe(2);
+  it("a sequence read under the session's lock replaces what was known, and serves the next peek", async () => {
+    const { sequence, reads } = counted([9]);
+    expect(await sequence.peek()).toBe(10);
+    sequence.readUnderLock(12);
+    expect(await sequence.peek()).toBe(12);
+    expect(reads.count).toBe(1);
   });
 
   it("forget makes the next peek read; reread takes the fresh value and never moves back", async () => {

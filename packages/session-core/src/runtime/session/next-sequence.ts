@@ -22,12 +22,11 @@ export class NextSequence {
   }
 
   /**
-   * Reads it now unless known, beside other work (a prompt reads it while it takes the session's
-   * lock), so that the append that follows need not wait for the read. Never rejects: after a
-   * failed read, the append reads again (and reports its own failure).
+   * `next` as the caller just read it (the session's highest, plus one) with the session's lock held,
+   * so that no write of another process is missing from it: it replaces what was known.
    */
-  async prime(): Promise<void> {
-    await this.peek().catch(() => undefined);
+  readUnderLock(next: number): void {
+    this.#next = next;
   }
 
   /** `sequence` is taken (by this process's message): the next one is after it. */

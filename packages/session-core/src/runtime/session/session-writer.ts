@@ -18,6 +18,7 @@ import {
   mutationOf,
   wholeMessageMutation,
 } from "./revision-mutations.js";
+import { StartingHistory } from "./starting-history.js";
 
 /** The Turn's lease was taken over: it must stop writing and give the session up silently. */
 export class TurnFencedError extends Error {
@@ -61,6 +62,8 @@ export class SessionWriter {
   readonly queued = new QueuedCommandsSeen();
   /** Where this process's next message goes. */
   readonly sequence: NextSequence;
+  /** The messages the first model request of a Turn started here sends. */
+  readonly startingHistory = new StartingHistory();
   #tail: Promise<unknown> = Promise.resolve();
   #inFlight = 0;
 

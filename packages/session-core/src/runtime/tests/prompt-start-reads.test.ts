@@ -4,7 +4,12 @@ import { createScriptedModel } from "../../testing/scripted-model.js";
 
 /** Counts the store reads a prompt's start makes before its first model request. */
 function countReads(harness: RuntimeHarness) {
-  const reads = { last_sequence: 0, queue: 0 };
+  const reads = { last_sequence: 0, queue: 0, messages: 0 };
+  const listMessages = harness.store.listMessages.bind(harness.store);
+  harness.store.listMessages = async (session_id, query) => {
+    reads.messages += 1;
+    return listMessages(session_id, query);
+  };
   const lastSequence = harness.store.lastSequence.bind(harness.store);
   harness.store.lastSequence = async (session_id) => {
     reads.last_sequence += 1;
@@ -19,7 +24,7 @@ function countReads(harness: RuntimeHarness) {
 }
 
 describe("a prompt that starts a Turn on an idle session", () => {
-  it("reads the session's last sequence once and not the queue before its first model request", async () => {
+  it("reads the session once, with the lock held, and neither the queue nor its messages again for its first model request", async () => {
     const model = createScriptedModel([[{ text: "one" }], [{ block: "first-request" }, { text: "two" }]]);
     const harness = new RuntimeHarness({ model });
     const created = await harness.createSession({ process_id: "A" });
@@ -32,8 +37,16 @@ describe("a prompt that starts a Turn on an idle session", () => {
     const turn = await session?.prompt({ query: "second" });
     await model.reached("first-request");
     // The start commit is refused while a command is queued: the first checkpoint knows the queue
-    // is empty. The user message's sequence was read once, beside the lock.
-    expect(reads).toEqual({ last_sequence: 1, queue: 0 });
+    // is empty. The session's messages were read once: they gave the user message its sequence, and
+    // the first request sends them with it.
+    expect(reads).toEqual({ last_sequence: 0, queue: 0, messages: 1 });
+    expect(model.calls[1]?.prompt).toEqual(
+      model.calls[0] && [
+        ...model.calls[0].prompt,
+        { role: "assistant", content: [{ type: "text", text: "one" }] },
+        { role: "user", content: [{ type: "text", text: "second" }] },
+      ],
+    );
     model.release("first-request");
     expect(await turn?.finished).toMatchObject({ success: true, text: "two" });
     expect((await harness.messages(created.id)).map((message) => message.sequence)).toEqual([1, 2, 3, 4]);

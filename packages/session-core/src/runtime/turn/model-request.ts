@@ -27,7 +27,8 @@ export interface ModelAnswer {
 }
 
 /**
- * The Step's model request (docs/behaviour.md#turn-and-step): the whole session is the prompt, and
+ * The Step's model request (docs/behaviour.md#turn-and-step): the whole session is the prompt (as
+ * the Turn's start read it, for its first request: `StartingHistory`; else read now), and
  * the model's stream changes the open segment live as it arrives (DESIGN §10.6; a later Step of the
  * segment opens with its `step-start`), and the next checkpoint commits it. A provider error fails the Turn; a stop or
  * give-up ends the request at once.
@@ -35,7 +36,10 @@ export interface ModelAnswer {
 export async function requestModel(request: ModelRequest): Promise<ModelAnswer> {
   const { host, segment } = request;
   const { agent, context } = host;
-  const prompt = buildModelPrompt(agent.system, await loadAllMessages(context.store, host.session_id));
+  const messages =
+    host.writer.startingHistory.take(segment.turn_id) ??
+    (await loadAllMessages(context.store, host.session_id));
+  const prompt = buildModelPrompt(agent.system, messages);
   const consumer = new StepStreamConsumer(
     {
       ensureMessage: () => segment.ensureMessage(),

@@ -35,6 +35,10 @@ export class OpenSegment {
     this.#epoch = input.epoch;
   }
 
+  get turn_id(): string {
+    return this.#turn_id;
+  }
+
   /** The open message's id; undefined before the segment's first model output. */
   get messageId(): string | undefined {
     return this.#messageId;
