@@ -154,3 +154,20 @@ describe("NoticeEventBus live mutations", () => {
     expect(debug[0]).toMatchObject({ session_id: "s", event_id: 3, limit: 200 });
   });
 });
+
+describe("NoticeEventBus admin feed", () => {
+  it("reads no feed event while nobody here follows the feed; a later listener is read from then on", async () => {
+    const { bus, transport, statements } = await startBus();
+    transport.handlers?.onNotice({ kind: "interaction", last: 5 });
+    transport.handlers?.onNotice({ kind: "interaction", last: 6 });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(statements).toEqual([]);
+    // A listener replays what it needs itself (the store's feed); the bus reads what follows.
+    bus.subscribe({ onInteractionEvent: () => {} });
+    transport.handlers?.onNotice({ kind: "interaction", last: 8 });
+    await until(() => statements.length >= 1);
+    expect(statements).toHaveLength(1);
+    expect(statements[0]).toContain("FROM interaction_events");
+    await bus.close();
+  });
+});

@@ -329,6 +329,11 @@ export class NoticeEventBus implements EventBus {
   async #deliverInteractions(last: number, known: InteractionEvent[]): Promise<void> {
     const position = this.#interactionPosition;
     if (last <= position) return;
+    if (!this.#listeners.wantsInteractions()) {
+      // Nobody here follows the feed: no read. A later listener starts from its own replay of it.
+      this.#interactionPosition = last;
+      return;
+    }
     const contiguous = continuesFrom(known, position, last);
     const events = contiguous ? known : await this.#readInteractionEvents(position, last);
     const prepare = contiguous ? structuredClone : undefined;

@@ -56,6 +56,11 @@ export class ListenerRegistry {
     return this.#everySession.size > 0 || this.#bySession.has(session_id);
   }
 
+  /** Whether any listener would receive an admin feed event. */
+  wantsInteractions(): boolean {
+    return this.#interactions.size > 0;
+  }
+
   /** Sessions that have listeners of their own (not counting the listeners of every session). */
   sessionIds(): IterableIterator<string> {
     return this.#bySession.keys();
