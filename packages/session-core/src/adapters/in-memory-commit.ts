@@ -215,15 +215,5 @@ export function applyCommit(
     ...(epoch === undefined ? {} : { epoch }),
     ...(auto_titled === undefined ? {} : { auto_titled }),
     ...(reportsQueuedCommands(commit) ? { queued_commands: queuedOf(state.commands) } : {}),
-    ...(commit.report_messages
-      ? { messages: otherMessages(state, commit.message?.snapshot.message_id) }
-      : {}),
   });
-}
-
-/** `report_messages`: the session's messages but `except`, ascending by sequence. */
-function otherMessages(state: InMemorySessionState, except: string | undefined): SessionMessage[] {
-  return [...state.messages.values()]
-    .filter((message) => message.message_id !== except)
-    .sort((left, right) => left.sequence - right.sequence);
 }

@@ -48,27 +48,6 @@ export function describeMessageConformance(context: ConformanceContext): void {
       ]);
     });
 
-    it("a commit that reports the messages returns the session's others as they stood, ascending; others report none", async () => {
-      await createSession(context, SESSION);
-      await createSession(context, "session:other");
-      const first = buildUserMessage({ session_id: SESSION, message_id: "message:1", sequence: 1 });
-      const third = buildUserMessage({ session_id: SESSION, message_id: "message:3", sequence: 3 });
-      await commitMessage(context, third);
-      await commitMessage(context, first);
-      await commitMessage(
-        context,
-        buildUserMessage({ session_id: "session:other", message_id: "message:9", sequence: 1 }),
-      );
-      const written = buildAssistantMessage({ session_id: SESSION, message_id: "message:2", sequence: 2 });
-      const reported = await context.store.commit(messageCommitOf(written, { report_messages: true }));
-      expect(reported.messages).toStrictEqual([first, third]);
-      const unwritten = await context.store.commit({ session_id: SESSION, report_messages: true });
-      expect(unwritten.messages).toStrictEqual(
-        (await context.store.listMessages(SESSION, { limit: 10 })).items,
-      );
-      expect((await context.store.commit({ session_id: SESSION })).messages).toBeUndefined();
-    });
-
     it("G71: an Action updated from running to completed is one message at its latest revision, with both revisions published", async () => {
       await createSession(context, SESSION);
       const running: ActionMessage = {
