@@ -112,7 +112,7 @@ export async function startPromptHere(
   }
   lease.claimed(epoch);
   if (catchUp) host.settings.effective = catchUp.effective;
-  if (history) host.writer.startingHistory.keep(turn_id, history);
+  if (history) host.writer.startingHistory.keep(turn_id, epoch, history);
   host.startTurn(lease, turn_id, (turn) => turn.runPrompted());
   return { auto_titled };
 }

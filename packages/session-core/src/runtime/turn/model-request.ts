@@ -37,7 +37,7 @@ export async function requestModel(request: ModelRequest): Promise<ModelAnswer> 
   const { host, segment } = request;
   const { agent, context } = host;
   const messages =
-    host.writer.startingHistory.take(segment.turn_id) ??
+    host.writer.startingHistory.take(segment.turn_id, segment.epoch) ??
     (await loadAllMessages(context.store, host.session_id));
   const prompt = buildModelPrompt(agent.system, messages);
   const consumer = new StepStreamConsumer(

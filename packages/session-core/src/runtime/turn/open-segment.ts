@@ -39,6 +39,10 @@ export class OpenSegment {
     return this.#turn_id;
   }
 
+  get epoch(): number {
+    return this.#epoch;
+  }
+
   /** The open message's id; undefined before the segment's first model output. */
   get messageId(): string | undefined {
     return this.#messageId;
