@@ -71,12 +71,11 @@ describe("the approval preview of a target changed after confinement", () => {
     const checked = await confinePath(root, "notes.txt");
     await rm(path.join(root, "notes.txt"));
     execFileSync("mkfifo", [path.join(root, "notes.txt")]);
-    const started = performance.now();
+    // A blocking open would wait for a writer forever, so ending at all is the check.
     expect(await describeApprovalTarget(root, checked, { withContent: true })).toEqual({
       path: "notes.txt",
       exists: true,
     });
-    expect(performance.now() - started).toBeLessThan(1_000);
   });
 
   it("the file swapped for a directory shows no content", async () => {

@@ -144,7 +144,7 @@ describe("request_form schemas chosen by a model (real API, openai-compatible st
     expect(String(toolResult?.content)).toContain("invalid_input");
   });
 
-  it("a pattern of ^(a+)+$ decides a hostile answer in under 100 ms, and a fitting answer completes the Turn", async () => {
+  it("a pattern of ^(a+)+$ refuses a hostile answer without backtracking, and a fitting answer completes the Turn", async () => {
     const session = await environment.admin.client().sessions.create({ title: "hostile pattern" });
     const feed = new MutationRecorder(session, { after_event_id: 0 });
     const { turn_id } = await session.prompt("form with a hostile pattern");
@@ -157,21 +157,14 @@ describe("request_form schemas chosen by a model (real API, openai-compatible st
         response: { type: "parley:form", outcome: "resolved", payload: { name } },
       });
 
-    // A first refused answer warms the connection and compiles the validator. The hostile answer
-    // is then timed five times and the fastest counts: a round trip on a busy machine can take
-    // longer than the decision, while a backtracking engine would take 95 s on every attempt.
-    await expect(answer("b")).rejects.toMatchObject({ code: "interaction_invalid_response" });
-    const timings: number[] = [];
-    for (let attempt = 0; attempt < 5; attempt += 1) {
-      const started = performance.now();
-      await expect(answer(`${"a".repeat(40)}!`)).rejects.toMatchObject({
-        code: "interaction_invalid_response",
-        message:
-          'Session Interaction response does not match response_schema: payload/name must match pattern "^(a+)+$"',
-      });
-      timings.push(performance.now() - started);
-    }
-    expect(Math.min(...timings)).toBeLessThan(100);
+    // No clock: a backtracking engine needs about 2^n steps for n a's and a "!" (95 s for 40, twice
+    // that for each a more), so with 50 a's the answer could not be refused within the 120 s test
+    // timeout, and the server would hold its event loop all that while; RE2 decides it at once.
+    await expect(answer(`${"a".repeat(50)}!`)).rejects.toMatchObject({
+      code: "interaction_invalid_response",
+      message:
+        'Session Interaction response does not match response_schema: payload/name must match pattern "^(a+)+$"',
+    });
 
     await answer("a".repeat(40));
     expect(await feed.waitFor(turnFinished(turn_id))).toMatchObject({ status: "completed", text: "Done." });

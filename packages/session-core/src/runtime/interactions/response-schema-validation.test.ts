@@ -71,28 +71,21 @@ describe("response_schema enforcement (Ajv with RE2 patterns)", () => {
     });
   });
 
-  it("decides ^(a+)+$ against forty a's and a ! in under 100 ms (RE2, no backtracking)", () => {
+  // No clock here: a backtracking engine needs about 2^n steps for n a's and a "!" (95 s for 40 on
+  // this kind of machine, and twice that for each a more), so with 50 a's the case could not end
+  // within the project's 30 s test timeout; RE2 decides it in a linear pass.
+  it("decides ^(a+)+$ against fifty a's and a ! (RE2, no backtracking)", () => {
     const schema = { type: "object", properties: { name: { type: "string", pattern: "^(a+)+$" } } };
-    const started = performance.now();
-    const result = refusal(schema, { name: `${"a".repeat(40)}!` });
-    const elapsed = performance.now() - started;
-    expect(result?.message).toBe(
+    expect(refusal(schema, { name: `${"a".repeat(50)}!` })?.message).toBe(
       'Session Interaction response does not match response_schema: payload/name must match pattern "^(a+)+$"',
     );
-    expect(elapsed).toBeLessThan(100);
-    expect(refusal(schema, { name: "a".repeat(40) })).toBeNull();
+    expect(refusal(schema, { name: "a".repeat(50) })).toBeNull();
   });
 
-  it("stays linear: a hostile answer of 200 000 characters is decided in under 100 ms too", () => {
+  it("stays linear: a hostile answer of 200 000 characters is decided", () => {
     const schema = { type: "string", pattern: "^(a+)+$" };
-    const hostile = `${"a".repeat(200_000)}!`;
-    // The fastest of three, so a pause of a busy machine is not taken for the engine's cost.
-    const timings = [0, 1, 2].map(() => {
-      const started = performance.now();
-      expect(refusal(schema, hostile)?.code).toBe("interaction_invalid_response");
-      return performance.now() - started;
-    });
-    expect(Math.min(...timings)).toBeLessThan(100);
+    expect(refusal(schema, `${"a".repeat(200_000)}!`)?.code).toBe("interaction_invalid_response");
+    expect(refusal(schema, "a".repeat(200_000))).toBeNull();
   });
 
   it("keeps two patterns of one schema apart", () => {
