@@ -1,6 +1,7 @@
 import { createTRPCUntypedClient, createWSClient, splitLink, wsLink } from "@trpc/client";
 import type { AnyRouter } from "@trpc/server";
 import { contractClient } from "./contract-client.js";
+import { lazyHttpTransport } from "./http-transport.js";
 import { withParleyErrors } from "./parley-error.js";
 import { createSessionHandle, type ParleySession } from "./session-handle.js";
 import { startTrackedSubscription } from "./subscription.js";
@@ -99,6 +100,7 @@ export function createParleyClient(options: ParleyClientOptions): ParleyClient {
     retryDelayMs: (attempt) => Math.min(100 * 2 ** attempt, 3_000),
   });
 
+  const transport = lazyHttpTransport();
   const untyped = createTRPCUntypedClient<AnyRouter>({
     links: [
       splitLink({
@@ -109,6 +111,7 @@ export function createParleyClient(options: ParleyClientOptions): ParleyClient {
           // The server refuses batches over PARLEY_MAX_BATCH_SIZE (default 50).
           maxItems: 20,
           headers: { authorization: `Bearer ${options.token}` },
+          transport,
         }),
       }),
     ],
@@ -147,6 +150,9 @@ export function createParleyClient(options: ParleyClientOptions): ParleyClient {
     workspaces: { list: () => withParleyErrors(() => trpc.query("workspace.list", undefined)) },
     models: { list: () => withParleyErrors(() => trpc.query("model.list", undefined)) },
     users: { names: (input) => withParleyErrors(() => trpc.query("users.names", input)) },
-    close: () => wsClient.close(),
+    close: async () => {
+      transport.close();
+      await wsClient.close();
+    },
   };
 }

@@ -4,6 +4,7 @@ import { initTRPC, TRPCError } from "@trpc/server";
 import { createHTTPServer } from "@trpc/server/adapters/standalone";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
+import { fetchTransport, type HttpTransport, lazyHttpTransport } from "./http-transport.js";
 import { tickBatchLink } from "./tick-batch-link.js";
 
 const t = initTRPC.create();
@@ -17,7 +18,10 @@ const router = t.router({
   }),
 });
 
-describe("tickBatchLink", () => {
+describe.each<{ name: string; transport: HttpTransport }>([
+  { name: "Node's http (the SDK's transport on Node)", transport: lazyHttpTransport() },
+  { name: "fetch (the SDK's transport in browsers)", transport: fetchTransport },
+])("tickBatchLink over $name", ({ transport }) => {
   const requests: { method: string; url: string; authorization: string | undefined }[] = [];
   const server = createHTTPServer({
     router,
@@ -37,6 +41,8 @@ describe("tickBatchLink", () => {
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
   afterAll(async () => {
+    transport.close();
+    server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
   });
   afterEach(() => {
@@ -46,7 +52,7 @@ describe("tickBatchLink", () => {
 
   const client = (maxItems = 20) =>
     createTRPCUntypedClient({
-      links: [tickBatchLink({ url, headers: { authorization: "Bearer t" }, maxItems })],
+      links: [tickBatchLink({ url, headers: { authorization: "Bearer t" }, maxItems, transport })],
     });
 
   it("sends the calls of one tick as one request per type, with the headers, and answers each", async () => {
@@ -109,7 +115,7 @@ describe("tickBatchLink", () => {
 
   it("an unreachable server rejects every call of the batch with a TRPCClientError", async () => {
     const trpc = createTRPCUntypedClient({
-      links: [tickBatchLink({ url: "http://127.0.0.1:9/trpc", headers: {}, maxItems: 20 })],
+      links: [tickBatchLink({ url: "http://127.0.0.1:9/trpc", headers: {}, maxItems: 20, transport })],
     });
     const outcomes = await Promise.allSettled([
       trpc.query("echo", { text: "x" }),

@@ -1,6 +1,7 @@
 import { type Operation, TRPCClientError, type TRPCLink } from "@trpc/client";
 import type { AnyRouter } from "@trpc/server";
 import { observable } from "@trpc/server/observable";
+import type { HttpReply, HttpTransport } from "./http-transport.js";
 
 export interface TickBatchLinkOptions {
   /** The tRPC endpoint, e.g. `http://localhost:4000/trpc`. */
@@ -9,6 +10,8 @@ export interface TickBatchLinkOptions {
   headers: Record<string, string>;
   /** At most this many calls in one request; more are split (the server refuses big batches). */
   maxItems: number;
+  /** How each request is sent (see `http-transport.ts`). */
+  transport: HttpTransport;
 }
 
 type HttpOperation = Operation & { type: "query" | "mutation" };
@@ -16,9 +19,7 @@ type HttpOperation = Operation & { type: "query" | "mutation" };
 interface QueuedCall {
   op: HttpOperation;
   settle(
-    outcome:
-      | { ok: true; data: unknown; response: Response }
-      | { ok: false; error: TRPCClientError<AnyRouter> },
+    outcome: { ok: true; data: unknown; reply: HttpReply } | { ok: false; error: TRPCClientError<AnyRouter> },
   ): void;
 }
 
@@ -52,16 +53,18 @@ export function tickBatchLink(options: TickBatchLinkOptions): TRPCLink<AnyRouter
     // tRPC's batch input is an object keyed by position ("0", "1", …).
     const inputs = JSON.stringify(Object.fromEntries(calls.map((call, index) => [index, call.op.input])));
     const url = `${options.url}/${path}?batch=1${type === "query" ? `&input=${encodeURIComponent(inputs)}` : ""}`;
-    let response: Response;
-    let items: unknown;
+    let reply: HttpReply;
     try {
-      response = await fetch(url, {
-        method: type === "query" ? "GET" : "POST",
-        headers:
-          type === "query" ? options.headers : { ...options.headers, "content-type": "application/json" },
-        ...(type === "mutation" ? { body: inputs } : {}),
-      });
-      items = await response.json();
+      reply = await options.transport.send(
+        type === "query"
+          ? { url, method: "GET", headers: options.headers }
+          : {
+              url,
+              method: "POST",
+              headers: { ...options.headers, "content-type": "application/json" },
+              body: inputs,
+            },
+      );
     } catch (cause) {
       const error = TRPCClientError.from<AnyRouter>(
         cause instanceof Error ? cause : new Error(String(cause)),
@@ -69,17 +72,18 @@ export function tickBatchLink(options: TickBatchLinkOptions): TRPCLink<AnyRouter
       for (const call of calls) call.settle({ ok: false, error });
       return;
     }
+    const items = reply.body;
     calls.forEach((call, index) => {
       // A batch answer is an array; a request refused as a whole (e.g. too many calls) is one error.
       const item = (Array.isArray(items) ? items[index] : items) as BatchResponseItem | undefined;
       if (item !== undefined && "result" in item) {
-        call.settle({ ok: true, data: item.result.data, response });
+        call.settle({ ok: true, data: item.result.data, reply });
         return;
       }
       const error =
         item !== undefined && "error" in item
-          ? TRPCClientError.from<AnyRouter>(item as { error: never }, { meta: { response } })
-          : TRPCClientError.from<AnyRouter>(new Error(`Missing result (HTTP ${response.status})`));
+          ? TRPCClientError.from<AnyRouter>(item as { error: never }, { meta: { status: reply.status } })
+          : TRPCClientError.from<AnyRouter>(new Error(`Missing result (HTTP ${reply.status})`));
       call.settle({ ok: false, error });
     });
   };
@@ -100,7 +104,7 @@ export function tickBatchLink(options: TickBatchLinkOptions): TRPCLink<AnyRouter
             }
             observer.next({
               result: { type: "data", data: outcome.data },
-              context: { response: outcome.response },
+              context: { status: outcome.reply.status },
             });
             observer.complete();
           },
