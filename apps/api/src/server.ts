@@ -4,7 +4,6 @@ import type { Socket } from "node:net";
 import type { AuthenticatedToken } from "@parley/session-core";
 import { ParleyError } from "@parley/session-core";
 import type { TRPCError } from "@trpc/server";
-import { createHTTPHandler } from "@trpc/server/adapters/standalone";
 import { applyWSSHandler } from "@trpc/server/adapters/ws";
 import { type WebSocket, WebSocketServer } from "ws";
 import { ApiAccess } from "./auth/api-access.js";
@@ -19,6 +18,7 @@ import { openApiJson } from "./openapi/openapi-json.js";
 import { appRouter } from "./router.js";
 import type { ApiServices } from "./services.js";
 import type { ApiContext } from "./trpc.js";
+import { createTrpcNodeHandler } from "./trpc-node-handler.js";
 
 /** A request body over 1 MiB is `invalid_input` (docs/behaviour.md#limits). */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -187,7 +187,7 @@ export async function startApiServer(options: StartApiServerOptions): Promise<Ap
     }
   };
 
-  const trpcHandler = createHTTPHandler({
+  const trpcHandler = createTrpcNodeHandler({
     router: appRouter,
     basePath: `${TRPC_PATH}/`,
     maxBodySize: MAX_BODY_BYTES,
