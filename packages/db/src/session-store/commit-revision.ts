@@ -3,12 +3,10 @@ import {
   hasCommandPart,
   type InteractionEvent,
   type InteractionRecord,
-  ParleyError,
   type SessionCommit,
   type SessionEvent,
   type SessionMessage,
   type SessionMutation,
-  StoreConflictError,
   type UnsequencedMutation,
 } from "@parley/session-core";
 import { Prisma } from "@prisma/client";
@@ -25,7 +23,6 @@ import {
 import { rejection, rejectionError, StaleSnapshot } from "./commit-rejections.js";
 import { toSessionCommand } from "./session-commands.js";
 import { inTransaction, poolSqlClient, type SqlClient } from "./sql-client.js";
-import { rejectionOf } from "./statement-rejection.js";
 import { assignmentList, columnList, excludedAssignmentList, recordsetDefinition } from "./table-columns.js";
 import { INTERACTION_COLUMNS, INTERACTION_WRITTEN_COLUMNS, SESSION_COLUMNS } from "./tables.js";
 
