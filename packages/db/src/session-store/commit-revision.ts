@@ -179,17 +179,6 @@ function turnWrite(commit: SessionCommit, accepted: Prisma.Sql, now: number): Pr
 }
 
 /**
- * `report_messages`: the session's messages but the commit's own, as the statement's snapshot has
- * them (the commit's write is not visible to its own reads, and is excluded).
- */
-function otherMessagesSelect(commit: SessionCommit): Prisma.Sql {
-  if (!commit.report_messages) return Prisma.sql`NULL::jsonb`;
-  const own = commit.message?.snapshot.message_id ?? null;
-  return Prisma.sql`(SELECT COALESCE(jsonb_agg(snapshot ORDER BY sequence), '[]'::jsonb) FROM messages
-      WHERE session_id = ${commit.session_id} AND (${own}::text IS NULL OR message_id <> ${own}::text))`;
-}
-
-/**
  * One revision as ONE statement, so one round trip and one implicit transaction (autocommit):
  * - `updated` locks the session row (serialising the session's commits) while checking the fencing
  *   epoch, applying the session patch and taking the next event id (two with a preceding mutation);
@@ -252,8 +241,7 @@ function revisionStatement(
     )${written}${logged}${indexed}${turned}${commands}${feed ?? Prisma.empty}
     SELECT (SELECT last_event_id FROM updated) AS last_event_id,
            (SELECT lease_epoch FROM updated) AS lease_epoch, ${feedIds} AS feed_ids,
-           ${autoTitledSelect(commit)} AS auto_titled, ${queuedCommandsSelect(commit)} AS queued_commands,
-           ${otherMessagesSelect(commit)} AS messages
+           ${autoTitledSelect(commit)} AS auto_titled, ${queuedCommandsSelect(commit)} AS queued_commands
      WHERE ${rejection(commit, messageWritten)}`;
 }
 
@@ -311,7 +299,6 @@ async function runRevision(client: SqlClient, commit: SessionCommit, now: number
     feed_ids: string[] | null;
     auto_titled: boolean | null;
     queued_commands: Parameters<typeof toSessionCommand>[0][] | null;
-    messages: SessionMessage[] | null;
   }[];
   try {
     rows = await client.rows(statement);
@@ -328,7 +315,6 @@ async function runRevision(client: SqlClient, commit: SessionCommit, now: number
     ...(commit.claim && row.lease_epoch !== null ? { epoch: row.lease_epoch } : {}),
     ...(commit.starts_turn ? { auto_titled: row.auto_titled === true } : {}),
     ...(row.queued_commands ? { queued_commands: row.queued_commands.map(toSessionCommand) } : {}),
-    ...(row.messages ? { messages: row.messages } : {}),
   };
   if (mutationJson === null) return { interaction_events, ...claimed };
   const event_id = row.last_event_id;

@@ -11,7 +11,6 @@ import type { SessionMutation, UnsequencedMutation } from "../schema/mutation.js
 import type { SessionRecord } from "../schema/session.js";
 import type { SessionCommand } from "../schema/session-command.js";
 import { reportsQueuedCommands } from "../store/commit-parts.js";
-import { inJsonbKeyOrder } from "../store/jsonb-key-order.js";
 import { startingPromptCommand } from "../store/starting-prompt.js";
 import type { InMemoryTurns } from "./in-memory-turns.js";
 
@@ -137,8 +136,7 @@ export function applyCommit(
   commit: SessionCommit,
 ): CommitResult {
   if (commit.message) {
-    // Stored as Postgres stores a `jsonb` value: its objects' keys reordered (see `inJsonbKeyOrder`).
-    const snapshot = inJsonbKeyOrder(commit.message.snapshot);
+    const { snapshot } = commit.message;
     state.messages.set(snapshot.message_id, snapshot);
     state.sequences.set(snapshot.sequence, snapshot.message_id);
     state.last_sequence = Math.max(state.last_sequence, snapshot.sequence);
@@ -217,17 +215,5 @@ export function applyCommit(
     ...(epoch === undefined ? {} : { epoch }),
     ...(auto_titled === undefined ? {} : { auto_titled }),
     ...(reportsQueuedCommands(commit) ? { queued_commands: queuedOf(state.commands) } : {}),
-    ...(commit.report_messages
-      ? { messages: otherMessages(state, commit.message?.snapshot.message_id) }
-      : {}),
   });
-}
-
-/** `report_messages`: the session's messages but `except`, ascending by sequence. */
-function otherMessages(state: InMemorySessionState, except: string | undefined): SessionMessage[] {
-  return structuredClone(
-    [...state.messages.values()]
-      .filter((message) => message.message_id !== except)
-      .sort((left, right) => left.sequence - right.sequence),
-  );
 }

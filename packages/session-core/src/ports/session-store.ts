@@ -148,13 +148,6 @@ export interface SessionCommit {
    * (`settle_commands`, `ends_turn`, `starts_turn`), which reports nothing.
    */
   report_queued_commands?: boolean;
-  /**
-   * The commit reports the session's other messages (`CommitResult.messages`: all but `message`'s),
-   * ascending by `sequence`, as its statement read them. Made with the session's lock held (a claim),
-   * nothing another process writes can be missing; the claimed Turn's next model request then needs
-   * no read of the session.
-   */
-  report_messages?: boolean;
 }
 
 /** `SessionCommit.starts_turn`: the prompt that starts the Turn, as its command row records it. */
@@ -209,8 +202,6 @@ export interface CommitResult {
   auto_titled?: boolean;
   /** With `report_queued_commands`: the session's queued commands at this commit, in queue order. */
   queued_commands?: SessionCommand[];
-  /** With `report_messages`: the session's messages but the commit's own, ascending by `sequence`. */
-  messages?: SessionMessage[];
 }
 
 export interface MessagePage {

@@ -351,10 +351,9 @@ export class SessionWriter {
     applyLocally: (result: CommitResult) => void,
   ): Promise<CommitResult> {
     const turn = turnProgressOf(commit);
-    const committing = this.startingHistory.request(this.queued.request(turn ? { ...commit, turn } : commit));
+    const committing = this.queued.request(turn ? { ...commit, turn } : commit);
     const result = await this.#deps.store.commit(committing);
     this.queued.record(committing, result);
-    this.startingHistory.record(committing, result);
     if (result.event) this.#live.followed(result.event.event_id);
     applyLocally(result);
     const session_events = [result.preceding_event, result.event].filter(

@@ -20,8 +20,6 @@ export function createApprovalTool(
   name = "delete_file",
   /** Awaited after an approval, before the side effect (a test holds the resumed tool there). */
   beforeEffect: () => Promise<void> = async () => undefined,
-  /** The result of an approved deletion. */
-  resultOf: (path: string) => JsonValue = (path) => ({ deleted: path }),
 ) {
   const effects: string[] = [];
   const decisions: ApprovalDecision[] = [];
@@ -42,7 +40,7 @@ export function createApprovalTool(
       const approved = approvalToolInputSchema.parse(decision.input ?? input);
       await beforeEffect();
       effects.push(approved.path);
-      return resultOf(approved.path);
+      return { deleted: approved.path };
     },
   });
   return { tool, effects, decisions };
