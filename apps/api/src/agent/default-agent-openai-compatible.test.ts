@@ -97,7 +97,8 @@ describe("openai-compatible provider over HTTP through the runtime, with the def
           },
         ],
       },
-      { role: "tool", tool_call_id: "call_stub_delete", content: '{"success":true,"deleted":"notes.txt"}' },
+      // The result as the store gives it back: object keys in Postgres jsonb's order.
+      { role: "tool", tool_call_id: "call_stub_delete", content: '{"deleted":"notes.txt","success":true}' },
     ]);
     const [tool] = await toolPartsOf(session, turn.id);
     expect(tool).toMatchObject({
@@ -171,9 +172,10 @@ describe("openai-compatible provider over HTTP through the runtime, with the def
       {
         role: "tool",
         tool_call_id: "call_stub_ask",
+        // As stored: object keys in Postgres jsonb's order (shorter first).
         content: JSON.stringify({
           status: "resolved",
-          answers: [{ question_id: question.question_id, value: "cn" }],
+          answers: [{ value: "cn", question_id: question.question_id }],
         }),
       },
     ]);

@@ -52,7 +52,8 @@ describe("openai:<id> (Responses API) with OPENAI_BASE_URL, over HTTP through th
       {
         type: "function_call_output",
         call_id: "call_resp_delete",
-        output: '{"success":true,"deleted":"notes.txt"}',
+        // As stored: object keys in Postgres jsonb's order.
+        output: '{"deleted":"notes.txt","success":true}',
       },
     ]);
   });

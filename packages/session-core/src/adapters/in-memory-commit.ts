@@ -11,6 +11,7 @@ import type { SessionMutation, UnsequencedMutation } from "../schema/mutation.js
 import type { SessionRecord } from "../schema/session.js";
 import type { SessionCommand } from "../schema/session-command.js";
 import { reportsQueuedCommands } from "../store/commit-parts.js";
+import { inJsonbKeyOrder } from "../store/jsonb-key-order.js";
 import { startingPromptCommand } from "../store/starting-prompt.js";
 import type { InMemoryTurns } from "./in-memory-turns.js";
 
@@ -136,7 +137,8 @@ export function applyCommit(
   commit: SessionCommit,
 ): CommitResult {
   if (commit.message) {
-    const { snapshot } = commit.message;
+    // Stored as Postgres stores a `jsonb` value: its objects' keys reordered (see `inJsonbKeyOrder`).
+    const snapshot = inJsonbKeyOrder(commit.message.snapshot);
     state.messages.set(snapshot.message_id, snapshot);
     state.sequences.set(snapshot.sequence, snapshot.message_id);
     state.last_sequence = Math.max(state.last_sequence, snapshot.sequence);

@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
 import type { ActionMessage, SessionMessage } from "../../schema/messages.js";
 import type { SessionMutation, UnsequencedMutation } from "../../schema/mutation.js";
-import { buildAssistantMessage, buildUserMessage, messageCommitOf, partMutationOf } from "../fixtures.js";
+import { inJsonbKeyOrder } from "../../store/jsonb-key-order.js";
+import {
+  buildAssistantMessage,
+  buildToolPart,
+  buildUserMessage,
+  messageCommitOf,
+  partMutationOf,
+} from "../fixtures.js";
 import { type ConformanceContext, commitMessage, createSession } from "./context.js";
 import { everyMessageKind, richAssistantMessage } from "./rich-messages.js";
 
@@ -46,6 +53,32 @@ export function describeMessageConformance(context: ConformanceContext): void {
       expect(full.items).toStrictEqual([
         buildUserMessage({ session_id: SESSION, message_id: "message:2", sequence: 2 }),
       ]);
+    });
+
+    it("a message reads back with its objects' keys in jsonb's order (shorter first, then bytewise), however written", async () => {
+      await createSession(context, SESSION);
+      const written = buildAssistantMessage({
+        session_id: SESSION,
+        message_id: "message:1",
+        sequence: 1,
+        parts: [
+          buildToolPart({
+            sequence: 1,
+            tool_call_id: "call:1",
+            state: "completed",
+            input: { zeta: 1, b: { yy: [{ bb: 1, a: 2 }], x: null }, aa: "x" },
+            output: { result: "ok", id: 7, é: true, z: 0 },
+          }),
+        ],
+      });
+      await commitMessage(context, written);
+      const read = await context.store.getMessage(SESSION, "message:1");
+      expect(read).toStrictEqual(written);
+      expect(JSON.stringify(read)).toBe(JSON.stringify(inJsonbKeyOrder(written)));
+      expect(JSON.stringify(read)).toContain(
+        '"input":{"b":{"x":null,"yy":[{"a":2,"bb":1}]},"aa":"x","zeta":1}',
+      );
+      expect(JSON.stringify(read)).toContain('"output":{"z":0,"id":7,"é":true,"result":"ok"}');
     });
 
     it("G71: an Action updated from running to completed is one message at its latest revision, with both revisions published", async () => {
