@@ -1,10 +1,11 @@
 // Where one approval cycle waits, call by call:
 //   npm run timeline -w @parley/bench            (BENCH_DATABASE_URL, else DATABASE_URL, else 127.0.0.1)
 // Runs the bench's API stack (as `npm run bench` does) and prints, for the last cycles, every store,
-// lease and bus call with its start and duration: prompt() → tool asks → waiting-user at the
-// client, then respond() → the tool continuing. Calls that overlap ran side by side; one that starts
+// lease and bus call with its start and duration, and the moment each HTTP request reached the
+// server: prompt() → tool asks → waiting-user at the client, then respond() → the tool continuing. Calls that overlap ran side by side; one that starts
 // when the previous ends waited for it. Not a measurement to compare runs with (the figures are
 // `npm run bench`'s): it shows the shape of the path, e.g. how many round trips wait in a row.
+import http from "node:http";
 import { NoticeEventBus, PostgresTurnLeaseManager, PrismaSessionStore } from "@parley/db";
 import { BENCH_AGENT_ID } from "./lib/bench-agent.js";
 import { startParleyStack } from "./lib/parley-stack.js";
@@ -45,6 +46,24 @@ function print(title: string, from: number, until: number): void {
   calls.length = 0;
 }
 
+/** Notes when each HTTP request reaches a server of this process (an instant: start = end). */
+function recordHttpArrivals(): void {
+  const emit = http.Server.prototype.emit;
+  http.Server.prototype.emit = function (this: http.Server, event: string | symbol, ...args: unknown[]) {
+    if (event === "request") {
+      const request = args[0] as http.IncomingMessage;
+      const at = now();
+      calls.push({
+        name: `http ${request.method} ${request.url?.split("?")[0]} arrives`,
+        start: at,
+        end: at,
+      });
+    }
+    return Reflect.apply(emit, this, [event, ...args]) as boolean;
+  } as typeof emit;
+}
+
+recordHttpArrivals();
 record(PrismaSessionStore.prototype, "store");
 record(PostgresTurnLeaseManager.prototype, "lease");
 record(NoticeEventBus.prototype, "bus");
