@@ -44,8 +44,8 @@ function nodeTransport(http: NodeHttp, https: NodeHttp): HttpTransport {
   return {
     send({ url, method, headers, body }) {
       const target = new URL(url);
-      const client = target.protocol === "https:" ? https : http;
-      const agent = target.protocol === "https:" ? agents["https:"] : agents["http:"];
+      const [client, agent] =
+        target.protocol === "https:" ? [https, agents["https:"]] : [http, agents["http:"]];
       return new Promise<HttpReply>((resolve, reject) => {
         const request = client.request(
           target,
@@ -102,11 +102,11 @@ export async function loadHttpTransport(): Promise<HttpTransport> {
 }
 
 /** `loadHttpTransport()`'s transport, loaded on the first request (a client is created synchronously). */
-export function lazyHttpTransport(load: () => Promise<HttpTransport> = loadHttpTransport): HttpTransport {
+export function lazyHttpTransport(): HttpTransport {
   let loading: Promise<HttpTransport> | null = null;
   return {
     async send(exchange) {
-      loading ??= load();
+      loading ??= loadHttpTransport();
       return (await loading).send(exchange);
     },
     close() {
