@@ -5,6 +5,7 @@ import type { WaitingSession } from "./waiting-sessions.js";
 const SESSION_TABLES = [
   "sessions",
   "messages",
+  "message_parts",
   "interactions",
   "session_events",
   "interaction_events",

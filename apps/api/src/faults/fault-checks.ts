@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { turnLeaseHolder } from "@parley/db/testing";
+import { REPLAYED_MUTATION, STORED_MESSAGE_SNAPSHOT, turnLeaseHolder } from "@parley/db/testing";
 import type { SessionMutation } from "@parley/session-core";
 import pg from "pg";
 
@@ -55,7 +55,8 @@ export async function withClient<T>(
 export function readSessionEvents(databaseUrl: string, session_id: string) {
   return withClient(databaseUrl, async (client) => {
     const result = await client.query<{ event_id: number; mutation: SessionMutation }>(
-      "SELECT event_id, mutation FROM session_events WHERE session_id = $1 ORDER BY event_id",
+      `SELECT e.event_id, ${REPLAYED_MUTATION} AS mutation FROM session_events e
+        WHERE e.session_id = $1 ORDER BY e.event_id`,
       [session_id],
     );
     return result.rows;
@@ -117,9 +118,11 @@ export async function describeSession(databaseUrl: string, session_id: string) {
       type: string;
       status: string | null;
       snapshot: unknown;
-    }>("SELECT sequence, type, status, snapshot FROM messages WHERE session_id = $1 ORDER BY sequence", [
-      session_id,
-    ]);
+    }>(
+      `SELECT m.sequence, m.type, m.status, ${STORED_MESSAGE_SNAPSHOT} AS snapshot FROM messages m
+        WHERE m.session_id = $1 ORDER BY m.sequence`,
+      [session_id],
+    );
     const interactions = await client.query(
       "SELECT interaction_id, status, tool_call_id FROM interactions WHERE session_id = $1",
       [session_id],
@@ -177,7 +180,8 @@ export interface ToolPartSnapshot {
 export function readToolParts(databaseUrl: string, session_id: string) {
   return withClient(databaseUrl, async (client) => {
     const result = await client.query<{ snapshot: { parts?: { type: string }[] } }>(
-      "SELECT snapshot FROM messages WHERE session_id = $1 AND type = 'assistant' ORDER BY sequence",
+      `SELECT ${STORED_MESSAGE_SNAPSHOT} AS snapshot FROM messages m
+        WHERE m.session_id = $1 AND m.type = 'assistant' ORDER BY m.sequence`,
       [session_id],
     );
     return result.rows.flatMap((row) =>

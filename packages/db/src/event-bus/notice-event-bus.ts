@@ -10,6 +10,7 @@ import {
   type SessionMutation,
 } from "@parley/session-core";
 import type pg from "pg";
+import { REPLAYED_MUTATION } from "../session-store/message-parts.js";
 import {
   type InteractionEventRow,
   type SessionEventRow,
@@ -17,7 +18,7 @@ import {
   toSessionEvent,
 } from "../session-store/row-mapping.js";
 import { columnNames } from "../session-store/table-columns.js";
-import { INTERACTION_EVENT_COLUMNS, SESSION_EVENT_COLUMNS } from "../session-store/tables.js";
+import { INTERACTION_EVENT_COLUMNS } from "../session-store/tables.js";
 import type { BusTransport } from "./bus-transport.js";
 import { encodeNotifyPayload, type NotifyPayload } from "./notify-payload.js";
 import { SerialQueues } from "./serial-queue.js";
@@ -350,8 +351,8 @@ export class NoticeEventBus implements EventBus {
 
   async #readSessionEvents(session_id: string, after: number, upTo: number): Promise<SessionEvent[]> {
     const { rows } = await this.#pool.query<SessionEventRow>(
-      `SELECT ${columnNames(SESSION_EVENT_COLUMNS)} FROM session_events
-        WHERE session_id = $1 AND event_id > $2 AND event_id <= $3 ORDER BY event_id`,
+      `SELECT e.session_id, e.event_id, ${REPLAYED_MUTATION} AS mutation FROM session_events e
+        WHERE e.session_id = $1 AND e.event_id > $2 AND e.event_id <= $3 ORDER BY e.event_id`,
       [session_id, after, upTo],
     );
     return rows.map(toSessionEvent);

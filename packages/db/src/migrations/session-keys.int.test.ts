@@ -52,6 +52,7 @@ describe("keys of session data", () => {
       new Set([
         "sessions",
         "messages",
+        "message_parts",
         "interactions",
         "session_events",
         "interaction_events",

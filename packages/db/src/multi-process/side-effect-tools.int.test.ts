@@ -10,13 +10,22 @@ afterEach(async () => {
 });
 
 /**
- * The session's tool parts as its durable events carry them, `<variant> <state>` in event order:
- * a `message` event when the checkpoint inserted the message or changed several parts, a `part`
- * event otherwise (§10.6). `input-streaming` and `ready` are live states, never committed alone.
+ * The session's durable events that carry its tool part, `<variant> r<revision>` in event order: a
+ * `message` event when the checkpoint inserted the message or changed several parts, a `part` event
+ * otherwise (§10.6). The log references the stored part, so its state is read from the store.
  */
 function toolEvents(events: SessionEvent[]): string[] {
   return events.flatMap(({ mutation }) =>
-    toolPartsOfMutation(mutation).map((part) => `${mutation.variant} ${part.state}`),
+    toolPartsOfMutation(mutation).map(
+      () => `${mutation.variant} r${"revision" in mutation ? mutation.revision : "?"}`,
+    ),
+  );
+}
+
+async function storedTools(session_id: string) {
+  const messages = (await fixture?.store.listMessages(session_id, { limit: 50 }))?.items ?? [];
+  return messages.flatMap((message) =>
+    message.type === "assistant" ? message.parts.filter((part) => part.type === "tool") : [],
   );
 }
 
@@ -33,16 +42,15 @@ describe("a tool with a side effect and no approval, with real processes (SIGKIL
     await a.waitFor((message) => message.type === "tool-running");
     await a.kill();
     expect(await fixture.effects()).toEqual(["direct-hang-1 by A"]);
+    // Checkpoint 4 committed the tool `running` before its side effect: the state A left stored.
+    expect(await storedTools(session_id)).toMatchObject([{ tool_name: "append_note", state: "running" }]);
 
     // B's recovery loop (the API's interval) claims the Turn its dead holder left running.
     await fixture.startWorker("B");
     const finish = await fixture.turnFinish(session_id, turn_id);
     expect(finish).toMatchObject({ status: "completed", text: "done direct-hang-1" });
     expect(await fixture.effects()).toEqual(["direct-hang-1 by A"]);
-    const messages = (await fixture.store.listMessages(session_id, { limit: 50 })).items;
-    const tools = messages.flatMap((message) =>
-      message.type === "assistant" ? message.parts.filter((part) => part.type === "tool") : [],
-    );
+    const tools = await storedTools(session_id);
     expect(tools).toHaveLength(1);
     expect(tools[0]).toMatchObject({
       tool_name: "append_note",
@@ -52,6 +60,6 @@ describe("a tool with a side effect and no approval, with real processes (SIGKIL
     const events = await fixture.events(session_id);
     expect(events.map((event) => event.event_id)).toEqual(consecutiveFromOne(events));
     // Checkpoint 4 was the message's first commit; the survivor fails the part, then closes the message.
-    expect(toolEvents(events)).toEqual(["message running", "part failed", "message failed"]);
+    expect(toolEvents(events)).toEqual(["message r1", "part r2", "message r3"]);
   });
 });

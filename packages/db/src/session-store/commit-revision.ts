@@ -21,6 +21,7 @@ import {
   snapshotIsLatest,
 } from "./commit-commands.js";
 import { rejection, rejectionError, StaleSnapshot } from "./commit-rejections.js";
+import { loggedMutation, partsWrite, storedMessageJson, writtenParts } from "./message-parts.js";
 import { toSessionCommand } from "./session-commands.js";
 import { inTransaction, poolSqlClient, type SqlClient } from "./sql-client.js";
 import { assignmentList, columnList, excludedAssignmentList, recordsetDefinition } from "./table-columns.js";
@@ -48,9 +49,9 @@ function messageStatus(message: SessionMessage): string | null {
  * The optimistic message write as a CTE body: an insert at expected revision 0 (a taken id or
  * sequence makes it insert nothing), else an update only while the stored revision is the expected
  * one. It runs only when the session row was locked (`updated` has a row), i.e. after the lock.
+ * `stored` is the row's `snapshot` (an assistant message's parts are rows: `message-parts.ts`).
  */
-function messageWrite(snapshot: SessionMessage, expected_revision: number): Prisma.Sql {
-  const stored = JSON.stringify(snapshot);
+function messageWrite(snapshot: SessionMessage, stored: string, expected_revision: number): Prisma.Sql {
   const status = messageStatus(snapshot);
   const turn_id = snapshot.turn_id ?? null;
   if (expected_revision === 0) {
@@ -118,10 +119,9 @@ function interactionsWrite(commit: SessionCommit, accepted: Prisma.Sql): Prisma.
                     (SELECT m.sequence FROM messages m
                       WHERE m.session_id = r.session_id AND m.message_id = r.message_id), 0)`,
     part_sequence: Prisma.sql`COALESCE(r.part_sequence,
-                    (SELECT (p.value->>'sequence')::int
-                       FROM messages m, jsonb_array_elements(m.snapshot->'parts') p
-                      WHERE m.session_id = r.session_id AND m.message_id = r.message_id
-                        AND p.value->>'tool_call_id' = r.tool_call_id LIMIT 1), 0)`,
+                    (SELECT p.sequence FROM message_parts p
+                      WHERE p.session_id = r.session_id AND p.message_id = r.message_id
+                        AND p.body->>'tool_call_id' = r.tool_call_id LIMIT 1), 0)`,
   };
   const selected = Object.keys(INTERACTION_WRITTEN_COLUMNS).map(
     (name) => fromStoredMessage[name as keyof typeof INTERACTION_WRITTEN_COLUMNS] ?? Prisma.raw(`r.${name}`),
@@ -184,7 +184,7 @@ function turnWrite(commit: SessionCommit, accepted: Prisma.Sql, now: number): Pr
  *   epoch, applying the session patch and taking the next event id (two with a preceding mutation);
  * - `written` writes the message with its optimistic check, only once the row is locked (under READ
  *   COMMITTED an UPDATE that met a concurrently committed row re-checks `revision` on the newest
- *   version; an INSERT meets the unique keys);
+ *   version; an INSERT meets the unique keys), and `parted` the parts the revision changed;
  * - `logged` appends the replay-log rows with the ids up to it (gap-free per session: counter and
  *   rows share the session lock and the statement's atomicity);
  * - `indexed` upserts the interaction rows, `turned` the Turn row's state (DESIGN §10.7; a finished
@@ -207,9 +207,13 @@ function revisionStatement(
     ...commandAssignments(commit),
   ];
   const latest = readsCommands(commit) ? Prisma.sql`AND ${snapshotIsLatest(session_id)}` : Prisma.empty;
-  const written = message
-    ? Prisma.sql`, written AS (${messageWrite(message.snapshot, message.expected_revision)})`
-    : Prisma.empty;
+  const stored = storedMessageJson(commit);
+  const written =
+    message && stored !== null
+      ? Prisma.sql`, written AS (${messageWrite(message.snapshot, stored, message.expected_revision)})`
+      : Prisma.empty;
+  const parts = partsWrite(commit, writtenParts(commit));
+  const parted = parts ? Prisma.sql`, parted AS (${parts})` : Prisma.empty;
   const messageWritten = message ? Prisma.sql`EXISTS (SELECT 1 FROM written)` : Prisma.sql`TRUE`;
   const accepted = Prisma.sql`EXISTS (SELECT 1 FROM updated) AND ${messageWritten}`;
   // Each mutation gets its id in order: the last one the new counter, the one before it that minus one.
@@ -238,7 +242,7 @@ function revisionStatement(
        WHERE session_id = ${session_id} AND closed_at IS NULL
          AND (${epoch ?? null}::int IS NULL OR lease_epoch = ${epoch ?? null}::int) ${latest}
       RETURNING last_event_id, lease_epoch
-    )${written}${logged}${indexed}${turned}${commands}${feed ?? Prisma.empty}
+    )${written}${parted}${logged}${indexed}${turned}${commands}${feed ?? Prisma.empty}
     SELECT (SELECT last_event_id FROM updated) AS last_event_id,
            (SELECT lease_epoch FROM updated) AS lease_epoch, ${feedIds} AS feed_ids,
            ${autoTitledSelect(commit)} AS auto_titled, ${queuedCommandsSelect(commit)} AS queued_commands
@@ -283,12 +287,15 @@ async function runRevision(client: SqlClient, commit: SessionCommit, now: number
   const { mutation, preceding_mutation } = commit;
   const mutationJson = mutation ? JSON.stringify(mutation) : null;
   const precedingJson = preceding_mutation ? JSON.stringify(preceding_mutation) : null;
-  const logged: LoggedMutations | null =
-    mutationJson === null
-      ? null
-      : precedingJson === null
-        ? { json: `[${mutationJson}]`, count: 1 }
-        : { json: `[${precedingJson},${mutationJson}]`, count: 2 };
+  // The log keeps references to the parts this revision stores as rows (`loggedMutation`).
+  const logged: LoggedMutations | null = mutation
+    ? {
+        json: JSON.stringify(
+          [preceding_mutation, mutation].flatMap((item) => (item ? [loggedMutation(item, commit)] : [])),
+        ),
+        count: preceding_mutation ? 2 : 1,
+      }
+    : null;
   const eventsJson = commit.interaction_events?.length ? JSON.stringify(commit.interaction_events) : null;
   const events: Omit<InteractionEvent, "event_id">[] = eventsJson ? JSON.parse(eventsJson) : [];
   const statement = revisionStatement(commit, logged, events, now);

@@ -35,7 +35,7 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   await pool.query(
-    "TRUNCATE sessions, messages, interactions, session_events, interaction_events, session_commands, turns RESTART IDENTITY",
+    "TRUNCATE sessions, messages, message_parts, interactions, session_events, interaction_events, session_commands, turns RESTART IDENTITY",
   );
   for (const session_id of ["session:slow", "session:fast"]) {
     await store.createSession(buildSessionRecord({ session_id }));

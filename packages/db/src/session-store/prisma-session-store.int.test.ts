@@ -22,7 +22,7 @@ runSessionStoreConformance("PrismaSessionStore on PostgreSQL", async () => {
   }
   const { database, pool } = shared;
   await pool.query(
-    "TRUNCATE sessions, session_commands, turns, messages, interactions, session_events, interaction_events RESTART IDENTITY",
+    "TRUNCATE sessions, session_commands, turns, messages, message_parts, interactions, session_events, interaction_events RESTART IDENTITY",
   );
   const leases = new PostgresTurnLeaseManager({ url: database.url, pool, holder_id: "conformance" });
   return {

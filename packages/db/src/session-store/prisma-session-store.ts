@@ -37,6 +37,7 @@ import type pg from "pg";
 import type { CommitObserver } from "./commit-observer.js";
 import { commitRevision } from "./commit-revision.js";
 import { INTERACTION_PAGE_ORDER, interactionPageSql } from "./interaction-page.js";
+import { replayedMutation, storedSnapshot } from "./message-parts.js";
 import { listQueuedPrompts, withdrawPrompt } from "./queued-prompts.js";
 import {
   type InteractionEventRow,
@@ -58,7 +59,6 @@ import {
   INTERACTION_EVENT_COLUMNS,
   INTERACTION_RECORD_COLUMNS,
   SESSION_COLUMNS,
-  SESSION_EVENT_COLUMNS,
 } from "./tables.js";
 import { TURN_SELECT, type TurnRow, toTurnRecord } from "./turn-rows.js";
 import {
@@ -137,7 +137,8 @@ export class PrismaSessionStore implements SessionStore {
 
   async getMessage(session_id: string, message_id: string): Promise<SessionMessage | null> {
     const rows = await this.#read<MessageRow>(Prisma.sql`
-      SELECT snapshot FROM messages WHERE session_id = ${session_id} AND message_id = ${message_id}`);
+      SELECT ${storedSnapshot("m")} AS snapshot FROM messages m
+       WHERE m.session_id = ${session_id} AND m.message_id = ${message_id}`);
     return rows[0] ? toMessage(rows[0]) : null;
   }
 
@@ -147,9 +148,9 @@ export class PrismaSessionStore implements SessionStore {
   ): Promise<MessagePage> {
     const before = query.before_sequence ?? null;
     const rows = await this.#read<MessageRow>(Prisma.sql`
-      SELECT snapshot FROM messages
-       WHERE session_id = ${session_id} AND (${before}::int IS NULL OR sequence < ${before}::int)
-       ORDER BY sequence DESC
+      SELECT ${storedSnapshot("m")} AS snapshot FROM messages m
+       WHERE m.session_id = ${session_id} AND (${before}::int IS NULL OR m.sequence < ${before}::int)
+       ORDER BY m.sequence DESC
        LIMIT ${query.limit + 1}::int`);
     const has_more = rows.length > query.limit;
     const items = rows.slice(0, query.limit).map(toMessage).reverse();
@@ -164,10 +165,10 @@ export class PrismaSessionStore implements SessionStore {
 
   async listOpenAssistantMessages(session_id?: string): Promise<SessionMessage[]> {
     const rows = await this.#read<MessageRow>(Prisma.sql`
-      SELECT snapshot FROM messages
-       WHERE type = 'assistant' AND status = 'streaming'
-         AND (${session_id ?? null}::text IS NULL OR session_id = ${session_id ?? null}::text)
-       ORDER BY session_id COLLATE "C", sequence`);
+      SELECT ${storedSnapshot("m")} AS snapshot FROM messages m
+       WHERE m.type = 'assistant' AND m.status = 'streaming'
+         AND (${session_id ?? null}::text IS NULL OR m.session_id = ${session_id ?? null}::text)
+       ORDER BY m.session_id COLLATE "C", m.sequence`);
     return rows.map(toMessage);
   }
 
@@ -185,7 +186,7 @@ export class PrismaSessionStore implements SessionStore {
     >(
       Prisma.sql`
       SELECT ${columnList(SESSION_COLUMNS, "s")}, ${columnList(ANSWERED_INTERACTION_COLUMNS, "i")},
-             m.snapshot AS message_snapshot
+             ${storedSnapshot("m")} AS message_snapshot
         FROM sessions s
         LEFT JOIN interactions i ON i.session_id = s.session_id AND i.interaction_id = ${interaction_id}
         LEFT JOIN messages m ON m.session_id = i.session_id AND m.message_id = i.message_id
@@ -234,9 +235,9 @@ export class PrismaSessionStore implements SessionStore {
 
   async listEvents(session_id: string, after_event_id: number, limit: number): Promise<SessionEvent[]> {
     const rows = await this.#read<SessionEventRow>(Prisma.sql`
-      SELECT ${columnList(SESSION_EVENT_COLUMNS)} FROM session_events
-       WHERE session_id = ${session_id} AND event_id > ${after_event_id}::int
-       ORDER BY event_id LIMIT ${limit}::int`);
+      SELECT e.session_id, e.event_id, ${replayedMutation("e")} AS mutation FROM session_events e
+       WHERE e.session_id = ${session_id} AND e.event_id > ${after_event_id}::int
+       ORDER BY e.event_id LIMIT ${limit}::int`);
     return rows.map(toSessionEvent);
   }
 

@@ -40,6 +40,7 @@ describe("createTestDatabase", () => {
       "api_tokens",
       "interaction_events",
       "interactions",
+      "message_parts",
       "messages",
       "session_commands",
       "session_events",

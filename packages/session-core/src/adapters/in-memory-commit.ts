@@ -86,6 +86,7 @@ export function checkCommit(
         `Message ${snapshot.message_id} cannot move from sequence ${stored.sequence} to ${snapshot.sequence}`,
       );
     }
+    if (stored) assertUnchangedPartsAsStored(stored, commit.message);
     const holder = state.sequences.get(snapshot.sequence);
     if (!stored && holder !== undefined) {
       throw new StoreConflictError(
@@ -123,6 +124,36 @@ export function checkCommit(
       throw new StoreConflictError("queued", `A prompt for Turn ${ends.turn_id} is still queued`);
     }
   }
+}
+
+/**
+ * A writer's `changed_part_ids` hold every part that differs from the stored revision, and no part
+ * went away: the Postgres store writes only the parts named, so a part left out would be lost there.
+ * Checked here, where the stored revision is at hand, so the runtime's tests catch such a writer.
+ */
+function assertUnchangedPartsAsStored(
+  stored: SessionMessage,
+  message: NonNullable<SessionCommit["message"]>,
+) {
+  const { snapshot, changed_part_ids } = message;
+  if (changed_part_ids === undefined || stored.type !== "assistant" || snapshot.type !== "assistant") return;
+  const changed = new Set(changed_part_ids);
+  const next = new Map(snapshot.parts.map((part) => [part.part_id, part]));
+  for (const part of stored.parts) {
+    const now = next.get(part.part_id);
+    if (now === undefined)
+      throw new Error(`Part ${part.part_id} of message ${snapshot.message_id} went away`);
+    if (!changed.has(part.part_id) && JSON.stringify(inJsonbKeyOrder(now)) !== JSON.stringify(part)) {
+      throw new Error(
+        `Part ${part.part_id} of message ${snapshot.message_id} changed but is not named changed`,
+      );
+    }
+  }
+  const added = snapshot.parts.find(
+    (part) => !changed.has(part.part_id) && !stored.parts.some((old) => old.part_id === part.part_id),
+  );
+  if (added)
+    throw new Error(`Part ${added.part_id} of message ${snapshot.message_id} is new but not named changed`);
 }
 
 /** The commands still queued, in queue order. */

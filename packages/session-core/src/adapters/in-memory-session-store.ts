@@ -40,6 +40,7 @@ import {
   type InMemorySessionState,
   queuedOf,
 } from "./in-memory-commit.js";
+import { replayedEvents } from "./in-memory-replay.js";
 import { InMemoryTurns } from "./in-memory-turns.js";
 import { queuedPromptsOf, withdrawPromptIn } from "./queued-prompts.js";
 
@@ -219,8 +220,9 @@ export class InMemorySessionStore implements SessionStore, LeaseEpochSink {
   }
 
   async listEvents(session_id: string, after_event_id: number, limit: number): Promise<SessionEvent[]> {
-    const events = this.#sessions.get(session_id)?.events ?? [];
-    return structuredClone(events.filter((event) => event.event_id > after_event_id).slice(0, limit));
+    const state = this.#sessions.get(session_id);
+    const events = (state?.events ?? []).filter((event) => event.event_id > after_event_id).slice(0, limit);
+    return structuredClone(replayedEvents(events, state?.messages ?? new Map()));
   }
 
   async listInteractionEvents(after_event_id: number, limit: number): Promise<InteractionEvent[]> {

@@ -74,8 +74,11 @@ export interface SessionCommit {
    * on (0 for a new message); the store rejects the commit with `StoreConflictError("revision")`
    * when the stored revision differs, and with `StoreConflictError("sequence")` when a new
    * message's `sequence` is already taken. `snapshot.revision` must be `expected_revision + 1`.
+   * `changed_part_ids` (an assistant message at `expected_revision` > 0): the parts of `snapshot`
+   * that differ from the stored revision; every other part is as stored, and the store need not
+   * write it (parts as rows, DESIGN §10.6). Parts are never removed. Omitted: any part may differ.
    */
-  message?: { snapshot: SessionMessage; expected_revision: number };
+  message?: { snapshot: SessionMessage; expected_revision: number; changed_part_ids?: readonly string[] };
   /** Interaction index rows this revision creates or changes (upsert by `interaction_id`). */
   interactions?: InteractionRecord[];
   /** Changes to the session row. */
@@ -297,7 +300,11 @@ export interface SessionStore {
   countPendingInteractions(session_id: string): Promise<number>;
   queryInteractions(query: InteractionQuery): Promise<InteractionPage>;
 
-  /** Replay log after `after_event_id`, ascending, at most `limit`. */
+  /**
+   * Replay log after `after_event_id`, ascending, at most `limit`. A `part` mutation, and a `message`
+   * mutation of an assistant message, reference the stored parts (DESIGN §10.6): they are replayed
+   * with the parts as they are stored now, which a later revision may have changed since.
+   */
   listEvents(session_id: string, after_event_id: number, limit: number): Promise<SessionEvent[]>;
   /** Global admin feed after `after_event_id`, ascending. */
   listInteractionEvents(after_event_id: number, limit: number): Promise<InteractionEvent[]>;

@@ -5,6 +5,26 @@ function malformed(commit: SessionCommit, what: string): ParleyError {
   return new ParleyError("invalid_input", `Commit for session ${commit.session_id} ${what}`);
 }
 
+/** `changed_part_ids` name parts of an assistant message's snapshot, in a revision after its first. */
+function assertChangedPartsWellFormed(commit: SessionCommit, message: NonNullable<SessionCommit["message"]>) {
+  const { snapshot, expected_revision, changed_part_ids } = message;
+  if (changed_part_ids === undefined) return;
+  if (snapshot.type !== "assistant" || expected_revision === 0) {
+    throw malformed(
+      commit,
+      `names changed parts of message ${snapshot.message_id}, which has no stored parts`,
+    );
+  }
+  const ids = new Set(snapshot.parts.map((part) => part.part_id));
+  const missing = changed_part_ids.find((part_id) => !ids.has(part_id));
+  if (missing !== undefined) {
+    throw malformed(
+      commit,
+      `names changed part ${missing}, which message ${snapshot.message_id} does not hold`,
+    );
+  }
+}
+
 /**
  * The rules of a `SessionCommit` that need no stored state, checked by every store before it
  * writes anything: everything a commit carries belongs to the commit's session, a snapshot is the
@@ -30,6 +50,7 @@ export function assertCommitWellFormed(commit: SessionCommit): void {
         `carries message ${snapshot.message_id} at revision ${snapshot.revision}, which does not follow expected revision ${expected_revision}`,
       );
     }
+    assertChangedPartsWellFormed(commit, message);
   }
   for (const record of commit.interactions ?? []) {
     if (record.session_id !== session_id) {

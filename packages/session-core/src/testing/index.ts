@@ -3,6 +3,7 @@ export * from "./event-bus-conformance.js";
 export * from "./fixtures.js";
 export * from "./gates.js";
 export * from "./mutation-recorder.js";
+export * from "./part-references.js";
 export {
   HARNESS_AGENT_ID,
   type HarnessLogEntry,

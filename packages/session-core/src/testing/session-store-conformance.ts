@@ -10,6 +10,7 @@ import { describeEventConformance } from "./conformance/event-cases.js";
 import { describeInteractionConformance } from "./conformance/interaction-cases.js";
 import { describeLivenessConformance } from "./conformance/liveness-cases.js";
 import { describeMessageConformance } from "./conformance/message-cases.js";
+import { describePartConformance } from "./conformance/part-cases.js";
 import { describeQueuedPromptConformance } from "./conformance/queued-prompt-cases.js";
 import { describeSessionConformance } from "./conformance/session-cases.js";
 import { describeTurnConformance } from "./conformance/turn-cases.js";
@@ -85,6 +86,7 @@ export function runSessionStoreConformance(name: string, factory: SessionStoreCo
     describeEventConformance(context);
     describeInteractionConformance(context);
     describeMessageConformance(context);
+    describePartConformance(context);
     describeCursorConformance(context);
     describeCrossSessionConformance(context);
     describeTurnConformance(context);

@@ -8,7 +8,7 @@ import {
   findToolIndex,
   type MutationSpec,
 } from "../transitions/transition.js";
-import { type MutationBase, mutationOf, wholeMessageMutation } from "./revision-mutations.js";
+import { changedParts, type MutationBase, mutationOf, wholeMessageMutation } from "./revision-mutations.js";
 
 /** The transition of a checkpoint of the live state alone (the committed copy catches up). */
 export const liveStateAlone: AssistantTransitionFn = (current) => ({
@@ -43,8 +43,7 @@ export function checkpointSpec(
 ): MutationSpec | undefined {
   if (result.publish === false && !carriesLive) return undefined;
   if (!committed || committed.status !== next.status) return { variant: "message" };
-  const before = new Map(committed.parts.map((part) => [part.part_id, part]));
-  const changed = next.parts.filter((part) => before.get(part.part_id) !== part);
+  const changed = changedParts(committed, next);
   const only = changed[0];
   if (changed.length === 1 && only && next.parts.length >= committed.parts.length) {
     return { variant: "part", part_id: only.part_id };

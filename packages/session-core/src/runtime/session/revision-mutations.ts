@@ -6,6 +6,7 @@ import type {
 } from "../../ports/session-store.js";
 import type { AssistantMessage, SessionMessage } from "../../schema/messages.js";
 import type { UnsequencedMutation } from "../../schema/mutation.js";
+import type { AssistantPart } from "../../schema/parts.js";
 import type { AssistantTransition, MutationSpec } from "../transitions/transition.js";
 
 /** What every mutation carries besides its change (`event_id` is assigned at commit). */
@@ -14,6 +15,32 @@ export interface MutationBase {
   session_id: string;
   created_at: number;
 }
+
+/**
+ * The parts of `next` that are not the committed copy's own objects: the ones a transition replaced
+ * or added (transitions never change a part in place). A copy read again from the store counts as
+ * changed, which only writes more.
+ */
+export function changedParts(committed: AssistantMessage, next: AssistantMessage): AssistantPart[] {
+  const before = new Map(committed.parts.map((part) => [part.part_id, part]));
+  return next.parts.filter((part) => before.get(part.part_id) !== part);
+}
+
+/**
+ * The message a checkpoint commits: `next`, the revision after `committed` (none: `next` is
+ * inserted), with the ids of the parts it changed.
+ */
+export function messageRevision(
+  next: AssistantMessage,
+  committed: AssistantMessage | undefined,
+): NonNullable<SessionCommit["message"]> {
+  if (!committed) return { snapshot: next, expected_revision: 0 };
+  const changed_part_ids = changedParts(committed, next).map((part) => part.part_id);
+  return { snapshot: next, expected_revision: committed.revision, changed_part_ids };
+}
+
+/** A checkpoint that publishes its message whole. */
+export const WHOLE_MESSAGE: MutationSpec = { variant: "message" };
 
 /** The whole message as a mutation. */
 export function wholeMessageMutation(base: MutationBase, message: SessionMessage): UnsequencedMutation {

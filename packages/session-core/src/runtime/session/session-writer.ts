@@ -15,7 +15,9 @@ import {
   type CheckpointOptions,
   interactionRowsOf,
   loggedMutations,
+  messageRevision,
   mutationOf,
+  WHOLE_MESSAGE,
   wholeMessageMutation,
 } from "./revision-mutations.js";
 import { StartingHistory } from "./starting-history.js";
@@ -194,7 +196,7 @@ export class SessionWriter {
       const next: AssistantMessage = { ...result.message, revision: committed.revision + 1, updated_at: now };
       const spec = checkpointSpec(committed, next, result, this.#live.has(message_id));
       try {
-        const { epoch } = await this.#commitRevision(next, committed.revision, result, spec, options);
+        const { epoch } = await this.#commitRevision(next, committed, result, spec, options);
         return { message: next, value: result.value, ...(epoch === undefined ? {} : { epoch }) };
       } catch (error) {
         this.#throwUnlessRetried(error, "revision", attempt);
@@ -220,7 +222,7 @@ export class SessionWriter {
         updated_at: now,
       };
       try {
-        const { epoch } = await this.#commitRevision(next, 0, result, { variant: "message" }, options);
+        const { epoch } = await this.#commitRevision(next, undefined, result, WHOLE_MESSAGE, options);
         return { message: next, value: result.value, ...(epoch === undefined ? {} : { epoch }) };
       } catch (error) {
         this.#throwUnlessRetried(error, "sequence", attempt);
@@ -230,10 +232,10 @@ export class SessionWriter {
     }
   }
 
-  /** Commits `next` (expected to follow `expected_revision`) with its Interaction rows; then it is the committed copy. */
+  /** Commits `next` (the revision after `committed`; none: an insert) with its Interaction rows; then it is the committed copy. */
   async #commitRevision(
     next: AssistantMessage,
-    expected_revision: number,
+    committed: AssistantMessage | undefined,
     result: AssistantTransition<unknown>,
     spec: MutationSpec | undefined,
     options: CheckpointOptions,
@@ -246,7 +248,7 @@ export class SessionWriter {
         session_id: this.session_id,
         ...(options.epoch === undefined ? {} : { epoch: options.epoch }),
         ...(options.claim === undefined ? {} : { claim: options.claim }),
-        message: { snapshot: next, expected_revision },
+        message: messageRevision(next, committed),
         ...interactionRowsOf(this.session_id, next, result),
         ...loggedMutations(own, followed_by),
       },

@@ -1,0 +1,142 @@
+import { cp, mkdtemp, readdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import {
+  buildAssistantMessage,
+  buildTextPart,
+  buildToolPart,
+  messageMutationOf,
+  partMutationOf,
+} from "@parley/session-core/testing";
+import pg from "pg";
+import { afterEach, describe, expect, it } from "vitest";
+import { DEFAULT_MIGRATIONS_DIR, migrateDatabase } from "../migrations/migrate-database.js";
+import { resolveTestAdminUrl } from "../testing/admin-url.js";
+import { createScratchDatabase, type ScratchDatabase } from "../testing/scratch-database.js";
+import { PrismaSessionStore } from "./prisma-session-store.js";
+
+const PARTS_MIGRATION = "20261206060000_message_parts";
+const SESSION = "session:rows";
+const MESSAGE = "message:rows";
+
+let database: ScratchDatabase | undefined;
+let pool: pg.Pool | undefined;
+let earlierMigrations: string | undefined;
+afterEach(async () => {
+  await pool?.end();
+  await database?.drop();
+  if (earlierMigrations) await rm(earlierMigrations, { recursive: true, force: true });
+  pool = database = earlierMigrations = undefined;
+});
+
+async function scratch(): Promise<{ url: string; pool: pg.Pool }> {
+  database = await createScratchDatabase(await resolveTestAdminUrl(), "parley_parts");
+  pool = new pg.Pool({ connectionString: database.url, max: 2 });
+  return { url: database.url, pool };
+}
+
+/** A copy of the migrations that stops before parts as rows: a database as the previous release left it. */
+async function migrationsBeforeParts(): Promise<string> {
+  earlierMigrations = await mkdtemp(path.join(tmpdir(), "parley-migrations-"));
+  for (const entry of await readdir(DEFAULT_MIGRATIONS_DIR, { withFileTypes: true })) {
+    if (!entry.isDirectory() || entry.name >= PARTS_MIGRATION) continue;
+    await cp(path.join(DEFAULT_MIGRATIONS_DIR, entry.name), path.join(earlierMigrations, entry.name), {
+      recursive: true,
+    });
+  }
+  return earlierMigrations;
+}
+
+async function createSessionRow(db: pg.Pool): Promise<void> {
+  await db.query(
+    `INSERT INTO sessions (session_id, owner_id, agent_id, title, created_at, updated_at, approval_mode,
+                           effective_approval_mode, last_event_id)
+     VALUES ($1, 'user:1', 'agent:1', '', 1, 1, 'ask', 'ask', 0)`,
+    [SESSION],
+  );
+}
+
+const text = buildTextPart({ sequence: 1, text: "Let me look.", state: "done" });
+const running = buildToolPart({ sequence: 2, tool_call_id: "call:1", state: "running" });
+const completed = buildToolPart({
+  sequence: 2,
+  tool_call_id: "call:1",
+  state: "completed",
+  output: { ok: 1 },
+});
+const first = buildAssistantMessage({
+  session_id: SESSION,
+  message_id: MESSAGE,
+  sequence: 1,
+  parts: [text, running],
+});
+const second = { ...first, revision: 2, updated_at: first.updated_at + 1, parts: [text, completed] };
+
+describe("parts as rows in PostgreSQL (DESIGN §10.6)", () => {
+  it("a revision writes the message's header and the parts it changed; the log keeps references", async () => {
+    const { url, pool: db } = await scratch();
+    await migrateDatabase(url);
+    await createSessionRow(db);
+    const store = new PrismaSessionStore(db);
+    await store.commit({
+      session_id: SESSION,
+      message: { snapshot: first, expected_revision: 0 },
+      mutation: messageMutationOf(first),
+    });
+    await store.commit({
+      session_id: SESSION,
+      message: { snapshot: second, expected_revision: 1, changed_part_ids: [completed.part_id] },
+      mutation: partMutationOf(second, completed),
+    });
+
+    const rows = await db.query("SELECT part_id, sequence, revision FROM message_parts ORDER BY sequence");
+    // The text part was written once, by revision 1; the tool part again by revision 2.
+    expect(rows.rows).toEqual([
+      { part_id: text.part_id, sequence: 1, revision: 1 },
+      { part_id: completed.part_id, sequence: 2, revision: 2 },
+    ]);
+    const message = await db.query("SELECT revision, snapshot ? 'parts' AS inline FROM messages");
+    expect(message.rows).toEqual([{ revision: 2, inline: false }]);
+    const logged = await db.query(
+      `SELECT event_id, mutation ? 'part' AS part, mutation->'message'->'part_ids' AS part_ids,
+              (mutation->'message') ? 'parts' AS parts
+         FROM session_events ORDER BY event_id`,
+    );
+    expect(logged.rows).toEqual([
+      { event_id: 1, part: false, part_ids: [text.part_id, running.part_id], parts: false },
+      { event_id: 2, part: false, part_ids: null, parts: null },
+    ]);
+  });
+
+  it("the migration moves a previous release's parts into rows, and the log reads back the same", async () => {
+    const { url, pool: db } = await scratch();
+    await migrateDatabase(url, { migrationsDir: await migrationsBeforeParts() });
+    await createSessionRow(db);
+    // As the previous release wrote them: the whole message in its snapshot, copies in the log.
+    await db.query(
+      `INSERT INTO messages (session_id, message_id, sequence, revision, type, status, turn_id, created_at, updated_at, snapshot)
+       VALUES ($1, $2, 1, 2, 'assistant', 'streaming', 'turn:1', 1, 2, $3)`,
+      [SESSION, MESSAGE, JSON.stringify(second)],
+    );
+    const legacy = [messageMutationOf(first), partMutationOf(second, completed)];
+    for (const [index, mutation] of legacy.entries()) {
+      await db.query(
+        "INSERT INTO session_events (session_id, event_id, mutation, created_at) VALUES ($1, $2, $3, 1)",
+        [SESSION, index + 1, JSON.stringify({ ...mutation, event_id: index + 1 })],
+      );
+    }
+    await db.query("UPDATE sessions SET last_event_id = 2");
+
+    await migrateDatabase(url);
+    const store = new PrismaSessionStore(db);
+    expect(await store.getMessage(SESSION, MESSAGE)).toStrictEqual(second);
+    const events = await store.listEvents(SESSION, 0, 10);
+    // Revision 1's message held the text and the tool, whose stored state is now `completed`.
+    expect(events.map((event) => event.mutation)).toStrictEqual([
+      { ...messageMutationOf(first), event_id: 1, message: { ...first, parts: [text, completed] } },
+      { ...partMutationOf(second, completed), event_id: 2 },
+    ]);
+    const inline = await db.query("SELECT count(*)::int AS count FROM messages WHERE snapshot ? 'parts'");
+    expect(inline.rows).toEqual([{ count: 0 }]);
+  });
+});

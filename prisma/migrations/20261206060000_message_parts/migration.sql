@@ -1,0 +1,43 @@
+-- Parts as rows (DESIGN §10.6): an assistant message's parts move out of `messages.snapshot` into
+-- one row each, and the replay log references them instead of holding copies. This changes what
+-- the previous release reads (it expects `parts` in the snapshot and in logged part mutations), so
+-- upgrade across it with the previous release stopped (docs/deployment.md#migrations).
+
+-- CreateTable
+CREATE TABLE "message_parts" (
+    "session_id" TEXT NOT NULL,
+    "message_id" TEXT NOT NULL,
+    "part_id" TEXT NOT NULL,
+    "sequence" INTEGER NOT NULL,
+    "revision" INTEGER NOT NULL,
+    "body" JSONB NOT NULL,
+
+    CONSTRAINT "message_parts_pkey" PRIMARY KEY ("session_id","message_id","part_id")
+);
+
+-- AddForeignKey
+ALTER TABLE "message_parts" ADD CONSTRAINT "message_parts_session_id_fkey" FOREIGN KEY ("session_id") REFERENCES "sessions"("session_id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- Existing assistant messages: their parts become rows, their snapshots keep every other field.
+INSERT INTO "message_parts" ("session_id", "message_id", "part_id", "sequence", "revision", "body")
+SELECT m."session_id", m."message_id", p.value->>'part_id', (p.value->>'sequence')::int, m."revision", p.value
+  FROM "messages" m, jsonb_array_elements(m."snapshot"->'parts') p
+ WHERE m."type" = 'assistant';
+
+UPDATE "messages" SET "snapshot" = "snapshot" - 'parts' WHERE "type" = 'assistant';
+
+-- Logged part mutations and whole assistant messages now reference those rows (a message keeps the
+-- ids of the parts it held).
+UPDATE "session_events" e SET "mutation" = e."mutation" - 'part'
+ WHERE e."mutation"->>'variant' = 'part'
+   AND EXISTS (SELECT 1 FROM "message_parts" p
+                WHERE p."session_id" = e."session_id" AND p."message_id" = e."mutation"->>'message_id'
+                  AND p."part_id" = e."mutation"->>'part_id');
+
+UPDATE "session_events" e
+   SET "mutation" = jsonb_set(e."mutation", '{message}', ((e."mutation"->'message') - 'parts') || jsonb_build_object(
+         'part_ids', COALESCE((SELECT jsonb_agg(p.value->>'part_id' ORDER BY p.position)
+                                 FROM jsonb_array_elements(e."mutation"->'message'->'parts') WITH ORDINALITY AS p(value, position)), '[]'::jsonb)))
+ WHERE e."mutation"->>'variant' = 'message' AND e."mutation"->>'type' = 'assistant'
+   AND EXISTS (SELECT 1 FROM "messages" m
+                WHERE m."session_id" = e."session_id" AND m."message_id" = e."mutation"->>'message_id');
