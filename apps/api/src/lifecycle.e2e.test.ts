@@ -1,6 +1,6 @@
 import { createTestDatabase } from "@parley/db/testing";
 import { createParleyClient, type ParleyClient } from "@parley/sdk";
-import { withPartIds } from "@parley/session-core/testing";
+import { withReferences } from "@parley/session-core/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   type ApiProcess,
@@ -65,8 +65,8 @@ describe("process lifecycle: CLI, graceful shutdown, restart, health", () => {
     const finish = await replay.waitFor(isTurnFinish);
     expect(finish).toMatchObject({ status: "completed" });
     expect(await feed.waitFor(isTurnFinish)).toEqual(finish);
-    expect(feed.mutations.map(withPartIds)).toEqual(
-      replay.mutations.filter((mutation) => mutation.event_id <= finish.event_id).map(withPartIds),
+    expect(feed.mutations.map(withReferences)).toEqual(
+      replay.mutations.filter((mutation) => mutation.event_id <= finish.event_id).map(withReferences),
     );
     feed.stop();
     expect(replay.eventIds()).toEqual(

@@ -1,7 +1,8 @@
 -- Parts as rows (DESIGN §10.6): an assistant message's parts move out of `messages.snapshot` into
--- one row each, and the replay log references them instead of holding copies. This changes what
--- the previous release reads (it expects `parts` in the snapshot and in logged part mutations), so
--- upgrade across it with the previous release stopped (docs/deployment.md#migrations).
+-- one row each, the snapshot stops repeating the row's columns, and the replay log references the
+-- stored parts and messages instead of holding copies. The previous release cannot read what this
+-- one writes (it expects whole snapshots and copies in the log), so upgrade across this migration
+-- with the previous release stopped (docs/deployment.md#migrations).
 
 -- CreateTable
 CREATE TABLE "message_parts" (
@@ -26,18 +27,19 @@ SELECT m."session_id", m."message_id", p.value->>'part_id', (p.value->>'sequence
 
 UPDATE "messages" SET "snapshot" = "snapshot" - 'parts' WHERE "type" = 'assistant';
 
--- Logged part mutations and whole assistant messages now reference those rows (a message keeps the
--- ids of the parts it held).
+-- A snapshot no longer repeats what the row's columns hold.
+UPDATE "messages" SET "snapshot" = "snapshot" - ARRAY['session_id', 'message_id', 'sequence', 'revision', 'type',
+                                                      'turn_id', 'created_at', 'updated_at']::text[];
+UPDATE "messages" SET "snapshot" = "snapshot" - 'status' WHERE "type" IN ('assistant', 'action');
+
+-- Logged part and message mutations now reference the stored part or message instead of a copy.
 UPDATE "session_events" e SET "mutation" = e."mutation" - 'part'
  WHERE e."mutation"->>'variant' = 'part'
    AND EXISTS (SELECT 1 FROM "message_parts" p
                 WHERE p."session_id" = e."session_id" AND p."message_id" = e."mutation"->>'message_id'
                   AND p."part_id" = e."mutation"->>'part_id');
 
-UPDATE "session_events" e
-   SET "mutation" = jsonb_set(e."mutation", '{message}', ((e."mutation"->'message') - 'parts') || jsonb_build_object(
-         'part_ids', COALESCE((SELECT jsonb_agg(p.value->>'part_id' ORDER BY p.position)
-                                 FROM jsonb_array_elements(e."mutation"->'message'->'parts') WITH ORDINALITY AS p(value, position)), '[]'::jsonb)))
- WHERE e."mutation"->>'variant' = 'message' AND e."mutation"->>'type' = 'assistant'
+UPDATE "session_events" e SET "mutation" = e."mutation" - 'message'
+ WHERE e."mutation"->>'variant' = 'message'
    AND EXISTS (SELECT 1 FROM "messages" m
                 WHERE m."session_id" = e."session_id" AND m."message_id" = e."mutation"->>'message_id');

@@ -1,4 +1,4 @@
-import { withPartIds } from "@parley/session-core/testing";
+import { withReferences } from "@parley/session-core/testing";
 import { expect } from "vitest";
 import { consecutiveFromOne, type ReceivedMutations, readSessionEvents, waitUntil } from "./fault-checks.js";
 
@@ -19,9 +19,9 @@ export async function expectClientsConverged(
       client.lastEventId() >= events.length ? true : undefined,
     );
     expect(client.event_ids).toEqual(committedIds);
-    // The log references stored parts (DESIGN §10.6): a part's content is compared at the end only.
-    expect(client.items.map(withPartIds)).toEqual(
-      events.map((event) => withPartIds({ ...event.mutation, event_id: event.event_id })),
+    // The log references stored parts and messages (DESIGN §10.6): compared by what each names.
+    expect(client.items.map(withReferences)).toEqual(
+      events.map((event) => withReferences({ ...event.mutation, event_id: event.event_id })),
     );
   }
   return events.length;

@@ -1,5 +1,5 @@
 import type { SessionMutation } from "@parley/sdk";
-import { withPartIds } from "@parley/session-core/testing";
+import { withReferences } from "@parley/session-core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type CuttableProxy,
@@ -56,8 +56,8 @@ describe("a subscriber whose socket is cut mid-Turn", () => {
     expect(proxy.connectionCount()).toBeGreaterThan(connectionsBeforeCut);
     const upToFinish = (mutations: SessionMutation[]) =>
       mutations.filter((m) => m.event_id <= finish.event_id);
-    expect(upToFinish(interrupted.mutations).map(withPartIds)).toEqual(
-      upToFinish(reference.mutations).map(withPartIds),
+    expect(upToFinish(interrupted.mutations).map(withReferences)).toEqual(
+      upToFinish(reference.mutations).map(withReferences),
     );
     expect(interrupted.eventIds().slice(0, finish.event_id)).toEqual(
       Array.from({ length: finish.event_id }, (_, index) => index + 1),

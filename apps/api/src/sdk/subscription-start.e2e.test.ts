@@ -1,5 +1,5 @@
 import type { ParleySession, SessionMutation } from "@parley/sdk";
-import { withPartIds } from "@parley/session-core/testing";
+import { withReferences } from "@parley/session-core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type CuttableProxy,
@@ -99,8 +99,8 @@ describe("subscribe's onStarted: the server listens, and says from which event",
     const [start] = late.starts;
     expect(start?.last_event_id).toBeGreaterThanOrEqual(finish.event_id);
     expect(start?.delivered).toEqual(range(1, start?.last_event_id ?? 0));
-    expect(late.mutations.map(withPartIds)).toEqual(
-      history.mutations.slice(0, late.mutations.length).map(withPartIds),
+    expect(late.mutations.map(withReferences)).toEqual(
+      history.mutations.slice(0, late.mutations.length).map(withReferences),
     );
 
     history.stop();
@@ -146,10 +146,10 @@ describe("subscribe's onStarted: the server listens, and says from which event",
     const first = head + 1;
     const seen = viewer.eventIds().filter((id) => id <= finish.event_id);
     expect(seen).toEqual(range(first, finish.event_id));
-    expect(viewer.mutations.filter((m) => m.event_id <= finish.event_id).map(withPartIds)).toEqual(
+    expect(viewer.mutations.filter((m) => m.event_id <= finish.event_id).map(withReferences)).toEqual(
       reference.mutations
         .filter((m) => m.event_id >= first && m.event_id <= finish.event_id)
-        .map(withPartIds),
+        .map(withReferences),
     );
     // The restart resumed from the last event the viewer had: a cursor, not null.
     const restart = viewer.starts[1];

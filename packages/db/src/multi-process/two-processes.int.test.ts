@@ -1,5 +1,5 @@
 import { isLiveMutation, type SessionMutation } from "@parley/session-core";
-import { withPartIds } from "@parley/session-core/testing";
+import { withReferences } from "@parley/session-core/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { turnLeaseHolder } from "../leases/turn-lease-holder.js";
 import { consecutiveFromOne, MultiProcessFixture } from "../test-support/multi-process-fixture.js";
@@ -18,7 +18,7 @@ afterEach(async () => {
 function durableSeenBy(worker: { mutations: Map<string, SessionMutation[]> }, session_id: string): unknown[] {
   return (worker.mutations.get(session_id) ?? [])
     .filter((mutation) => !isLiveMutation(mutation))
-    .map(withPartIds);
+    .map(withReferences);
 }
 
 /** How often the workers run recovery, as the API does, so takeover needs no external trigger. */
@@ -48,7 +48,7 @@ describe.each(TEST_BUS_KINDS)("two processes on one database (bus: %s)", { timeo
     expect(afterFirst.map((event) => event.event_id)).toEqual(consecutiveFromOne(afterFirst));
     await fixture.eventually(async () => durableSeenBy(b, session_id).length >= afterFirst.length);
     expect(durableSeenBy(b, session_id)).toStrictEqual(
-      afterFirst.map((event) => withPartIds(event.mutation)),
+      afterFirst.map((event) => withReferences(event.mutation)),
     );
 
     const second_turn = await a.prompt(session_id, "note-2");
@@ -69,7 +69,7 @@ describe.each(TEST_BUS_KINDS)("two processes on one database (bus: %s)", { timeo
     const all = await fixture.events(session_id);
     expect(all.map((event) => event.event_id)).toEqual(consecutiveFromOne(all));
     await fixture.eventually(async () => durableSeenBy(b, session_id).length >= all.length);
-    expect(durableSeenBy(b, session_id)).toStrictEqual(all.map((event) => withPartIds(event.mutation)));
+    expect(durableSeenBy(b, session_id)).toStrictEqual(all.map((event) => withReferences(event.mutation)));
     // B took the dead owner's lease (A's lock died with its connection) and released it when the
     // Turn ended: no backend holds the session's advisory lock.
     const { pool } = fixture;

@@ -186,7 +186,8 @@ function turnWrite(commit: SessionCommit, accepted: Prisma.Sql, now: number): Pr
  *   COMMITTED an UPDATE that met a concurrently committed row re-checks `revision` on the newest
  *   version; an INSERT meets the unique keys), and `parted` the parts the revision changed;
  * - `logged` appends the replay-log rows with the ids up to it (gap-free per session: counter and
- *   rows share the session lock and the statement's atomicity);
+ *   rows share the session lock and the statement's atomicity); a row's `mutation` leaves out what
+ *   its columns hold (`replayedMutation` puts it back);
  * - `indexed` upserts the interaction rows, `turned` the Turn row's state (DESIGN §10.7; a finished
  *   Turn stays finished), `feed_gate`/`fed` append the admin feed;
  * - the final SELECT raises when a check failed, which aborts the whole statement.
@@ -223,8 +224,7 @@ function revisionStatement(
       : Prisma.sql`, logged AS (
       INSERT INTO session_events (session_id, event_id, mutation, created_at)
       SELECT ${session_id}, updated.last_event_id - ${count}::int + m.position::int,
-             m.value || jsonb_build_object('event_id', updated.last_event_id - ${count}::int + m.position::int),
-             (m.value->>'created_at')::bigint
+             m.value - 'created_at', (m.value->>'created_at')::bigint
         FROM updated, jsonb_array_elements(${logged_mutations.json}::jsonb) WITH ORDINALITY AS m(value, position)
        WHERE ${messageWritten}
     )`;

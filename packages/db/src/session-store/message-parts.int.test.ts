@@ -95,16 +95,19 @@ describe("parts as rows in PostgreSQL (DESIGN §10.6)", () => {
       { part_id: text.part_id, sequence: 1, revision: 1 },
       { part_id: completed.part_id, sequence: 2, revision: 2 },
     ]);
-    const message = await db.query("SELECT revision, snapshot ? 'parts' AS inline FROM messages");
-    expect(message.rows).toEqual([{ revision: 2, inline: false }]);
+    // The snapshot holds neither the parts nor what the row's columns hold.
+    const message = await db.query(
+      "SELECT revision, snapshot ? 'parts' AS parts, snapshot ?| ARRAY['revision', 'session_id', 'status'] AS columns FROM messages",
+    );
+    expect(message.rows).toEqual([{ revision: 2, parts: false, columns: false }]);
     const logged = await db.query(
-      `SELECT event_id, mutation ? 'part' AS part, mutation->'message'->'part_ids' AS part_ids,
-              (mutation->'message') ? 'parts' AS parts
+      `SELECT event_id, mutation ? 'part' AS part, mutation ? 'message' AS message,
+              mutation ?| ARRAY['session_id', 'event_id', 'created_at'] AS columns
          FROM session_events ORDER BY event_id`,
     );
     expect(logged.rows).toEqual([
-      { event_id: 1, part: false, part_ids: [text.part_id, running.part_id], parts: false },
-      { event_id: 2, part: false, part_ids: null, parts: null },
+      { event_id: 1, part: false, message: false, columns: false },
+      { event_id: 2, part: false, message: false, columns: false },
     ]);
   });
 
@@ -115,14 +118,14 @@ describe("parts as rows in PostgreSQL (DESIGN §10.6)", () => {
     // As the previous release wrote them: the whole message in its snapshot, copies in the log.
     await db.query(
       `INSERT INTO messages (session_id, message_id, sequence, revision, type, status, turn_id, created_at, updated_at, snapshot)
-       VALUES ($1, $2, 1, 2, 'assistant', 'streaming', 'turn:1', 1, 2, $3)`,
-      [SESSION, MESSAGE, JSON.stringify(second)],
+       VALUES ($1, $2, 1, 2, 'assistant', 'streaming', 'turn:1', $3, $4, $5)`,
+      [SESSION, MESSAGE, second.created_at, second.updated_at, JSON.stringify(second)],
     );
     const legacy = [messageMutationOf(first), partMutationOf(second, completed)];
     for (const [index, mutation] of legacy.entries()) {
       await db.query(
-        "INSERT INTO session_events (session_id, event_id, mutation, created_at) VALUES ($1, $2, $3, 1)",
-        [SESSION, index + 1, JSON.stringify({ ...mutation, event_id: index + 1 })],
+        "INSERT INTO session_events (session_id, event_id, mutation, created_at) VALUES ($1, $2, $3, $4)",
+        [SESSION, index + 1, JSON.stringify({ ...mutation, event_id: index + 1 }), mutation.created_at],
       );
     }
     await db.query("UPDATE sessions SET last_event_id = 2");
@@ -131,9 +134,9 @@ describe("parts as rows in PostgreSQL (DESIGN §10.6)", () => {
     const store = new PrismaSessionStore(db);
     expect(await store.getMessage(SESSION, MESSAGE)).toStrictEqual(second);
     const events = await store.listEvents(SESSION, 0, 10);
-    // Revision 1's message held the text and the tool, whose stored state is now `completed`.
+    // Revision 1's message as stored now: revision 2, its tool `completed`.
     expect(events.map((event) => event.mutation)).toStrictEqual([
-      { ...messageMutationOf(first), event_id: 1, message: { ...first, parts: [text, completed] } },
+      { ...messageMutationOf(first), event_id: 1, message: second },
       { ...partMutationOf(second, completed), event_id: 2 },
     ]);
     const inline = await db.query("SELECT count(*)::int AS count FROM messages WHERE snapshot ? 'parts'");

@@ -3,49 +3,68 @@ import { Prisma } from "@prisma/client";
 
 // Parts as rows (DESIGN §10.6, migration `20261206060000_message_parts`): an assistant message is
 // stored as its `messages.snapshot` without `parts` plus one `message_parts` row per part. A
-// revision writes the message's header and only the parts it changed; a replay-log entry of a part,
-// or of a whole assistant message, keeps no copy of the parts and is given them back when read.
-// Other messages (user, action, error) are written once and keep their parts inline.
+// revision writes the message's header and only the parts it changed. A replay-log entry of a part
+// or of a whole message keeps no copy of it and is given the stored one back when read. Other
+// messages (user, action, error) keep their parts inline: they have none that change alone.
 
-/** The message's snapshot with its parts, as the domain knows it, for a `messages` row aliased `alias`. */
+/**
+ * The message's fields that `messages` keeps in columns of their own (`status` only for assistant
+ * and action messages, `turn_id` only when set): its `snapshot` leaves them out.
+ */
+const MESSAGE_COLUMN_FIELDS = new Set([
+  "session_id",
+  "message_id",
+  "sequence",
+  "revision",
+  "type",
+  "status",
+  "turn_id",
+  "created_at",
+  "updated_at",
+]);
+
+/** The message as the domain knows it, for a `messages` row aliased `alias`: columns, snapshot, parts. */
 export function storedSnapshot(alias: string): Prisma.Sql {
   const m = Prisma.raw(alias);
-  return Prisma.sql`CASE WHEN ${m}.type = 'assistant'
-      THEN ${m}.snapshot || jsonb_build_object('parts', ${partsOf(Prisma.sql`${m}.session_id`, Prisma.sql`${m}.message_id`)})
-      ELSE ${m}.snapshot END`;
+  // Nulls are stripped from the columns' object only: a null column is a field the message lacks.
+  return Prisma.sql`jsonb_strip_nulls(jsonb_build_object(
+        'session_id', ${m}.session_id, 'message_id', ${m}.message_id, 'sequence', ${m}.sequence,
+        'revision', ${m}.revision, 'type', ${m}.type, 'status', ${m}.status, 'turn_id', ${m}.turn_id,
+        'created_at', ${m}.created_at, 'updated_at', ${m}.updated_at))
+      || ${m}.snapshot
+      || CASE WHEN ${m}.type = 'assistant'
+           THEN jsonb_build_object('parts', ${partsOf(Prisma.sql`${m}.session_id`, Prisma.sql`${m}.message_id`)})
+           ELSE '{}'::jsonb END`;
 }
 
-/** The stored parts of one message (those in the JSON array `part_ids`, if given), in order, as a JSON array. */
-function partsOf(session_id: Prisma.Sql, message_id: Prisma.Sql, part_ids?: Prisma.Sql): Prisma.Sql {
-  const named = part_ids
-    ? Prisma.sql`AND p.part_id IN (SELECT jsonb_array_elements_text(${part_ids}))`
-    : Prisma.empty;
+/** The stored parts of one message, in order, as a JSON array. */
+function partsOf(session_id: Prisma.Sql, message_id: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`COALESCE((SELECT jsonb_agg(p.body ORDER BY p.sequence) FROM message_parts p
-                     WHERE p.session_id = ${session_id} AND p.message_id = ${message_id} ${named}), '[]'::jsonb)`;
+                     WHERE p.session_id = ${session_id} AND p.message_id = ${message_id}), '[]'::jsonb)`;
 }
 
 /**
- * A `session_events` row's mutation (aliased `alias`) as replayed: a part mutation with its part,
- * an assistant message with the parts it held (`part_ids`), as they are stored now. A later
- * revision may have changed them since: a replay carries the newest durable state of the parts it
- * names, which a client applies like any other.
+ * A `session_events` row's mutation (aliased `alias`) as replayed: a part mutation with its part, a
+ * message mutation with its message, as they are stored now. A later revision may have changed
+ * them since: a replay carries the newest durable state of what it names, which a client applies
+ * like any other (its `revision` stays the one the mutation was logged at).
  */
 export function replayedMutation(alias: string): Prisma.Sql {
   const e = Prisma.raw(alias);
-  return Prisma.sql`CASE
+  // The row's columns first, then what it names (`mutation` holds neither).
+  const logged = Prisma.sql`(${e}.mutation || jsonb_build_object('session_id', ${e}.session_id,
+      'event_id', ${e}.event_id, 'created_at', ${e}.created_at))`;
+  return Prisma.sql`${logged} || CASE
       WHEN ${e}.mutation->>'variant' = 'part' AND NOT ${e}.mutation ? 'part'
-        THEN ${e}.mutation || jsonb_build_object('part',
+        THEN jsonb_build_object('part',
                (SELECT p.body FROM message_parts p
                  WHERE p.session_id = ${e}.session_id AND p.message_id = ${e}.mutation->>'message_id'
                    AND p.part_id = ${e}.mutation->>'part_id'))
-      WHEN ${e}.mutation->>'variant' = 'message' AND ${e}.mutation->'message' ? 'part_ids'
-        THEN jsonb_set(${e}.mutation #- '{message,part_ids}', '{message,parts}',
-               ${partsOf(
-                 Prisma.sql`${e}.session_id`,
-                 Prisma.sql`${e}.mutation->>'message_id'`,
-                 Prisma.sql`${e}.mutation->'message'->'part_ids'`,
-               )})
-      ELSE ${e}.mutation END`;
+      WHEN ${e}.mutation->>'variant' = 'message' AND NOT ${e}.mutation ? 'message'
+        THEN jsonb_build_object('message',
+               (SELECT ${storedSnapshot("m")} FROM messages m
+                 WHERE m.session_id = ${e}.session_id AND m.message_id = ${e}.mutation->>'message_id'))
+      ELSE '{}'::jsonb END`;
 }
 
 /** The parts a revision writes: those it changed (`changed_part_ids`), else all. */
@@ -59,13 +78,16 @@ export function writtenParts(commit: SessionCommit): readonly AssistantPart[] {
 }
 
 /**
- * The message's row as a revision writes it: an assistant message without its parts (they are
- * rows), any other message whole.
+ * The message's `snapshot` as a revision writes it: without the fields its columns hold, and an
+ * assistant message without its parts (they are rows).
  */
 export function storedMessageJson(commit: SessionCommit): string | null {
   const snapshot = commit.message?.snapshot;
   if (!snapshot) return null;
-  return JSON.stringify(snapshot.type === "assistant" ? { ...snapshot, parts: undefined } : snapshot);
+  const rest = Object.entries(snapshot).filter(
+    ([field]) => !MESSAGE_COLUMN_FIELDS.has(field) && !(field === "parts" && snapshot.type === "assistant"),
+  );
+  return JSON.stringify(Object.fromEntries(rest));
 }
 
 /**
@@ -85,25 +107,19 @@ export function partsWrite(commit: SessionCommit, parts: readonly AssistantPart[
 }
 
 /**
- * A mutation as the replay log keeps it: a part mutation of the revision's own message without
- * its part, a whole assistant message with its parts' ids (`part_ids`) instead of the parts, since
- * the revision stores them as rows (`replayedMutation` puts them back); anything else whole.
+ * A mutation as the replay log keeps it: without `session_id` (a column), and a part or message
+ * mutation of the revision's own message without the part or message, which the revision stores
+ * (`replayedMutation` puts them back).
  */
 export function loggedMutation(mutation: UnsequencedMutation, commit: SessionCommit): object {
+  const logged = { ...mutation, session_id: undefined };
   const snapshot = commit.message?.snapshot;
-  if (snapshot?.type !== "assistant") return mutation;
-  if (mutation.variant === "part" && mutation.message_id === snapshot.message_id) {
-    return { ...mutation, part: undefined };
+  if (snapshot === undefined || !("message_id" in mutation) || mutation.message_id !== snapshot.message_id) {
+    return logged;
   }
-  if (
-    mutation.variant === "message" &&
-    mutation.message.type === "assistant" &&
-    mutation.message_id === snapshot.message_id
-  ) {
-    const part_ids = mutation.message.parts.map((part) => part.part_id);
-    return { ...mutation, message: { ...mutation.message, parts: undefined, part_ids } };
-  }
-  return mutation;
+  if (mutation.variant === "message") return { ...logged, message: undefined };
+  if (mutation.variant === "part" && snapshot.type === "assistant") return { ...logged, part: undefined };
+  return logged;
 }
 
 /** `storedSnapshot` of a `messages` row aliased `m`, as SQL text (for tests that read rows directly). */

@@ -3,8 +3,8 @@ import type { SessionMessage } from "../schema/messages.js";
 
 /**
  * A logged event as the replay log gives it back (the `SessionStore.listEvents` contract, parts as
- * rows in Postgres, DESIGN §10.6): a `part` mutation, or a whole assistant message, carries its
- * parts as they are stored now, not as they were when it was logged.
+ * rows in Postgres, DESIGN §10.6): a `part` mutation carries its part, a `message` mutation its
+ * message, as they are stored now, not as they were when it was logged.
  */
 export function replayedEvents(
   events: readonly SessionEvent[],
@@ -18,15 +18,11 @@ export function replayedEvents(
 
 function replayedEvent(event: SessionEvent, stored: SessionMessage | undefined): SessionEvent {
   const { mutation } = event;
-  if (stored?.type !== "assistant") return event;
-  if (mutation.variant === "part") {
+  if (stored === undefined) return event;
+  if (mutation.variant === "message") return { ...event, mutation: { ...mutation, message: stored } };
+  if (mutation.variant === "part" && stored.type === "assistant") {
     const part = stored.parts.find((candidate) => candidate.part_id === mutation.part_id);
     return part ? { ...event, mutation: { ...mutation, part } } : event;
-  }
-  if (mutation.variant === "message" && mutation.message.type === "assistant") {
-    const held = new Set(mutation.message.parts.map((part) => part.part_id));
-    const parts = stored.parts.filter((part) => held.has(part.part_id));
-    return { ...event, mutation: { ...mutation, message: { ...mutation.message, parts } } };
   }
   return event;
 }

@@ -301,9 +301,9 @@ export interface SessionStore {
   queryInteractions(query: InteractionQuery): Promise<InteractionPage>;
 
   /**
-   * Replay log after `after_event_id`, ascending, at most `limit`. A `part` mutation, and a `message`
-   * mutation of an assistant message, reference the stored parts (DESIGN §10.6): they are replayed
-   * with the parts as they are stored now, which a later revision may have changed since.
+   * Replay log after `after_event_id`, ascending, at most `limit`. A `part` or `message` mutation
+   * references the stored part or message (DESIGN §10.6): it is replayed with the part or message
+   * as stored now, which a later revision may have changed since.
    */
   listEvents(session_id: string, after_event_id: number, limit: number): Promise<SessionEvent[]>;
   /** Global admin feed after `after_event_id`, ascending. */

@@ -105,10 +105,14 @@ export function describeMessageConformance(context: ConformanceContext): void {
       await commitMessage(context, running);
       await commitMessage(context, completed);
       expect((await context.store.listMessages(SESSION, { limit: 10 })).items).toStrictEqual([completed]);
-      const published = (await context.store.listEvents(SESSION, 0, 10)).map(({ mutation }) =>
-        mutation.variant === "message" ? mutation.message.revision : null,
+      // The log holds both revisions; each entry references the stored message (DESIGN §10.6).
+      const logged = (await context.store.listEvents(SESSION, 0, 10)).map(({ mutation }) =>
+        mutation.variant === "message" ? [mutation.revision, mutation.message] : null,
       );
-      expect(published).toEqual([1, 2]);
+      expect(logged).toStrictEqual([
+        [1, completed],
+        [2, completed],
+      ]);
     });
 
     it("pages an empty or unknown session as empty", async () => {
