@@ -1,5 +1,6 @@
 -- Parts as rows (DESIGN §10.6): an assistant message's parts move out of `messages.snapshot` into
--- one row each, the snapshot stops repeating the row's columns, and the replay log references the
+-- one row each (a tool part's Interactions stay only in their `interactions` rows), the snapshot
+-- stops repeating the row's columns, and the replay log references the
 -- stored parts and messages instead of holding copies. The previous release cannot read what this
 -- one writes (it expects whole snapshots and copies in the log), so upgrade across this migration
 -- with the previous release stopped (docs/deployment.md#migrations).
@@ -26,6 +27,16 @@ SELECT m."session_id", m."message_id", p.value->>'part_id', (p.value->>'sequence
  WHERE m."type" = 'assistant';
 
 UPDATE "messages" SET "snapshot" = "snapshot" - 'parts' WHERE "type" = 'assistant';
+
+-- A tool part's Interactions are read from their `interactions` rows (the same revisions write both).
+CREATE INDEX "interactions_session_id_message_id_tool_call_id_ordinal_idx" ON "interactions"("session_id", "message_id", "tool_call_id", "ordinal");
+
+UPDATE "message_parts" p SET "body" = p."body" - 'interactions'
+ WHERE p."body"->>'type' = 'tool'
+   AND NOT EXISTS (SELECT 1 FROM jsonb_array_elements(p."body"->'interactions') x
+                    WHERE NOT EXISTS (SELECT 1 FROM "interactions" i
+                                       WHERE i."session_id" = p."session_id"
+                                         AND i."interaction_id" = x->>'interaction_id'));
 
 -- A snapshot no longer repeats what the row's columns hold.
 UPDATE "messages" SET "snapshot" = "snapshot" - ARRAY['session_id', 'message_id', 'sequence', 'revision', 'type',

@@ -3,8 +3,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import {
   buildAssistantMessage,
+  buildInteraction,
   buildTextPart,
   buildToolPart,
+  interactionRecordsOf,
   messageMutationOf,
   partMutationOf,
 } from "@parley/session-core/testing";
@@ -63,6 +65,14 @@ const completed = buildToolPart({
   tool_call_id: "call:1",
   state: "completed",
   output: { ok: 1 },
+  interactions: [
+    buildInteraction({
+      interaction_id: "interaction:1",
+      tool_call_id: "call:1",
+      status: "resolved",
+      resolved_at: 5,
+    }),
+  ],
 });
 const first = buildAssistantMessage({
   session_id: SESSION,
@@ -86,15 +96,24 @@ describe("parts as rows in PostgreSQL (DESIGN §10.6)", () => {
     await store.commit({
       session_id: SESSION,
       message: { snapshot: second, expected_revision: 1, changed_part_ids: [completed.part_id] },
+      interactions: interactionRecordsOf(second),
       mutation: partMutationOf(second, completed),
     });
 
-    const rows = await db.query("SELECT part_id, sequence, revision FROM message_parts ORDER BY sequence");
-    // The text part was written once, by revision 1; the tool part again by revision 2.
+    const rows = await db.query(
+      "SELECT part_id, sequence, revision, body ? 'interactions' AS interactions FROM message_parts ORDER BY sequence",
+    );
+    // The text part was written once, by revision 1; the tool part again by revision 2, without its
+    // Interaction, which its `interactions` row holds.
     expect(rows.rows).toEqual([
-      { part_id: text.part_id, sequence: 1, revision: 1 },
-      { part_id: completed.part_id, sequence: 2, revision: 2 },
+      { part_id: text.part_id, sequence: 1, revision: 1, interactions: false },
+      { part_id: completed.part_id, sequence: 2, revision: 2, interactions: false },
     ]);
+    expect(await store.getMessage(SESSION, MESSAGE)).toStrictEqual(second);
+    expect((await store.listEvents(SESSION, 1, 10))[0]?.mutation).toStrictEqual({
+      ...partMutationOf(second, completed),
+      event_id: 2,
+    });
     // The snapshot holds neither the parts nor what the row's columns hold.
     const message = await db.query(
       "SELECT revision, snapshot ? 'parts' AS parts, snapshot ?| ARRAY['revision', 'session_id', 'status'] AS columns FROM messages",
@@ -121,6 +140,28 @@ describe("parts as rows in PostgreSQL (DESIGN §10.6)", () => {
        VALUES ($1, $2, 1, 2, 'assistant', 'streaming', 'turn:1', $3, $4, $5)`,
       [SESSION, MESSAGE, second.created_at, second.updated_at, JSON.stringify(second)],
     );
+    const [interaction] = completed.interactions ?? [];
+    if (!interaction) throw new Error("the fixture holds an Interaction");
+    await db.query(
+      `INSERT INTO interactions (session_id, interaction_id, message_id, message_sequence, part_sequence, tool_call_id,
+                                 tool_name, ordinal, type, status, turn_id, request, response, responded_by, created_at,
+                                 resolved_at, inbox_at)
+       VALUES ($1, $2, $3, 1, 2, 'call:1', $4, 0, $5, $6, $7, $8, $9, $10, $11, $12, $12)`,
+      [
+        SESSION,
+        interaction.interaction_id,
+        MESSAGE,
+        completed.tool_name,
+        interaction.interaction_type,
+        interaction.status,
+        interaction.request.turn_id,
+        JSON.stringify(interaction.request),
+        JSON.stringify(interaction.response ?? null),
+        interaction.responded_by,
+        interaction.request.created_at,
+        interaction.resolved_at,
+      ],
+    );
     const legacy = [messageMutationOf(first), partMutationOf(second, completed)];
     for (const [index, mutation] of legacy.entries()) {
       await db.query(
@@ -139,7 +180,10 @@ describe("parts as rows in PostgreSQL (DESIGN §10.6)", () => {
       { ...messageMutationOf(first), event_id: 1, message: second },
       { ...partMutationOf(second, completed), event_id: 2 },
     ]);
-    const inline = await db.query("SELECT count(*)::int AS count FROM messages WHERE snapshot ? 'parts'");
-    expect(inline.rows).toEqual([{ count: 0 }]);
+    const inline = await db.query(
+      `SELECT (SELECT count(*)::int FROM messages WHERE snapshot ? 'parts') AS messages,
+              (SELECT count(*)::int FROM message_parts WHERE body ? 'interactions') AS parts`,
+    );
+    expect(inline.rows).toEqual([{ messages: 0, parts: 0 }]);
   });
 });

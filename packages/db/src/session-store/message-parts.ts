@@ -5,7 +5,8 @@ import { Prisma } from "@prisma/client";
 // stored as its `messages.snapshot` without `parts` plus one `message_parts` row per part. A
 // revision writes the message's header and only the parts it changed. A replay-log entry of a part
 // or of a whole message keeps no copy of it and is given the stored one back when read. Other
-// messages (user, action, error) keep their parts inline: they have none that change alone.
+// messages (user, action, error) keep their parts inline: they have none that change alone. A tool
+// part's Interactions are kept once, in their `interactions` rows (written in the same revisions).
 
 /**
  * The message's fields that `messages` keeps in columns of their own (`status` only for assistant
@@ -39,8 +40,35 @@ export function storedSnapshot(alias: string): Prisma.Sql {
 
 /** The stored parts of one message, in order, as a JSON array. */
 function partsOf(session_id: Prisma.Sql, message_id: Prisma.Sql): Prisma.Sql {
-  return Prisma.sql`COALESCE((SELECT jsonb_agg(p.body ORDER BY p.sequence) FROM message_parts p
+  return Prisma.sql`COALESCE((SELECT jsonb_agg(${storedPart("p")} ORDER BY p.sequence) FROM message_parts p
                      WHERE p.session_id = ${session_id} AND p.message_id = ${message_id}), '[]'::jsonb)`;
+}
+
+/** A `message_parts` row (aliased `alias`) as the part: a tool part with its Interactions, in order. */
+function storedPart(alias: string): Prisma.Sql {
+  const p = Prisma.raw(alias);
+  return Prisma.sql`CASE WHEN ${p}.body->>'type' = 'tool'
+      THEN ${p}.body || (SELECT CASE WHEN count(*) = 0 THEN '{}'::jsonb
+                                     ELSE jsonb_build_object('interactions', jsonb_agg(${interactionJson("i")} ORDER BY i.ordinal)) END
+                          FROM interactions i
+                         WHERE i.session_id = ${p}.session_id AND i.message_id = ${p}.message_id
+                           AND i.tool_call_id = ${p}.body->>'tool_call_id')
+      ELSE ${p}.body END`;
+}
+
+/**
+ * An `interactions` row (aliased `alias`) as the Interaction (as `toInteractionRecord` builds it):
+ * optional fields only when set. `response` may hold JSON `null` when unset.
+ */
+function interactionJson(alias: string): Prisma.Sql {
+  const i = Prisma.raw(alias);
+  return Prisma.sql`jsonb_strip_nulls(jsonb_build_object(
+        'interaction_id', ${i}.interaction_id, 'interaction_type', ${i}.type, 'status', ${i}.status,
+        'resolved_at', ${i}.resolved_at, 'cancel_reason', ${i}.cancel_reason,
+        'responded_by', ${i}.responded_by, 'resumed_at', ${i}.resumed_at))
+      || jsonb_build_object('request', ${i}.request)
+      || CASE WHEN ${i}.response IS NULL OR jsonb_typeof(${i}.response) = 'null' THEN '{}'::jsonb
+              ELSE jsonb_build_object('response', ${i}.response) END`;
 }
 
 /**
@@ -57,7 +85,7 @@ export function replayedMutation(alias: string): Prisma.Sql {
   return Prisma.sql`${logged} || CASE
       WHEN ${e}.mutation->>'variant' = 'part' AND NOT ${e}.mutation ? 'part'
         THEN jsonb_build_object('part',
-               (SELECT p.body FROM message_parts p
+               (SELECT ${storedPart("p")} FROM message_parts p
                  WHERE p.session_id = ${e}.session_id AND p.message_id = ${e}.mutation->>'message_id'
                    AND p.part_id = ${e}.mutation->>'part_id'))
       WHEN ${e}.mutation->>'variant' = 'message' AND NOT ${e}.mutation ? 'message'
@@ -67,14 +95,18 @@ export function replayedMutation(alias: string): Prisma.Sql {
       ELSE '{}'::jsonb END`;
 }
 
-/** The parts a revision writes: those it changed (`changed_part_ids`), else all. */
+/**
+ * The parts a revision writes: those it changed (`changed_part_ids`), else all; a tool part without
+ * its Interactions, which the revision's `interactions` rows hold.
+ */
 export function writtenParts(commit: SessionCommit): readonly AssistantPart[] {
   const snapshot = commit.message?.snapshot;
   if (snapshot?.type !== "assistant") return [];
   const changed = commit.message?.changed_part_ids;
-  if (changed === undefined) return snapshot.parts;
-  const ids = new Set(changed);
-  return snapshot.parts.filter((part) => ids.has(part.part_id));
+  const ids = changed === undefined ? null : new Set(changed);
+  return snapshot.parts
+    .filter((part) => ids === null || ids.has(part.part_id))
+    .map((part) => (part.type === "tool" && part.interactions ? { ...part, interactions: undefined } : part));
 }
 
 /**

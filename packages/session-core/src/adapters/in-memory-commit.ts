@@ -87,6 +87,7 @@ export function checkCommit(
       );
     }
     if (stored) assertUnchangedPartsAsStored(stored, commit.message);
+    assertInteractionsIndexed(target, commit);
     const holder = state.sequences.get(snapshot.sequence);
     if (!stored && holder !== undefined) {
       throw new StoreConflictError(
@@ -154,6 +155,36 @@ function assertUnchangedPartsAsStored(
   );
   if (added)
     throw new Error(`Part ${added.part_id} of message ${snapshot.message_id} is new but not named changed`);
+}
+
+/**
+ * Every Interaction a committed tool part holds is the one its index row holds after the commit
+ * (the row is the Postgres store's only copy: it reads a tool part's Interactions from there).
+ */
+function assertInteractionsIndexed(target: InMemoryCommitTarget, commit: SessionCommit) {
+  const snapshot = commit.message?.snapshot;
+  if (snapshot?.type !== "assistant") return;
+  const committed = new Map(
+    (commit.interactions ?? []).map((record) => [record.interaction.interaction_id, record]),
+  );
+  for (const part of snapshot.parts) {
+    if (part.type !== "tool") continue;
+    for (const [ordinal, interaction] of (part.interactions ?? []).entries()) {
+      const record =
+        committed.get(interaction.interaction_id) ?? target.interactions.get(interaction.interaction_id);
+      const same =
+        record !== undefined &&
+        record.message_id === snapshot.message_id &&
+        record.tool_call_id === part.tool_call_id &&
+        record.ordinal === ordinal &&
+        JSON.stringify(inJsonbKeyOrder(record.interaction)) === JSON.stringify(inJsonbKeyOrder(interaction));
+      if (!same) {
+        throw new Error(
+          `Interaction ${interaction.interaction_id} of ${part.part_id} is not the one its index row holds`,
+        );
+      }
+    }
+  }
 }
 
 /** The commands still queued, in queue order. */
