@@ -63,8 +63,8 @@ export const FILE_PART_MAX_BYTES = 256 * 1024;
 
 /**
  * A file the model produced (e.g. an image), as a `data:` URL clients can offer for download. Over
- * `FILE_PART_MAX_BYTES` the data is not kept (`omitted: true`): every later revision of the message
- * rewrites its whole snapshot, so a large file would be written again and again.
+ * `FILE_PART_MAX_BYTES` the data is not kept (`omitted: true`): it travels with every message read,
+ * every `message` mutation and every prompt of the Turn, so a large file would cost again and again.
  */
 export const filePartSchema = z.object({
   ...partBase,
