@@ -36,6 +36,11 @@ function kindsOf(events: readonly InteractionFeedEvent[]) {
   return events.map((event) => ({ kind: event.kind, session_id: event.session_id }));
 }
 
+/** Each entry by what it names: the feed references Interactions, so a replay shows them as stored now. */
+function referencesOf(events: readonly (InteractionFeedEvent | undefined)[]) {
+  return events.map((event) => event && { ...event, interaction: event.interaction.interaction_id });
+}
+
 /** Runs one approval-asking prompt to its end, answering its one approval with `answer`. */
 async function runAnswered(session: ParleySession, query: string, answer: InteractionResponse) {
   const outcome = await session.run(query, { onInteraction: () => answer });
@@ -115,11 +120,15 @@ describe("session.onInteraction: the interaction feed of the caller's sessions",
     // Resuming after alice's first event replays exactly her three later ones, none of bob's.
     const resumed = record(alice.client(), aliceCreated?.event_id);
     await resumed.started();
-    expect(resumed.events).toEqual([aliceResolved, aliceCreatedAgain, aliceDenied]);
+    expect(referencesOf(resumed.events)).toEqual(
+      referencesOf([aliceResolved, aliceCreatedAgain, aliceDenied]),
+    );
+    // A replayed entry carries its Interaction as stored now (the feed references it: decision 0009).
+    expect(resumed.events[1]?.interaction).toEqual(aliceDenied?.interaction);
     // From the start of the log ("0"), bob's replay holds his four and nothing of alice's.
     const bobReplay = record(bob.client(), 0);
     await bobReplay.started();
-    expect(bobReplay.events).toEqual(bobFeed.events);
+    expect(referencesOf(bobReplay.events)).toEqual(referencesOf(bobFeed.events));
 
     for (const feed of [aliceFeed, bobFeed, adminFeed, resumed, bobReplay]) {
       feed.stop();

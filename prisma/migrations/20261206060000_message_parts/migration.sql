@@ -54,3 +54,11 @@ UPDATE "session_events" e SET "mutation" = e."mutation" - 'message'
  WHERE e."mutation"->>'variant' = 'message'
    AND EXISTS (SELECT 1 FROM "messages" m
                 WHERE m."session_id" = e."session_id" AND m."message_id" = e."mutation"->>'message_id');
+
+-- The admin feed references the Interaction's row too (NULL `interaction`); entries whose row exists
+-- stop holding a copy.
+ALTER TABLE "interaction_events" ALTER COLUMN "interaction" DROP NOT NULL;
+
+UPDATE "interaction_events" e SET "interaction" = NULL
+ WHERE EXISTS (SELECT 1 FROM "interactions" i
+                WHERE i."session_id" = e."session_id" AND i."interaction_id" = e."interaction_id");

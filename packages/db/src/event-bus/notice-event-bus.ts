@@ -10,6 +10,7 @@ import {
   type SessionMutation,
 } from "@parley/session-core";
 import type pg from "pg";
+import { FEED_INTERACTION } from "../session-store/interaction-json.js";
 import { REPLAYED_MUTATION } from "../session-store/message-parts.js";
 import {
   type InteractionEventRow,
@@ -17,8 +18,6 @@ import {
   toInteractionEvent,
   toSessionEvent,
 } from "../session-store/row-mapping.js";
-import { columnNames } from "../session-store/table-columns.js";
-import { INTERACTION_EVENT_COLUMNS } from "../session-store/tables.js";
 import type { BusTransport } from "./bus-transport.js";
 import { encodeNotifyPayload, type NotifyPayload } from "./notify-payload.js";
 import { SerialQueues } from "./serial-queue.js";
@@ -360,8 +359,8 @@ export class NoticeEventBus implements EventBus {
 
   async #readInteractionEvents(after: number, upTo: number): Promise<InteractionEvent[]> {
     const { rows } = await this.#pool.query<InteractionEventRow>(
-      `SELECT ${columnNames(INTERACTION_EVENT_COLUMNS)} FROM interaction_events
-        WHERE event_id > $1 AND event_id <= $2 ORDER BY event_id`,
+      `SELECT e.event_id, e.kind, e.session_id, ${FEED_INTERACTION} AS interaction FROM interaction_events e
+        WHERE e.event_id > $1 AND e.event_id <= $2 ORDER BY e.event_id`,
       [after, upTo],
     );
     return rows.map(toInteractionEvent);

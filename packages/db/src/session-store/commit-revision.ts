@@ -142,15 +142,28 @@ function interactionsWrite(commit: SessionCommit, accepted: Prisma.Sql): Prisma.
  * the checks passed and before any id is drawn, then the rows in the given order (ids ascending
  * with position).
  */
-function feedWrite(events: readonly unknown[], accepted: Prisma.Sql, now: number): Prisma.Sql | null {
+function feedWrite(
+  commit: SessionCommit,
+  events: readonly Omit<InteractionEvent, "event_id">[],
+  accepted: Prisma.Sql,
+  now: number,
+): Prisma.Sql | null {
   if (events.length === 0) return null;
+  // An entry references the Interaction's row when the revision writes it (`feedInteraction` reads it).
+  const indexed = new Set((commit.interactions ?? []).map((record) => record.interaction.interaction_id));
+  const rows = events.map((event) => ({
+    session_id: event.session_id,
+    interaction_id: event.interaction.interaction_id,
+    kind: event.kind,
+    interaction: indexed.has(event.interaction.interaction_id) ? null : event.interaction,
+  }));
   return Prisma.sql`, feed_gate AS MATERIALIZED (
       SELECT pg_advisory_xact_lock_shared(${FEED_LOCK_KEY}::bigint) AS locked WHERE ${accepted}
     ), fed AS (
       INSERT INTO interaction_events (session_id, interaction_id, kind, interaction, created_at)
-      SELECT e.value->>'session_id', e.value->'interaction'->>'interaction_id', e.value->>'kind',
-             e.value->'interaction', ${now}::bigint
-        FROM feed_gate, jsonb_array_elements(${JSON.stringify(events)}::jsonb) WITH ORDINALITY AS e(value, position)
+      SELECT e.value->>'session_id', e.value->>'interaction_id', e.value->>'kind',
+             NULLIF(e.value->'interaction', 'null'::jsonb), ${now}::bigint
+        FROM feed_gate, jsonb_array_elements(${JSON.stringify(rows)}::jsonb) WITH ORDINALITY AS e(value, position)
        ORDER BY e.position
       RETURNING event_id
     )`;
@@ -196,7 +209,7 @@ function turnWrite(commit: SessionCommit, accepted: Prisma.Sql, now: number): Pr
 function revisionStatement(
   commit: SessionCommit,
   logged_mutations: LoggedMutations | null,
-  events: readonly unknown[],
+  events: readonly Omit<InteractionEvent, "event_id">[],
   now: number,
 ): Prisma.Sql {
   const { session_id, epoch, message } = commit;
@@ -230,7 +243,7 @@ function revisionStatement(
     )`;
   const interactions = interactionsWrite(commit, accepted);
   const indexed = interactions ? Prisma.sql`, indexed AS (${interactions})` : Prisma.empty;
-  const feed = feedWrite(events, accepted, now);
+  const feed = feedWrite(commit, events, accepted, now);
   const turned = turnWrite(commit, accepted, now);
   const commands = hasCommandPart(commit) ? commandCtes(commit, accepted, now) : Prisma.empty;
   const feedIds = feed

@@ -162,6 +162,10 @@ describe("parts as rows in PostgreSQL (DESIGN §10.6)", () => {
         interaction.resolved_at,
       ],
     );
+    await db.query(
+      "INSERT INTO interaction_events (session_id, interaction_id, kind, interaction, created_at) VALUES ($1, $2, 'resolved', $3, 5)",
+      [SESSION, interaction.interaction_id, JSON.stringify(interaction)],
+    );
     const legacy = [messageMutationOf(first), partMutationOf(second, completed)];
     for (const [index, mutation] of legacy.entries()) {
       await db.query(
@@ -185,5 +189,11 @@ describe("parts as rows in PostgreSQL (DESIGN §10.6)", () => {
               (SELECT count(*)::int FROM message_parts WHERE body ? 'interactions') AS parts`,
     );
     expect(inline.rows).toEqual([{ messages: 0, parts: 0 }]);
+    // The feed entry references the Interaction's row too.
+    const feed = await db.query("SELECT interaction FROM interaction_events");
+    expect(feed.rows).toEqual([{ interaction: null }]);
+    expect(await store.listInteractionEvents(0, 10)).toStrictEqual([
+      { event_id: 1, kind: "resolved", session_id: SESSION, interaction },
+    ]);
   });
 });

@@ -1,5 +1,6 @@
 import type { AssistantPart, SessionCommit, UnsequencedMutation } from "@parley/session-core";
 import { Prisma } from "@prisma/client";
+import { interactionJson } from "./interaction-json.js";
 
 // Parts as rows (DESIGN §10.6, migration `20261206060000_message_parts`): an assistant message is
 // stored as its `messages.snapshot` without `parts` plus one `message_parts` row per part. A
@@ -54,21 +55,6 @@ function storedPart(alias: string): Prisma.Sql {
                          WHERE i.session_id = ${p}.session_id AND i.message_id = ${p}.message_id
                            AND i.tool_call_id = ${p}.body->>'tool_call_id')
       ELSE ${p}.body END`;
-}
-
-/**
- * An `interactions` row (aliased `alias`) as the Interaction (as `toInteractionRecord` builds it):
- * optional fields only when set. `response` may hold JSON `null` when unset.
- */
-function interactionJson(alias: string): Prisma.Sql {
-  const i = Prisma.raw(alias);
-  return Prisma.sql`jsonb_strip_nulls(jsonb_build_object(
-        'interaction_id', ${i}.interaction_id, 'interaction_type', ${i}.type, 'status', ${i}.status,
-        'resolved_at', ${i}.resolved_at, 'cancel_reason', ${i}.cancel_reason,
-        'responded_by', ${i}.responded_by, 'resumed_at', ${i}.resumed_at))
-      || jsonb_build_object('request', ${i}.request)
-      || CASE WHEN ${i}.response IS NULL OR jsonb_typeof(${i}.response) = 'null' THEN '{}'::jsonb
-              ELSE jsonb_build_object('response', ${i}.response) END`;
 }
 
 /**

@@ -36,6 +36,7 @@ import { Prisma } from "@prisma/client";
 import type pg from "pg";
 import type { CommitObserver } from "./commit-observer.js";
 import { commitRevision } from "./commit-revision.js";
+import { feedInteraction } from "./interaction-json.js";
 import { INTERACTION_PAGE_ORDER, interactionPageSql } from "./interaction-page.js";
 import { replayedMutation, storedSnapshot } from "./message-parts.js";
 import { listQueuedPrompts, withdrawPrompt } from "./queued-prompts.js";
@@ -54,12 +55,7 @@ import {
 import { COMMAND_COLUMNS, enqueueCommand, queuedCommandRows, toSessionCommand } from "./session-commands.js";
 import { poolSqlClient, type SqlClient } from "./sql-client.js";
 import { columnList, valueList } from "./table-columns.js";
-import {
-  ANSWERED_INTERACTION_COLUMNS,
-  INTERACTION_EVENT_COLUMNS,
-  INTERACTION_RECORD_COLUMNS,
-  SESSION_COLUMNS,
-} from "./tables.js";
+import { ANSWERED_INTERACTION_COLUMNS, INTERACTION_RECORD_COLUMNS, SESSION_COLUMNS } from "./tables.js";
 import { TURN_SELECT, type TurnRow, toTurnRecord } from "./turn-rows.js";
 import {
   listSessionsWithQueuedCommands,
@@ -308,9 +304,9 @@ export class PrismaSessionStore implements SessionStore {
     const mark = marks[0]?.mark ?? 0n;
     if (mark <= BigInt(after_event_id)) return [];
     const rows = await this.#read<InteractionEventRow>(Prisma.sql`
-      SELECT ${columnList(INTERACTION_EVENT_COLUMNS)} FROM interaction_events
-       WHERE event_id > ${after_event_id}::bigint AND event_id <= ${mark}::bigint
-       ORDER BY event_id LIMIT ${limit}::int`);
+      SELECT e.event_id, e.kind, e.session_id, ${feedInteraction("e")} AS interaction FROM interaction_events e
+       WHERE e.event_id > ${after_event_id}::bigint AND e.event_id <= ${mark}::bigint
+       ORDER BY e.event_id LIMIT ${limit}::int`);
     return rows.map(toInteractionEvent);
   }
 }

@@ -1,4 +1,4 @@
-import type { SessionEvent } from "../ports/session-store.js";
+import type { InteractionEvent, InteractionRecord, SessionEvent } from "../ports/session-store.js";
 import type { SessionMessage } from "../schema/messages.js";
 
 /**
@@ -25,4 +25,20 @@ function replayedEvent(event: SessionEvent, stored: SessionMessage | undefined):
     return part ? { ...event, mutation: { ...mutation, part } } : event;
   }
   return event;
+}
+
+/**
+ * Admin-feed entries as the feed gives them back (`SessionStore.listInteractionEvents`): each with
+ * its Interaction as its index row holds it now (the Postgres feed references the row).
+ */
+export function replayedInteractionEvents(
+  events: readonly InteractionEvent[],
+  records: ReadonlyMap<string, InteractionRecord>,
+): InteractionEvent[] {
+  return events.map((event) => {
+    const record = records.get(event.interaction.interaction_id);
+    return record && record.session_id === event.session_id
+      ? { ...event, interaction: record.interaction }
+      : event;
+  });
 }

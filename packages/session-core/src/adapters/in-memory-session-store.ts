@@ -40,7 +40,7 @@ import {
   type InMemorySessionState,
   queuedOf,
 } from "./in-memory-commit.js";
-import { replayedEvents } from "./in-memory-replay.js";
+import { replayedEvents, replayedInteractionEvents } from "./in-memory-replay.js";
 import { InMemoryTurns } from "./in-memory-turns.js";
 import { queuedPromptsOf, withdrawPromptIn } from "./queued-prompts.js";
 
@@ -226,9 +226,8 @@ export class InMemorySessionStore implements SessionStore, LeaseEpochSink {
   }
 
   async listInteractionEvents(after_event_id: number, limit: number): Promise<InteractionEvent[]> {
-    return structuredClone(
-      this.#interactionEvents.filter((event) => event.event_id > after_event_id).slice(0, limit),
-    );
+    const events = this.#interactionEvents.filter((event) => event.event_id > after_event_id).slice(0, limit);
+    return structuredClone(replayedInteractionEvents(events, this.#interactions));
   }
 
   async enqueueCommand(input: EnqueueCommandInput): Promise<EnqueueCommandResult> {

@@ -306,7 +306,10 @@ export interface SessionStore {
    * as stored now, which a later revision may have changed since.
    */
   listEvents(session_id: string, after_event_id: number, limit: number): Promise<SessionEvent[]>;
-  /** Global admin feed after `after_event_id`, ascending. */
+  /**
+   * Global admin feed after `after_event_id`, ascending. An entry references its Interaction's
+   * index row (DESIGN §10.6): it is read with the Interaction as stored now.
+   */
   listInteractionEvents(after_event_id: number, limit: number): Promise<InteractionEvent[]>;
 
   /**

@@ -5,8 +5,11 @@ import type { AssistantPart } from "../../schema/parts.js";
 import { inJsonbKeyOrder } from "../../store/jsonb-key-order.js";
 import {
   buildAssistantMessage,
+  buildInteraction,
   buildTextPart,
   buildToolPart,
+  interactionRecordsOf,
+  messageCommitOf,
   messageMutationOf,
   partMutationOf,
 } from "../fixtures.js";
@@ -49,7 +52,7 @@ function revised(
  * those; the replay log references stored parts, so a replayed part carries its newest durable state.
  */
 export function describePartConformance(context: ConformanceContext): void {
-  describe("parts as rows", () => {
+  describe("parts as rows: the log and the feed reference what they name", () => {
     const first = buildAssistantMessage({
       session_id: SESSION,
       message_id: MESSAGE,
@@ -117,6 +120,42 @@ export function describePartConformance(context: ConformanceContext): void {
       expect(created?.variant === "message" && created.message).toStrictEqual(stored);
       expect(partChanged?.variant === "part" && partChanged.part).toStrictEqual(stored.parts[1]);
       expect(closed?.variant === "message" && closed.message).toStrictEqual(stored);
+    });
+
+    it("the admin feed gives each entry back with its Interaction as its row holds it now", async () => {
+      await createSession(context, SESSION);
+      const pending = buildInteraction({ interaction_id: "interaction:feed", tool_call_id: "call:1" });
+      const asking = buildToolPart({
+        sequence: 2,
+        tool_call_id: "call:1",
+        state: "waiting-user",
+        interactions: [pending],
+      });
+      const asked = { ...first, parts: [first.parts[0], asking] as AssistantPart[] };
+      await context.store.commit(
+        messageCommitOf(asked, {
+          interaction_events: [{ kind: "created", session_id: SESSION, interaction: pending }],
+        }),
+      );
+      const resolved = buildInteraction({
+        interaction_id: "interaction:feed",
+        tool_call_id: "call:1",
+        status: "resolved",
+        resolved_at: 7,
+      });
+      const running = { ...asking, state: "running" as const, interactions: [resolved] };
+      const answered = revised(asked, [running]);
+      await context.store.commit({
+        ...answered.commit,
+        interactions: interactionRecordsOf(answered.next),
+        interaction_events: [{ kind: "resolved", session_id: SESSION, interaction: resolved }],
+      });
+
+      const feed = await context.store.listInteractionEvents(0, 10);
+      expect(feed.map((event) => [event.kind, event.interaction])).toStrictEqual([
+        ["created", inJsonbKeyOrder(resolved)],
+        ["resolved", inJsonbKeyOrder(resolved)],
+      ]);
     });
 
     it("refuses changed_part_ids naming a part the snapshot does not hold, or on an insert, as invalid_input", async () => {
