@@ -6,6 +6,10 @@ import { type Figure, latencyFigure, valueFigure } from "./lib/report.js";
 import { APPROVE, pendingInteractionId, SessionWatch, watchNewSession } from "./lib/session-watch.js";
 import { now, summarize } from "./lib/stats.js";
 import type { SuiteContext } from "./lib/suite.js";
+import { walByRelation } from "./lib/wal-by-relation.js";
+
+/** Cycles run before the measured ones (connections, plans and caches warm up). */
+const CYCLE_WARMUPS = 5;
 
 interface CycleSamples {
   pendingVisible: number[];
@@ -45,8 +49,7 @@ async function runCycles(
     notifyCommits: [],
     durableCommits: [],
   };
-  const warmups = 5;
-  for (let run = 0; run < runs + warmups; run++) {
+  for (let run = 0; run < runs + CYCLE_WARMUPS; run++) {
     const key = `cycle${run}`;
     const { session, watch, unsubscribe } = await watchNewSession(client, key);
     const pending = watch.waitForToolState("bench_approve", "waiting-user");
@@ -68,7 +71,7 @@ async function runCycles(
     if (!times?.resumed_at) throw new Error(`tool ${key} never resumed`);
     stack.probe.forget(key);
     if (!watch.isGapFree()) throw new Error(`session ${session.id} saw an event id gap or duplicate`);
-    if (run < warmups) continue;
+    if (run < CYCLE_WARMUPS) continue;
     samples.pendingVisible.push(seen.at - times.requested_at);
     samples.respondToRunningVisible.push(runningSeen.at - respondSentAt);
     samples.respondToResumed.push(times.resumed_at - respondSentAt);
@@ -99,7 +102,7 @@ async function runInProcessCycles(
   runs: number,
 ): Promise<{ cycle: number[]; respondToResumed: number[] }> {
   const samples = { cycle: [] as number[], respondToResumed: [] as number[] };
-  const warmups = 5;
+  const warmups = CYCLE_WARMUPS;
   for (let run = 0; run < runs + warmups; run++) {
     const key = `inprocess${run}`;
     const session = await stack.runtime.createSession({
@@ -151,8 +154,13 @@ export async function measureCycle(context: SuiteContext): Promise<Figure[]> {
   let inProcess: { cycle: number[]; respondToResumed: number[] };
   try {
     await counters.resetStatements();
+    const walFrom = (await counters.snapshot()).wal_lsn;
     samples = await runCycles(stack, runs, counters);
+    const walTo = (await counters.snapshot()).wal_lsn;
     context.record("cycle_top_statements", await counters.topStatements());
+    // Warm-up cycles included: the division is by every cycle the window holds.
+    const cycles = runs + CYCLE_WARMUPS;
+    context.record("cycle_wal_by_relation", await walByRelation(stack.scratch.url, walFrom, walTo, cycles));
     inProcess = await runInProcessCycles(stack, runs);
   } finally {
     await counters.close();
