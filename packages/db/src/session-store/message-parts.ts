@@ -83,7 +83,8 @@ export function replayedMutation(alias: string): Prisma.Sql {
 
 /**
  * The parts a revision writes: those it changed (`changed_part_ids`), else all; a tool part without
- * its Interactions, which the revision's `interactions` rows hold.
+ * its Interactions, which the revision's `interactions` rows hold (an empty list stays: no row
+ * would give it back).
  */
 export function writtenParts(commit: SessionCommit): readonly AssistantPart[] {
   const snapshot = commit.message?.snapshot;
@@ -92,7 +93,9 @@ export function writtenParts(commit: SessionCommit): readonly AssistantPart[] {
   const ids = changed === undefined ? null : new Set(changed);
   return snapshot.parts
     .filter((part) => ids === null || ids.has(part.part_id))
-    .map((part) => (part.type === "tool" && part.interactions ? { ...part, interactions: undefined } : part));
+    .map((part) =>
+      part.type === "tool" && part.interactions?.length ? { ...part, interactions: undefined } : part,
+    );
 }
 
 /**

@@ -158,6 +158,17 @@ export function describePartConformance(context: ConformanceContext): void {
       ]);
     });
 
+    it("a tool part with an empty list of Interactions reads back with it", async () => {
+      await createSession(context, SESSION);
+      const tool = buildToolPart({ sequence: 2, tool_call_id: "call:1", state: "running", interactions: [] });
+      const message = { ...first, parts: [first.parts[0], tool] as AssistantPart[] };
+      await context.store.commit({
+        session_id: SESSION,
+        message: { snapshot: message, expected_revision: 0 },
+      });
+      expect(await context.store.getMessage(SESSION, MESSAGE)).toStrictEqual(inJsonbKeyOrder(message));
+    });
+
     it("refuses changed_part_ids naming a part the snapshot does not hold, or on an insert, as invalid_input", async () => {
       await createSession(context, SESSION);
       const inserting: SessionCommit = {
