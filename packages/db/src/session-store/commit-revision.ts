@@ -21,7 +21,7 @@ import {
   snapshotIsLatest,
 } from "./commit-commands.js";
 import { rejection, rejectionError, StaleSnapshot } from "./commit-rejections.js";
-import { loggedMutation, partsWrite, storedMessageJson, writtenParts } from "./message-parts.js";
+import { loggedMutation, partsWrite, storedMessageJson } from "./message-parts.js";
 import { toSessionCommand } from "./session-commands.js";
 import { inTransaction, poolSqlClient, type SqlClient } from "./sql-client.js";
 import { assignmentList, columnList, excludedAssignmentList, recordsetDefinition } from "./table-columns.js";
@@ -49,9 +49,10 @@ function messageStatus(message: SessionMessage): string | null {
  * The optimistic message write as a CTE body: an insert at expected revision 0 (a taken id or
  * sequence makes it insert nothing), else an update only while the stored revision is the expected
  * one. It runs only when the session row was locked (`updated` has a row), i.e. after the lock.
- * `stored` is the row's `snapshot` (an assistant message's parts are rows: `message-parts.ts`).
+ * The row's `snapshot` is `storedMessageJson` (an assistant message's parts are rows).
  */
-function messageWrite(snapshot: SessionMessage, stored: string, expected_revision: number): Prisma.Sql {
+function messageWrite(snapshot: SessionMessage, expected_revision: number): Prisma.Sql {
+  const stored = storedMessageJson(snapshot);
   const status = messageStatus(snapshot);
   const turn_id = snapshot.turn_id ?? null;
   if (expected_revision === 0) {
@@ -221,12 +222,10 @@ function revisionStatement(
     ...commandAssignments(commit),
   ];
   const latest = readsCommands(commit) ? Prisma.sql`AND ${snapshotIsLatest(session_id)}` : Prisma.empty;
-  const stored = storedMessageJson(commit);
-  const written =
-    message && stored !== null
-      ? Prisma.sql`, written AS (${messageWrite(message.snapshot, stored, message.expected_revision)})`
-      : Prisma.empty;
-  const parts = partsWrite(commit, writtenParts(commit));
+  const written = message
+    ? Prisma.sql`, written AS (${messageWrite(message.snapshot, message.expected_revision)})`
+    : Prisma.empty;
+  const parts = partsWrite(commit);
   const parted = parts ? Prisma.sql`, parted AS (${parts})` : Prisma.empty;
   const messageWritten = message ? Prisma.sql`EXISTS (SELECT 1 FROM written)` : Prisma.sql`TRUE`;
   const accepted = Prisma.sql`EXISTS (SELECT 1 FROM updated) AND ${messageWritten}`;

@@ -1,4 +1,4 @@
-import type { AssistantPart, SessionCommit, UnsequencedMutation } from "@parley/session-core";
+import type { AssistantPart, SessionCommit, SessionMessage, UnsequencedMutation } from "@parley/session-core";
 import { Prisma } from "@prisma/client";
 import { interactionJson } from "./interaction-json.js";
 
@@ -86,7 +86,7 @@ export function replayedMutation(alias: string): Prisma.Sql {
  * its Interactions, which the revision's `interactions` rows hold (an empty list stays: no row
  * would give it back).
  */
-export function writtenParts(commit: SessionCommit): readonly AssistantPart[] {
+function writtenParts(commit: SessionCommit): readonly AssistantPart[] {
   const snapshot = commit.message?.snapshot;
   if (snapshot?.type !== "assistant") return [];
   const changed = commit.message?.changed_part_ids;
@@ -102,9 +102,7 @@ export function writtenParts(commit: SessionCommit): readonly AssistantPart[] {
  * The message's `snapshot` as a revision writes it: without the fields its columns hold, and an
  * assistant message without its parts (they are rows).
  */
-export function storedMessageJson(commit: SessionCommit): string | null {
-  const snapshot = commit.message?.snapshot;
-  if (!snapshot) return null;
+export function storedMessageJson(snapshot: SessionMessage): string {
   const rest = Object.entries(snapshot).filter(
     ([field]) => !MESSAGE_COLUMN_FIELDS.has(field) && !(field === "parts" && snapshot.type === "assistant"),
   );
@@ -112,11 +110,12 @@ export function storedMessageJson(commit: SessionCommit): string | null {
 }
 
 /**
- * The parts' upsert as a CTE body, run only once the message was written (`written` has a row), so
- * a rejected revision writes no part.
+ * The upsert of the parts the revision writes (`writtenParts`) as a CTE body, run only once the
+ * message was written (`written` has a row), so a rejected revision writes no part. Null: none.
  */
-export function partsWrite(commit: SessionCommit, parts: readonly AssistantPart[]): Prisma.Sql | null {
+export function partsWrite(commit: SessionCommit): Prisma.Sql | null {
   const snapshot = commit.message?.snapshot;
+  const parts = writtenParts(commit);
   if (!snapshot || parts.length === 0) return null;
   return Prisma.sql`
     INSERT INTO message_parts (session_id, message_id, part_id, sequence, revision, body)

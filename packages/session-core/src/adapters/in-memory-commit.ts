@@ -150,9 +150,8 @@ function assertUnchangedPartsAsStored(
       );
     }
   }
-  const added = snapshot.parts.find(
-    (part) => !changed.has(part.part_id) && !stored.parts.some((old) => old.part_id === part.part_id),
-  );
+  const storedIds = new Set(stored.parts.map((part) => part.part_id));
+  const added = snapshot.parts.find((part) => !changed.has(part.part_id) && !storedIds.has(part.part_id));
   if (added)
     throw new Error(`Part ${added.part_id} of message ${snapshot.message_id} is new but not named changed`);
 }
