@@ -84,8 +84,8 @@ function positionsFromSnapshot(commit: SessionCommit, record: InteractionRecord)
 }
 
 /**
- * The interaction index upsert as a CTE body, gated on `accepted` (the session and message checks
- * passed). Positions missing from the commit are read from the stored message.
+ * The write of the revision's Interaction rows as CTEs, gated on `accepted` (the session and message
+ * checks passed). Positions missing from the commit are read from the stored message.
  */
 function interactionsWrite(commit: SessionCommit, accepted: Prisma.Sql): Prisma.Sql | null {
   const records = commit.interactions ?? [];
@@ -125,17 +125,36 @@ function interactionsWrite(commit: SessionCommit, accepted: Prisma.Sql): Prisma.
                         AND p.body->>'tool_call_id' = r.tool_call_id LIMIT 1), 0)`,
   };
   const selected = Object.keys(INTERACTION_WRITTEN_COLUMNS).map(
-    (name) => fromStoredMessage[name as keyof typeof INTERACTION_WRITTEN_COLUMNS] ?? Prisma.raw(`r.${name}`),
+    (name) =>
+      Prisma.sql`${fromStoredMessage[name as keyof typeof INTERACTION_WRITTEN_COLUMNS] ?? Prisma.raw(`r.${name}`)} AS ${Prisma.raw(name)}`,
   );
-  // The column list is the written columns, then `inbox_at`: the SELECT follows that order.
-  return Prisma.sql`
-    INSERT INTO interactions (${columnList(INTERACTION_COLUMNS)})
-    SELECT ${Prisma.join(selected)}, COALESCE(r.resolved_at, r.created_at)
-      FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
-             AS r(${recordsetDefinition(INTERACTION_WRITTEN_COLUMNS)})
-     WHERE ${accepted}
-    ON CONFLICT (session_id, interaction_id) DO UPDATE SET
-      ${excludedAssignmentList(INTERACTION_COLUMNS, ["session_id", "interaction_id"])}`;
+  const columns = columnList(INTERACTION_COLUMNS);
+  const replaced = Prisma.raw(
+    Object.keys(INTERACTION_COLUMNS)
+      .filter((name) => name !== "session_id" && name !== "interaction_id")
+      .map((name) => `${name} = v.${name}`)
+      .join(", "),
+  );
+  // A stored row is updated in place and a new one inserted (an upsert would also write WAL for the
+  // row lock it takes first); the INSERT stays an upsert for a row another writer committed after
+  // this statement's snapshot. The values hold the written columns, then `inbox_at`.
+  return Prisma.sql`, interaction_values AS MATERIALIZED (
+      SELECT ${Prisma.join(selected)}, COALESCE(r.resolved_at, r.created_at) AS inbox_at
+        FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+               AS r(${recordsetDefinition(INTERACTION_WRITTEN_COLUMNS)})
+       WHERE ${accepted}
+    ), interactions_updated AS (
+      UPDATE interactions i SET ${replaced}
+        FROM interaction_values v
+       WHERE i.session_id = v.session_id AND i.interaction_id = v.interaction_id
+      RETURNING i.interaction_id
+    ), indexed AS (
+      INSERT INTO interactions (${columns})
+      SELECT ${columns} FROM interaction_values v
+       WHERE v.interaction_id NOT IN (SELECT interaction_id FROM interactions_updated)
+      ON CONFLICT (session_id, interaction_id) DO UPDATE SET
+        ${excludedAssignmentList(INTERACTION_COLUMNS, ["session_id", "interaction_id"])}
+    )`;
 }
 
 /**
@@ -171,9 +190,11 @@ function feedWrite(
 }
 
 /**
- * The Turn row's write as a CTE (DESIGN §10.7), gated on `accepted`: the commit's new state, or, for
+ * The Turn row's write as CTEs (DESIGN §10.7), gated on `accepted`: the commit's new state, or, for
  * a `claim`, `running` with its holder and the epoch `updated` just advanced. A finished Turn stays
- * finished; the epoch never goes back.
+ * finished; the epoch never goes back. A stored row is updated in place: an upsert would also
+ * write WAL for the row lock it takes first. The INSERT, only for a Turn this statement's snapshot
+ * does not hold, stays an upsert for a row another writer committed meanwhile.
  */
 function turnWrite(commit: SessionCommit, accepted: Prisma.Sql, now: number): Prisma.Sql {
   const { claim } = commit;
@@ -181,10 +202,19 @@ function turnWrite(commit: SessionCommit, accepted: Prisma.Sql, now: number): Pr
   if (!turn) return Prisma.empty;
   const state = finishesInTurnWrite(commit) ? "finished" : turn.state;
   const holder = claim ? claim.holder : null;
-  return Prisma.sql`, turned AS (
+  return Prisma.sql`, turn_updated AS (
+      UPDATE turns
+         SET state = ${state}, epoch = GREATEST(turns.epoch, updated.lease_epoch), updated_at = ${now}::bigint,
+             holder = COALESCE(${holder}::text, turns.holder)
+        FROM updated
+       WHERE turns.session_id = ${commit.session_id} AND turns.turn_id = ${turn.turn_id}
+         AND turns.state <> 'finished' AND ${accepted}
+    ), turned AS (
       INSERT INTO turns (session_id, turn_id, state, holder, epoch, updated_at)
       SELECT ${commit.session_id}, ${turn.turn_id}, ${state}, ${holder}::text, updated.lease_epoch, ${now}::bigint
-        FROM updated WHERE ${accepted}
+        FROM updated
+       WHERE ${accepted}
+         AND NOT EXISTS (SELECT 1 FROM turns WHERE session_id = ${commit.session_id} AND turn_id = ${turn.turn_id})
       ON CONFLICT (session_id, turn_id) DO UPDATE
         SET state = EXCLUDED.state, epoch = GREATEST(turns.epoch, EXCLUDED.epoch), updated_at = EXCLUDED.updated_at,
             holder = COALESCE(EXCLUDED.holder, turns.holder)
@@ -198,12 +228,14 @@ function turnWrite(commit: SessionCommit, accepted: Prisma.Sql, now: number): Pr
  *   epoch, applying the session patch and taking the next event id (two with a preceding mutation);
  * - `written` writes the message with its optimistic check, only once the row is locked (under READ
  *   COMMITTED an UPDATE that met a concurrently committed row re-checks `revision` on the newest
- *   version; an INSERT meets the unique keys), and `parted` the parts the revision changed;
+ *   version; an INSERT meets the unique keys), and `parts_updated`/`parted` the parts the
+ *   revision changed;
  * - `logged` appends the replay-log rows with the ids up to it (gap-free per session: counter and
  *   rows share the session lock and the statement's atomicity); a row's `mutation` leaves out what
  *   its columns hold (`replayedMutation` puts it back);
- * - `indexed` upserts the interaction rows, `turned` the Turn row's state (DESIGN §10.7; a finished
- *   Turn stays finished), `feed_gate`/`fed` append the admin feed;
+ * - `interactions_updated`/`indexed` write the interaction rows, `turn_updated`/`turned` the Turn
+ *   row's state (DESIGN §10.7; a finished Turn stays finished), `feed_gate`/`fed` append the admin
+ *   feed; rows are updated in place and inserted when new, not upserted (no WAL for a row lock);
  * - the final SELECT raises when a check failed, which aborts the whole statement.
  * Every data-modifying CTE runs exactly once; the later ones read the earlier ones' RETURNING only.
  */
@@ -225,8 +257,7 @@ function revisionStatement(
   const written = message
     ? Prisma.sql`, written AS (${messageWrite(message.snapshot, message.expected_revision)})`
     : Prisma.empty;
-  const parts = partsWrite(commit);
-  const parted = parts ? Prisma.sql`, parted AS (${parts})` : Prisma.empty;
+  const parted = partsWrite(commit) ?? Prisma.empty;
   const messageWritten = message ? Prisma.sql`EXISTS (SELECT 1 FROM written)` : Prisma.sql`TRUE`;
   const accepted = Prisma.sql`EXISTS (SELECT 1 FROM updated) AND ${messageWritten}`;
   // Each mutation gets its id in order: the last one the new counter, the one before it that minus one.
@@ -240,8 +271,7 @@ function revisionStatement(
         FROM updated, jsonb_array_elements(${logged_mutations.json}::jsonb) WITH ORDINALITY AS m(value, position)
        WHERE ${messageWritten}
     )`;
-  const interactions = interactionsWrite(commit, accepted);
-  const indexed = interactions ? Prisma.sql`, indexed AS (${interactions})` : Prisma.empty;
+  const indexed = interactionsWrite(commit, accepted) ?? Prisma.empty;
   const feed = feedWrite(commit, events, accepted, now);
   const turned = turnWrite(commit, accepted, now);
   const commands = hasCommandPart(commit) ? commandCtes(commit, accepted, now) : Prisma.empty;

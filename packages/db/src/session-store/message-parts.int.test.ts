@@ -110,10 +110,11 @@ describe("parts as rows in PostgreSQL (DESIGN §10.6)", () => {
       { part_id: completed.part_id, sequence: 2, revision: 2, interactions: false },
     ]);
     expect(await store.getMessage(SESSION, MESSAGE)).toStrictEqual(second);
-    expect((await store.listEvents(SESSION, 1, 10))[0]?.mutation).toStrictEqual({
-      ...partMutationOf(second, completed),
-      event_id: 2,
-    });
+    // Both entries come back whole: the message as stored now, type, turn and sequence from the rows.
+    expect((await store.listEvents(SESSION, 0, 10)).map((event) => event.mutation)).toStrictEqual([
+      { ...messageMutationOf(first), event_id: 1, message: second },
+      { ...partMutationOf(second, completed), event_id: 2 },
+    ]);
     // The snapshot holds neither the parts nor what the row's columns hold.
     const message = await db.query(
       "SELECT revision, snapshot ? 'parts' AS parts, snapshot ?| ARRAY['revision', 'session_id', 'status'] AS columns FROM messages",
@@ -121,12 +122,13 @@ describe("parts as rows in PostgreSQL (DESIGN §10.6)", () => {
     expect(message.rows).toEqual([{ revision: 2, parts: false, columns: false }]);
     const logged = await db.query(
       `SELECT event_id, mutation ? 'part' AS part, mutation ? 'message' AS message,
-              mutation ?| ARRAY['session_id', 'event_id', 'created_at'] AS columns
+              mutation ?| ARRAY['session_id', 'event_id', 'created_at'] AS columns,
+              mutation ?| ARRAY['type', 'turn_id', 'sequence'] AS repeated
          FROM session_events ORDER BY event_id`,
     );
     expect(logged.rows).toEqual([
-      { event_id: 1, part: false, message: false, columns: false },
-      { event_id: 2, part: false, message: false, columns: false },
+      { event_id: 1, part: false, message: false, columns: false, repeated: false },
+      { event_id: 2, part: false, message: false, columns: false, repeated: false },
     ]);
   });
 

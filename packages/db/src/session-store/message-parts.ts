@@ -61,7 +61,9 @@ function storedPart(alias: string): Prisma.Sql {
  * A `session_events` row's mutation (aliased `alias`) as replayed: a part mutation with its part, a
  * message mutation with its message, as they are stored now. A later revision may have changed
  * them since: a replay carries the newest durable state of what it names, which a client applies
- * like any other (its `revision` stays the one the mutation was logged at).
+ * like any other (its `revision` stays the one the mutation was logged at). The fields that repeat
+ * them (`type`, `turn_id`, a message's `sequence`) come back from the rows too; entries logged
+ * before they were left out still hold them, with the same values.
  */
 export function replayedMutation(alias: string): Prisma.Sql {
   const e = Prisma.raw(alias);
@@ -70,15 +72,27 @@ export function replayedMutation(alias: string): Prisma.Sql {
       'event_id', ${e}.event_id, 'created_at', ${e}.created_at))`;
   return Prisma.sql`${logged} || CASE
       WHEN ${e}.mutation->>'variant' = 'part' AND NOT ${e}.mutation ? 'part'
-        THEN jsonb_build_object('part',
-               (SELECT ${storedPart("p")} FROM message_parts p
+        THEN COALESCE(
+               (SELECT jsonb_build_object('part', ${storedPart("p")}, 'type', p.body->'type') || ${turnOf("m")}
+                  FROM message_parts p
+                  JOIN messages m ON m.session_id = p.session_id AND m.message_id = p.message_id
                  WHERE p.session_id = ${e}.session_id AND p.message_id = ${e}.mutation->>'message_id'
-                   AND p.part_id = ${e}.mutation->>'part_id'))
+                   AND p.part_id = ${e}.mutation->>'part_id'),
+               jsonb_build_object('part', NULL))
       WHEN ${e}.mutation->>'variant' = 'message' AND NOT ${e}.mutation ? 'message'
-        THEN jsonb_build_object('message',
-               (SELECT ${storedSnapshot("m")} FROM messages m
-                 WHERE m.session_id = ${e}.session_id AND m.message_id = ${e}.mutation->>'message_id'))
+        THEN COALESCE(
+               (SELECT jsonb_build_object('message', ${storedSnapshot("m")}, 'type', m.type, 'sequence', m.sequence)
+                       || ${turnOf("m")}
+                  FROM messages m
+                 WHERE m.session_id = ${e}.session_id AND m.message_id = ${e}.mutation->>'message_id'),
+               jsonb_build_object('message', NULL))
       ELSE '{}'::jsonb END`;
+}
+
+/** A `messages` row's (aliased `alias`) `turn_id` as an object: empty when the message has none. */
+function turnOf(alias: string): Prisma.Sql {
+  const m = Prisma.raw(alias);
+  return Prisma.sql`(CASE WHEN ${m}.turn_id IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('turn_id', ${m}.turn_id) END)`;
 }
 
 /**
@@ -110,26 +124,42 @@ export function storedMessageJson(snapshot: SessionMessage): string {
 }
 
 /**
- * The upsert of the parts the revision writes (`writtenParts`) as a CTE body, run only once the
- * message was written (`written` has a row), so a rejected revision writes no part. Null: none.
+ * The write of the parts the revision changed (`writtenParts`) as CTEs, run only once the message
+ * was written (`written` has a row), so a rejected revision writes no part. Null: none.
+ *
+ * A stored part is updated and a new one inserted, rather than upserted: an upsert writes WAL for
+ * its row lock, or for its speculative insert's confirmation, on top of the row. A plain INSERT is
+ * safe because the message's optimistic check passed: any revision that stored parts of this
+ * message committed before it, so this statement's snapshot sees them (and updates them).
  */
 export function partsWrite(commit: SessionCommit): Prisma.Sql | null {
   const snapshot = commit.message?.snapshot;
   const parts = writtenParts(commit);
   if (!snapshot || parts.length === 0) return null;
-  return Prisma.sql`
-    INSERT INTO message_parts (session_id, message_id, part_id, sequence, revision, body)
-    SELECT ${snapshot.session_id}, ${snapshot.message_id}, p.value->>'part_id', (p.value->>'sequence')::int,
-           ${snapshot.revision}::int, p.value
-      FROM written, jsonb_array_elements(${JSON.stringify(parts)}::jsonb) AS p(value)
-    ON CONFLICT (session_id, message_id, part_id) DO UPDATE
-      SET sequence = EXCLUDED.sequence, revision = EXCLUDED.revision, body = EXCLUDED.body`;
+  const values = Prisma.sql`jsonb_array_elements(${JSON.stringify(parts)}::jsonb) AS v(value)`;
+  return Prisma.sql`, part_values AS MATERIALIZED (
+      SELECT v.value, v.value->>'part_id' AS part_id FROM written, ${values}
+    ), parts_updated AS (
+      UPDATE message_parts p
+         SET sequence = (v.value->>'sequence')::int, revision = ${snapshot.revision}::int, body = v.value
+        FROM part_values v
+       WHERE p.session_id = ${snapshot.session_id} AND p.message_id = ${snapshot.message_id} AND p.part_id = v.part_id
+      RETURNING p.part_id
+    ), parted AS (
+      INSERT INTO message_parts (session_id, message_id, part_id, sequence, revision, body)
+      SELECT ${snapshot.session_id}, ${snapshot.message_id}, v.part_id, (v.value->>'sequence')::int,
+             ${snapshot.revision}::int, v.value
+        FROM part_values v
+       WHERE v.part_id NOT IN (SELECT part_id FROM parts_updated)
+    )`;
 }
 
 /**
  * A mutation as the replay log keeps it: without `session_id` (a column), and a part or message
- * mutation of the revision's own message without the part or message, which the revision stores
- * (`replayedMutation` puts them back).
+ * mutation of the revision's own message without the part or message, which the revision stores,
+ * nor the fields that repeat them (`type`, `turn_id`, a message's `sequence`): `replayedMutation`
+ * puts them all back from the rows. The log row is the largest write of a checkpoint (its ids are
+ * long), so what it need not hold it does not.
  */
 export function loggedMutation(mutation: UnsequencedMutation, commit: SessionCommit): object {
   const logged = { ...mutation, session_id: undefined };
@@ -137,8 +167,9 @@ export function loggedMutation(mutation: UnsequencedMutation, commit: SessionCom
   if (snapshot === undefined || !("message_id" in mutation) || mutation.message_id !== snapshot.message_id) {
     return logged;
   }
-  if (mutation.variant === "message") return { ...logged, message: undefined };
-  if (mutation.variant === "part" && snapshot.type === "assistant") return { ...logged, part: undefined };
+  const named = { ...logged, type: undefined, turn_id: undefined };
+  if (mutation.variant === "message") return { ...named, message: undefined, sequence: undefined };
+  if (mutation.variant === "part" && snapshot.type === "assistant") return { ...named, part: undefined };
   return logged;
 }
 
