@@ -21,6 +21,7 @@ import {
   snapshotIsLatest,
 } from "./commit-commands.js";
 import { rejection, rejectionError, StaleSnapshot } from "./commit-rejections.js";
+import { storedRequest } from "./interaction-json.js";
 import { loggedMutation, partsWrite, storedMessageJson } from "./message-parts.js";
 import { toSessionCommand } from "./session-commands.js";
 import { inTransaction, poolSqlClient, type SqlClient } from "./sql-client.js";
@@ -105,7 +106,7 @@ function interactionsWrite(commit: SessionCommit, accepted: Prisma.Sql): Prisma.
       type: interaction.interaction_type,
       status: interaction.status,
       turn_id: interaction.request.turn_id,
-      request: interaction.request,
+      request: storedRequest(interaction.request),
       response: interaction.response ?? null,
       cancel_reason: interaction.cancel_reason ?? null,
       responded_by: interaction.responded_by ?? null,

@@ -101,13 +101,15 @@ describe("parts as rows in PostgreSQL (DESIGN §10.6)", () => {
     });
 
     const rows = await db.query(
-      "SELECT part_id, sequence, revision, body ? 'interactions' AS interactions FROM message_parts ORDER BY sequence",
+      `SELECT part_id, sequence, revision, body ? 'interactions' AS interactions,
+              body ?| ARRAY['part_id', 'sequence'] AS columns
+         FROM message_parts ORDER BY sequence`,
     );
     // The text part was written once, by revision 1; the tool part again by revision 2, without its
-    // Interaction, which its `interactions` row holds.
+    // Interaction, which its `interactions` row holds. A body leaves out what the columns hold.
     expect(rows.rows).toEqual([
-      { part_id: text.part_id, sequence: 1, revision: 1, interactions: false },
-      { part_id: completed.part_id, sequence: 2, revision: 2, interactions: false },
+      { part_id: text.part_id, sequence: 1, revision: 1, interactions: false, columns: false },
+      { part_id: completed.part_id, sequence: 2, revision: 2, interactions: false, columns: false },
     ]);
     expect(await store.getMessage(SESSION, MESSAGE)).toStrictEqual(second);
     // Both entries come back whole: the message as stored now, type, turn and sequence from the rows.
@@ -120,6 +122,12 @@ describe("parts as rows in PostgreSQL (DESIGN §10.6)", () => {
       "SELECT revision, snapshot ? 'parts' AS parts, snapshot ?| ARRAY['revision', 'session_id', 'status'] AS columns FROM messages",
     );
     expect(message.rows).toEqual([{ revision: 2, parts: false, columns: false }]);
+    // Nor does an Interaction's request (`getInteraction` and the part above read it back whole).
+    const interaction = await db.query(
+      "SELECT request ?| ARRAY['interaction_id', 'turn_id', 'type', 'created_at'] AS columns FROM interactions",
+    );
+    expect(interaction.rows).toEqual([{ columns: false }]);
+    expect((await store.getInteraction("interaction:1"))?.interaction).toStrictEqual(completed.interactions?.[0]);
     const logged = await db.query(
       `SELECT event_id, mutation ? 'part' AS part, mutation ? 'message' AS message,
               mutation ?| ARRAY['session_id', 'event_id', 'created_at'] AS columns,

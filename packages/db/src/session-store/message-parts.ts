@@ -45,16 +45,20 @@ function partsOf(session_id: Prisma.Sql, message_id: Prisma.Sql): Prisma.Sql {
                      WHERE p.session_id = ${session_id} AND p.message_id = ${message_id}), '[]'::jsonb)`;
 }
 
-/** A `message_parts` row (aliased `alias`) as the part: a tool part with its Interactions, in order. */
+/**
+ * A `message_parts` row (aliased `alias`) as the part: its body with the `part_id` and `sequence`
+ * its columns hold, a tool part with its Interactions, in order.
+ */
 function storedPart(alias: string): Prisma.Sql {
   const p = Prisma.raw(alias);
+  const part = Prisma.sql`(${p}.body || jsonb_build_object('part_id', ${p}.part_id, 'sequence', ${p}.sequence))`;
   return Prisma.sql`CASE WHEN ${p}.body->>'type' = 'tool'
-      THEN ${p}.body || (SELECT CASE WHEN count(*) = 0 THEN '{}'::jsonb
+      THEN ${part} || (SELECT CASE WHEN count(*) = 0 THEN '{}'::jsonb
                                      ELSE jsonb_build_object('interactions', jsonb_agg(${interactionJson("i")} ORDER BY i.ordinal)) END
                           FROM interactions i
                          WHERE i.session_id = ${p}.session_id AND i.message_id = ${p}.message_id
                            AND i.tool_call_id = ${p}.body->>'tool_call_id')
-      ELSE ${p}.body END`;
+      ELSE ${part} END`;
 }
 
 /**
@@ -95,21 +99,31 @@ function turnOf(alias: string): Prisma.Sql {
   return Prisma.sql`(CASE WHEN ${m}.turn_id IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('turn_id', ${m}.turn_id) END)`;
 }
 
+/** A part as its `message_parts` row holds it: the row's `part_id` and `sequence` columns, and the body. */
+interface WrittenPart {
+  part_id: string;
+  sequence: number;
+  body: object;
+}
+
 /**
- * The parts a revision writes: those it changed (`changed_part_ids`), else all; a tool part without
- * its Interactions, which the revision's `interactions` rows hold (an empty list stays: no row
- * would give it back).
+ * The parts a revision writes: those it changed (`changed_part_ids`), else all. The body leaves out
+ * what the row's columns hold, and a tool part its Interactions, which the revision's
+ * `interactions` rows hold (an empty list stays: no row would give it back).
  */
-function writtenParts(commit: SessionCommit): readonly AssistantPart[] {
+function writtenParts(commit: SessionCommit): readonly WrittenPart[] {
   const snapshot = commit.message?.snapshot;
   if (snapshot?.type !== "assistant") return [];
   const changed = commit.message?.changed_part_ids;
   const ids = changed === undefined ? null : new Set(changed);
   return snapshot.parts
     .filter((part) => ids === null || ids.has(part.part_id))
-    .map((part) =>
-      part.type === "tool" && part.interactions?.length ? { ...part, interactions: undefined } : part,
-    );
+    .map((part) => ({ part_id: part.part_id, sequence: part.sequence, body: partBody(part) }));
+}
+
+function partBody(part: AssistantPart): object {
+  const body = { ...part, part_id: undefined, sequence: undefined };
+  return part.type === "tool" && part.interactions?.length ? { ...body, interactions: undefined } : body;
 }
 
 /**
@@ -136,19 +150,17 @@ export function partsWrite(commit: SessionCommit): Prisma.Sql | null {
   const snapshot = commit.message?.snapshot;
   const parts = writtenParts(commit);
   if (!snapshot || parts.length === 0) return null;
-  const values = Prisma.sql`jsonb_array_elements(${JSON.stringify(parts)}::jsonb) AS v(value)`;
+  const values = Prisma.sql`jsonb_to_recordset(${JSON.stringify(parts)}::jsonb) AS v(part_id text, sequence int, body jsonb)`;
   return Prisma.sql`, part_values AS MATERIALIZED (
-      SELECT v.value, v.value->>'part_id' AS part_id FROM written, ${values}
+      SELECT v.part_id, v.sequence, v.body FROM written, ${values}
     ), parts_updated AS (
-      UPDATE message_parts p
-         SET sequence = (v.value->>'sequence')::int, revision = ${snapshot.revision}::int, body = v.value
+      UPDATE message_parts p SET sequence = v.sequence, revision = ${snapshot.revision}::int, body = v.body
         FROM part_values v
        WHERE p.session_id = ${snapshot.session_id} AND p.message_id = ${snapshot.message_id} AND p.part_id = v.part_id
       RETURNING p.part_id
     ), parted AS (
       INSERT INTO message_parts (session_id, message_id, part_id, sequence, revision, body)
-      SELECT ${snapshot.session_id}, ${snapshot.message_id}, v.part_id, (v.value->>'sequence')::int,
-             ${snapshot.revision}::int, v.value
+      SELECT ${snapshot.session_id}, ${snapshot.message_id}, v.part_id, v.sequence, ${snapshot.revision}::int, v.body
         FROM part_values v
        WHERE v.part_id NOT IN (SELECT part_id FROM parts_updated)
     )`;

@@ -176,13 +176,17 @@ export class PrismaSessionStore implements SessionStore {
 
   async getAnswerContext(session_id: string, interaction_id: string): Promise<AnswerContext | null> {
     // The Interaction's columns but `session_id`, which the session's row gives (it is null when
-    // the join finds no Interaction).
+    // the join finds no Interaction), and its `created_at` by another name.
     const rows = await this.#read<
-      SessionRow & Omit<InteractionRow, "session_id"> & { message_snapshot: unknown }
+      SessionRow &
+        Omit<InteractionRow, "session_id" | "created_at"> & {
+          interaction_created_at: bigint;
+          message_snapshot: unknown;
+        }
     >(
       Prisma.sql`
       SELECT ${columnList(SESSION_COLUMNS, "s")}, ${columnList(ANSWERED_INTERACTION_COLUMNS, "i")},
-             ${storedSnapshot("m")} AS message_snapshot
+             i.created_at AS interaction_created_at, ${storedSnapshot("m")} AS message_snapshot
         FROM sessions s
         LEFT JOIN interactions i ON i.session_id = s.session_id AND i.interaction_id = ${interaction_id}
         LEFT JOIN messages m ON m.session_id = i.session_id AND m.message_id = i.message_id
@@ -194,7 +198,10 @@ export class PrismaSessionStore implements SessionStore {
     return {
       session: toSessionRecord(row),
       interaction: answered
-        ? { record: toInteractionRecord(row), message: toMessage({ snapshot: row.message_snapshot }) }
+        ? {
+            record: toInteractionRecord({ ...row, created_at: row.interaction_created_at }),
+            message: toMessage({ snapshot: row.message_snapshot }),
+          }
         : null,
     };
   }

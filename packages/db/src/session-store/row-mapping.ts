@@ -9,6 +9,7 @@ import type {
   SessionRecord,
 } from "@parley/session-core";
 
+import { requestOf } from "./interaction-json.js";
 import { type RawRow, toDomainRow } from "./table-columns.js";
 import {
   INTERACTION_EVENT_COLUMNS,
@@ -42,7 +43,7 @@ export function toInteractionRecord(row: InteractionRow): InteractionRecord {
     interaction_id: row.interaction_id,
     interaction_type: row.type,
     status: row.status as Interaction["status"],
-    request: row.request as Interaction["request"],
+    request: requestOf(row),
   };
   if (row.response !== null) interaction.response = row.response as NonNullable<Interaction["response"]>;
   if (row.resolved_at !== null) interaction.resolved_at = Number(row.resolved_at);

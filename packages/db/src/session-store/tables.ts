@@ -84,8 +84,10 @@ export const INTERACTION_RECORD_COLUMNS = pickColumns(INTERACTION_COLUMNS, [
   "ordinal",
   "type",
   "status",
+  "turn_id",
   "request",
   "response",
+  "created_at",
   "cancel_reason",
   "responded_by",
   "resolved_at",
@@ -94,12 +96,12 @@ export const INTERACTION_RECORD_COLUMNS = pickColumns(INTERACTION_COLUMNS, [
 
 /**
  * An Interaction's record columns read beside its session's row (`getAnswerContext`), which gives
- * `session_id`.
+ * `session_id`; `created_at`, which the session's row has too, is read under another name.
  */
 export const ANSWERED_INTERACTION_COLUMNS = pickColumns(
   INTERACTION_RECORD_COLUMNS,
   (Object.keys(INTERACTION_RECORD_COLUMNS) as (keyof typeof INTERACTION_RECORD_COLUMNS)[]).filter(
-    (name) => name !== "session_id",
+    (name) => name !== "session_id" && name !== "created_at",
   ),
 );
 
