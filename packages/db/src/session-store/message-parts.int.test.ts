@@ -127,7 +127,9 @@ describe("parts as rows in PostgreSQL (DESIGN §10.6)", () => {
       "SELECT request ?| ARRAY['interaction_id', 'turn_id', 'type', 'created_at'] AS columns FROM interactions",
     );
     expect(interaction.rows).toEqual([{ columns: false }]);
-    expect((await store.getInteraction("interaction:1"))?.interaction).toStrictEqual(completed.interactions?.[0]);
+    expect((await store.getInteraction("interaction:1"))?.interaction).toStrictEqual(
+      completed.interactions?.[0],
+    );
     const logged = await db.query(
       `SELECT event_id, mutation ? 'part' AS part, mutation ? 'message' AS message,
               mutation ?| ARRAY['session_id', 'event_id', 'created_at'] AS columns,

@@ -11,7 +11,7 @@ export interface SessionListState {
  * The derived state of a whole page of sessions in one statement, where a session handle's
  * `info()` costs two per session (a page of 200 was about 400 queries): pending interactions
  * counted per session (index on `interactions` by session), and whether an assistant message is
- * open (the `messages (type, status, session_id, …)` index), for the ids given.
+ * open (the partial index `messages_open_assistant_idx`), for the ids given.
  */
 export class PostgresSessionListStates {
   readonly #pool: pg.Pool;
