@@ -94,7 +94,7 @@ export function commandCtes(commit: SessionCommit, accepted: Prisma.Sql, now: nu
     ), start_inserted AS (
       INSERT INTO session_commands (${COMMAND_COLUMNS}, settled_at)
       SELECT ${values}, ${now}::bigint FROM start_busy WHERE NOT start_busy.busy AND ${accepted}
-      ON CONFLICT (session_id, request_id) DO NOTHING
+      ON CONFLICT (session_id, request_id) WHERE request_id IS NOT NULL DO NOTHING
       RETURNING 1
     )`);
   }

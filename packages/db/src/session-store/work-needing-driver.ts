@@ -43,7 +43,7 @@ function turnsNeedingDriverSql(limit: number, queued_before: number): Prisma.Sql
 /**
  * Two index ranges, never a scan of what waits: queued prompts of `queued`/`running` Turns
  * (`turns (state, updated_at)`, then each session's commands by key) and queued stops
- * (`session_commands (kind, status, …)`). A prompt behind a `waiting` Turn is not read.
+ * (`session_commands_queued_kind_idx`, queued commands only). A prompt behind a `waiting` Turn is not read.
  */
 function sessionsWithQueuedCommandsSql(
   after: string | null,
