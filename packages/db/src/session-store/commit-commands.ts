@@ -84,17 +84,21 @@ export function commandCtes(commit: SessionCommit, accepted: Prisma.Sql, now: nu
   const { session_id, starts_turn: start, ends_turn: ends } = commit;
   const parts: Prisma.Sql[] = [];
   if (start) {
-    const values = valueList(SESSION_COMMAND_COLUMNS, {
-      ...startingPromptCommand(session_id, start),
-      result: null,
-    });
+    const command = startingPromptCommand(session_id, start);
+    const values = valueList(SESSION_COMMAND_COLUMNS, { ...command, result: null });
+    // Only a request id can meet an earlier command (the command id is new): without one, a plain
+    // INSERT (an upsert writes WAL to confirm its speculative insert).
+    const retried =
+      command.request_id === null
+        ? Prisma.empty
+        : Prisma.sql`ON CONFLICT (session_id, request_id) WHERE request_id IS NOT NULL DO NOTHING`;
     parts.push(Prisma.sql`, start_busy AS (
       SELECT EXISTS (SELECT 1 FROM sessions WHERE session_id = ${session_id} AND active_turn_id IS NOT NULL)
           OR EXISTS (SELECT 1 FROM session_commands WHERE session_id = ${session_id} AND status = 'queued') AS busy
     ), start_inserted AS (
       INSERT INTO session_commands (${COMMAND_COLUMNS}, settled_at)
       SELECT ${values}, ${now}::bigint FROM start_busy WHERE NOT start_busy.busy AND ${accepted}
-      ON CONFLICT (session_id, request_id) WHERE request_id IS NOT NULL DO NOTHING
+      ${retried}
       RETURNING 1
     )`);
   }
