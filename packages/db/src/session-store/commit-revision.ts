@@ -22,11 +22,22 @@ import {
 } from "./commit-commands.js";
 import { rejection, rejectionError, StaleSnapshot } from "./commit-rejections.js";
 import { storedRequest } from "./interaction-json.js";
-import { loggedMutation, partsWrite, storedMessageJson } from "./message-parts.js";
+import { loggedMutation, partsWrite, storedMessage } from "./message-parts.js";
 import { toSessionCommand } from "./session-commands.js";
 import { inTransaction, poolSqlClient, type SqlClient } from "./sql-client.js";
-import { assignmentList, columnList, excludedAssignmentList, recordsetDefinition } from "./table-columns.js";
-import { INTERACTION_COLUMNS, INTERACTION_WRITTEN_COLUMNS, SESSION_COLUMNS } from "./tables.js";
+import {
+  assignmentList,
+  columnList,
+  excludedAssignmentList,
+  recordsetDefinition,
+  valueList,
+} from "./table-columns.js";
+import {
+  INTERACTION_COLUMNS,
+  INTERACTION_WRITTEN_COLUMNS,
+  MESSAGE_COLUMNS,
+  SESSION_COLUMNS,
+} from "./tables.js";
 
 /**
  * The admin feed's advisory lock key. A revision that appends feed rows holds it SHARED from before
@@ -42,33 +53,32 @@ function sessionPatchAssignments(commit: SessionCommit): Prisma.Sql[] {
   return assignmentList(SESSION_COLUMNS, commit.session_patch ?? {});
 }
 
-function messageStatus(message: SessionMessage): string | null {
-  return message.type === "assistant" || message.type === "action" ? message.status : null;
-}
-
 /**
  * The optimistic message write as a CTE body: an insert at expected revision 0 (a taken id or
  * sequence makes it insert nothing), else an update only while the stored revision is the expected
  * one. It runs only when the session row was locked (`updated` has a row), i.e. after the lock.
- * The row's `snapshot` is `storedMessageJson` (an assistant message's parts are rows).
+ * The row is `storedMessage` (an assistant message's parts are rows).
  */
 function messageWrite(snapshot: SessionMessage, expected_revision: number): Prisma.Sql {
-  const stored = storedMessageJson(snapshot);
-  const status = messageStatus(snapshot);
-  const turn_id = snapshot.turn_id ?? null;
+  const row = storedMessage(snapshot);
   if (expected_revision === 0) {
     return Prisma.sql`
-      INSERT INTO messages (session_id, message_id, sequence, revision, type, status, turn_id, created_at, updated_at, snapshot)
-      SELECT ${snapshot.session_id}, ${snapshot.message_id}, ${snapshot.sequence}::int, 1, ${snapshot.type}, ${status},
-             ${turn_id}, ${snapshot.created_at}::bigint, ${snapshot.updated_at}::bigint, ${stored}::jsonb
+      INSERT INTO messages (${columnList(MESSAGE_COLUMNS)})
+      SELECT ${valueList(MESSAGE_COLUMNS, row)}
        WHERE EXISTS (SELECT 1 FROM updated)
       ON CONFLICT DO NOTHING
       RETURNING 1`;
   }
+  const { revision, status, turn_id, updated_at, snapshot: stored } = row;
+  const changed = assignmentList(MESSAGE_COLUMNS, {
+    revision,
+    status,
+    turn_id,
+    updated_at,
+    snapshot: stored,
+  });
   return Prisma.sql`
-    UPDATE messages
-       SET revision = ${snapshot.revision}::int, status = ${status}, turn_id = ${turn_id},
-           updated_at = ${snapshot.updated_at}::bigint, snapshot = ${stored}::jsonb
+    UPDATE messages SET ${Prisma.join(changed, ", ")}
      WHERE session_id = ${snapshot.session_id} AND message_id = ${snapshot.message_id}
        AND revision = ${expected_revision}::int AND EXISTS (SELECT 1 FROM updated)
     RETURNING 1`;

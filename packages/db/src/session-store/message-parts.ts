@@ -1,6 +1,8 @@
 import type { AssistantPart, SessionCommit, SessionMessage, UnsequencedMutation } from "@parley/session-core";
 import { Prisma } from "@prisma/client";
 import { interactionJson } from "./interaction-json.js";
+import type { DomainRow } from "./table-columns.js";
+import { MESSAGE_COLUMNS } from "./tables.js";
 
 // Parts as rows (DESIGN §10.6, migration `20261206060000_message_parts`): an assistant message is
 // stored as its `messages.snapshot` without `parts` plus one `message_parts` row per part. A
@@ -9,30 +11,16 @@ import { interactionJson } from "./interaction-json.js";
 // messages (user, action, error) keep their parts inline: they have none that change alone. A tool
 // part's Interactions are kept once, in their `interactions` rows (written in the same revisions).
 
-/**
- * The message's fields that `messages` keeps in columns of their own (`status` only for assistant
- * and action messages, `turn_id` only when set): its `snapshot` leaves them out.
- */
-const MESSAGE_COLUMN_FIELDS = new Set([
-  "session_id",
-  "message_id",
-  "sequence",
-  "revision",
-  "type",
-  "status",
-  "turn_id",
-  "created_at",
-  "updated_at",
-]);
+/** The message's fields that `messages` keeps in columns of their own: its `snapshot` leaves them out. */
+const MESSAGE_HEADER_COLUMNS = Object.keys(MESSAGE_COLUMNS).filter((name) => name !== "snapshot");
+const MESSAGE_HEADER_FIELDS = new Set(MESSAGE_HEADER_COLUMNS);
 
 /** The message as the domain knows it, for a `messages` row aliased `alias`: columns, snapshot, parts. */
 export function storedSnapshot(alias: string): Prisma.Sql {
   const m = Prisma.raw(alias);
+  const header = Prisma.raw(MESSAGE_HEADER_COLUMNS.map((name) => `'${name}', ${alias}.${name}`).join(", "));
   // Nulls are stripped from the columns' object only: a null column is a field the message lacks.
-  return Prisma.sql`jsonb_strip_nulls(jsonb_build_object(
-        'session_id', ${m}.session_id, 'message_id', ${m}.message_id, 'sequence', ${m}.sequence,
-        'revision', ${m}.revision, 'type', ${m}.type, 'status', ${m}.status, 'turn_id', ${m}.turn_id,
-        'created_at', ${m}.created_at, 'updated_at', ${m}.updated_at))
+  return Prisma.sql`jsonb_strip_nulls(jsonb_build_object(${header}))
       || ${m}.snapshot
       || CASE WHEN ${m}.type = 'assistant'
            THEN jsonb_build_object('parts', ${partsOf(Prisma.sql`${m}.session_id`, Prisma.sql`${m}.message_id`)})
@@ -127,14 +115,25 @@ function partBody(part: AssistantPart): object {
 }
 
 /**
- * The message's `snapshot` as a revision writes it: without the fields its columns hold, and an
- * assistant message without its parts (they are rows).
+ * The message's `messages` row as a revision writes it: its header in the columns, the rest in
+ * `snapshot` (an assistant message without its parts: they are rows).
  */
-export function storedMessageJson(snapshot: SessionMessage): string {
-  const rest = Object.entries(snapshot).filter(
-    ([field]) => !MESSAGE_COLUMN_FIELDS.has(field) && !(field === "parts" && snapshot.type === "assistant"),
+export function storedMessage(message: SessionMessage): DomainRow<typeof MESSAGE_COLUMNS> {
+  const rest = Object.entries(message).filter(
+    ([field]) => !MESSAGE_HEADER_FIELDS.has(field) && !(field === "parts" && message.type === "assistant"),
   );
-  return JSON.stringify(Object.fromEntries(rest));
+  return {
+    session_id: message.session_id,
+    message_id: message.message_id,
+    sequence: message.sequence,
+    revision: message.revision,
+    type: message.type,
+    status: message.type === "assistant" || message.type === "action" ? message.status : null,
+    turn_id: message.turn_id ?? null,
+    created_at: message.created_at,
+    updated_at: message.updated_at,
+    snapshot: Object.fromEntries(rest),
+  };
 }
 
 /**

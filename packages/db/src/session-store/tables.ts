@@ -2,6 +2,7 @@ import type { SessionRecord } from "@parley/session-core";
 import type {
   InteractionEvent as InteractionEventModel,
   InteractionRow as InteractionModel,
+  Message as MessageModel,
   Session,
   SessionCommand as SessionCommandModel,
   SessionEvent as SessionEventModel,
@@ -41,6 +42,24 @@ export const SESSION_COLUMNS = {
   model_id: nullableTextColumn,
   effective_model_id: nullableTextColumn,
 } as const satisfies ModelColumns<Session> & { readonly [Field in keyof SessionRecord]: unknown };
+
+/**
+ * `messages`: a message's header in columns of its own (`status` only for assistant and action
+ * messages, `turn_id` when set), and its `snapshot`, the rest of it (`storedMessage`: without the
+ * header, and an assistant message without its parts, which are `message_parts` rows).
+ */
+export const MESSAGE_COLUMNS = {
+  session_id: textColumn,
+  message_id: textColumn,
+  sequence: intColumn,
+  revision: intColumn,
+  type: textColumn,
+  status: nullableTextColumn,
+  turn_id: nullableTextColumn,
+  created_at: bigintColumn,
+  updated_at: bigintColumn,
+  snapshot: jsonbColumn,
+} as const satisfies ModelColumns<MessageModel> & { readonly [Name in keyof MessageModel]: unknown };
 
 /**
  * `interactions`, as a commit writes them: every column but `inbox_at`, which the statement derives
