@@ -1,16 +1,9 @@
--- A command's indexes hold what is read through them. Every read by `status` asks for queued
--- commands (the session's queue, the busy check, the command sweep, the prompt quota), so those
--- indexes hold queued commands only: a command settled when it is written (a prompt to an idle
--- session) adds no entry to them (and no WAL), and they stay the size of the queues. A request id
--- is unique per session where there is one: a command without one adds no entry to that index.
--- Prisma's schema cannot say `WHERE`, and its diff ignores partial indexes: `schema.prisma` names
--- them in a comment on `SessionCommand`.
-
--- DropIndex
-DROP INDEX "session_commands_session_id_request_id_key";
-
--- CreateIndex
-CREATE UNIQUE INDEX "session_commands_session_id_request_id_key" ON "session_commands"("session_id", "request_id") WHERE "request_id" IS NOT NULL;
+-- A command's indexes by `status` hold what is read through them. Every read by `status` asks for
+-- queued commands (the session's queue, the busy check, the command sweep, the prompt quota), so
+-- those indexes hold queued commands only: a command settled when it is written (a prompt to an
+-- idle session) adds no entry to them (and no WAL), and they stay the size of the queues. The
+-- previous release's statements read through them unchanged. Prisma's schema cannot say `WHERE`,
+-- and its diff ignores partial indexes: `schema.prisma` names them in a comment on `SessionCommand`.
 
 -- DropIndex
 DROP INDEX "session_commands_status_session_id_position_idx";
