@@ -55,8 +55,8 @@ function sessionPatchAssignments(commit: SessionCommit): Prisma.Sql[] {
 
 /**
  * The optimistic message write as a CTE body: an insert at expected revision 0 (a taken id or
- * sequence makes it insert nothing), else an update only while the stored revision is the expected
- * one. It runs only when the session row was locked (`updated` has a row), i.e. after the lock.
+ * sequence raises the unique violation `rejectionOf` reads), else an update only while the stored
+ * revision is the expected one. It runs only when the session row was locked (`updated` has a row), i.e. after the lock.
  * The row is `storedMessage` (an assistant message's parts are rows).
  */
 function messageWrite(snapshot: SessionMessage, expected_revision: number): Prisma.Sql {
@@ -66,7 +66,6 @@ function messageWrite(snapshot: SessionMessage, expected_revision: number): Pris
       INSERT INTO messages (${columnList(MESSAGE_COLUMNS)})
       SELECT ${valueList(MESSAGE_COLUMNS, row)}
        WHERE EXISTS (SELECT 1 FROM updated)
-      ON CONFLICT DO NOTHING
       RETURNING 1`;
   }
   const { revision, status, turn_id, updated_at, snapshot: stored } = row;
