@@ -28,8 +28,8 @@ import { inTransaction, poolSqlClient, type SqlClient } from "./sql-client.js";
 import {
   assignmentList,
   columnList,
-  excludedAssignmentList,
   recordsetDefinition,
+  replacingAssignmentList,
   valueList,
 } from "./table-columns.js";
 import {
@@ -56,8 +56,8 @@ function sessionPatchAssignments(commit: SessionCommit): Prisma.Sql[] {
 /**
  * The optimistic message write as a CTE body: an insert at expected revision 0 (a taken id or
  * sequence raises the unique violation `rejectionOf` reads), else an update only while the stored
- * revision is the expected one. It runs only when the session row was locked (`updated` has a row), i.e. after the lock.
- * The row is `storedMessage` (an assistant message's parts are rows).
+ * revision is the expected one. It runs only when the session row was locked (`updated` has a
+ * row), i.e. after the lock. The row is `storedMessage` (an assistant message's parts are rows).
  */
 function messageWrite(snapshot: SessionMessage, expected_revision: number): Prisma.Sql {
   const row = storedMessage(snapshot);
@@ -139,12 +139,7 @@ function interactionsWrite(commit: SessionCommit, accepted: Prisma.Sql): Prisma.
       Prisma.sql`${fromStoredMessage[name as keyof typeof INTERACTION_WRITTEN_COLUMNS] ?? Prisma.raw(`r.${name}`)} AS ${Prisma.raw(name)}`,
   );
   const columns = columnList(INTERACTION_COLUMNS);
-  const replaced = Prisma.raw(
-    Object.keys(INTERACTION_COLUMNS)
-      .filter((name) => name !== "session_id" && name !== "interaction_id")
-      .map((name) => `${name} = v.${name}`)
-      .join(", "),
-  );
+  const key = ["session_id", "interaction_id"];
   // A stored row is updated in place and a new one inserted (an upsert would also write WAL for the
   // row lock it takes first); the INSERT stays an upsert for a row another writer committed after
   // this statement's snapshot. The values hold the written columns, then `inbox_at`.
@@ -154,7 +149,7 @@ function interactionsWrite(commit: SessionCommit, accepted: Prisma.Sql): Prisma.
                AS r(${recordsetDefinition(INTERACTION_WRITTEN_COLUMNS)})
        WHERE ${accepted}
     ), interactions_updated AS (
-      UPDATE interactions i SET ${replaced}
+      UPDATE interactions i SET ${replacingAssignmentList(INTERACTION_COLUMNS, key, "v")}
         FROM interaction_values v
        WHERE i.session_id = v.session_id AND i.interaction_id = v.interaction_id
       RETURNING i.interaction_id
@@ -163,7 +158,7 @@ function interactionsWrite(commit: SessionCommit, accepted: Prisma.Sql): Prisma.
       SELECT ${columns} FROM interaction_values v
        WHERE v.interaction_id NOT IN (SELECT interaction_id FROM interactions_updated)
       ON CONFLICT (session_id, interaction_id) DO UPDATE SET
-        ${excludedAssignmentList(INTERACTION_COLUMNS, ["session_id", "interaction_id"])}
+        ${replacingAssignmentList(INTERACTION_COLUMNS, key, "EXCLUDED")}
     )`;
 }
 

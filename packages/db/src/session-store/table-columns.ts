@@ -95,12 +95,19 @@ export function pickColumns<Columns extends TableColumns, Name extends keyof Col
   return Object.fromEntries(picked.map((name) => [name, columns[name]])) as Pick<Columns, Name>;
 }
 
-/** `a = EXCLUDED.a, …` for every column but the conflict `key`: an upsert that replaces the row. */
-export function excludedAssignmentList(columns: TableColumns, key: readonly string[]): Prisma.Sql {
+/**
+ * `a = source.a, …` for every column but the `key`: a write that replaces the row with `source`'s
+ * (`EXCLUDED` in an upsert, a row of values in an `UPDATE … FROM`).
+ */
+export function replacingAssignmentList(
+  columns: TableColumns,
+  key: readonly string[],
+  source: string,
+): Prisma.Sql {
   return Prisma.raw(
     names(columns)
       .filter((name) => !key.includes(name))
-      .map((name) => `${name} = EXCLUDED.${name}`)
+      .map((name) => `${name} = ${source}.${name}`)
       .join(", "),
   );
 }
