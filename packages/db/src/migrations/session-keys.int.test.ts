@@ -13,10 +13,12 @@ interface KeyRow {
 }
 
 /**
- * Ready for Citus (DESIGN §10.7): every primary key and unique constraint (or unique index) of
- * session data includes `session_id`, read from the catalog of a migrated database.
+ * Read from the catalog of a migrated database. Ready for Citus (DESIGN §10.7): every primary key
+ * and unique constraint (or unique index) of session data includes `session_id`. The indexes by
+ * state hold only the rows read through them (decision 0010): Prisma's schema cannot express a
+ * partial index and its diff ignores them, so nothing but their migrations keeps them.
  */
-describe("keys of session data", () => {
+describe("keys and indexes of session data", () => {
   let database: TestDatabase;
   let client: pg.Client;
 
@@ -62,5 +64,44 @@ describe("keys of session data", () => {
     );
     const withoutSession = sessionKeys.filter((row) => !row.columns.includes("session_id"));
     expect(withoutSession).toEqual([]);
+  });
+
+  it("the indexes by state are partial: unfinished Turns, open assistant messages, queued commands", async () => {
+    const { rows } = await client.query<{ index: string; columns: string; predicate: string }>(`
+      SELECT i.relname AS index,
+             (SELECT string_agg(a.attname, ', ' ORDER BY k.position)
+                FROM unnest(x.indkey) WITH ORDINALITY AS k(attnum, position)
+                JOIN pg_attribute a ON a.attrelid = x.indrelid AND a.attnum = k.attnum) AS columns,
+             pg_get_expr(x.indpred, x.indrelid) AS predicate
+        FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid
+       WHERE x.indpred IS NOT NULL
+       ORDER BY i.relname`);
+    expect(rows).toEqual([
+      {
+        index: "messages_open_assistant_idx",
+        columns: "session_id, sequence",
+        predicate: "((type = 'assistant'::text) AND (status = 'streaming'::text))",
+      },
+      {
+        index: "session_commands_queued_idx",
+        columns: "session_id, position",
+        predicate: "(status = 'queued'::text)",
+      },
+      {
+        index: "session_commands_queued_kind_idx",
+        columns: "kind, session_id",
+        predicate: "(status = 'queued'::text)",
+      },
+      {
+        index: "turns_session_id_state_idx",
+        columns: "session_id, state",
+        predicate: "(state <> 'finished'::text)",
+      },
+      {
+        index: "turns_state_updated_at_idx",
+        columns: "state, updated_at",
+        predicate: "(state <> 'finished'::text)",
+      },
+    ]);
   });
 });
