@@ -102,8 +102,7 @@ async function runInProcessCycles(
   runs: number,
 ): Promise<{ cycle: number[]; respondToResumed: number[] }> {
   const samples = { cycle: [] as number[], respondToResumed: [] as number[] };
-  const warmups = CYCLE_WARMUPS;
-  for (let run = 0; run < runs + warmups; run++) {
+  for (let run = 0; run < runs + CYCLE_WARMUPS; run++) {
     const key = `inprocess${run}`;
     const session = await stack.runtime.createSession({
       owner_id: stack.adminUserId,
@@ -124,7 +123,7 @@ async function runInProcessCycles(
     const resumedAt = stack.probe.times.get(key)?.resumed_at;
     stack.probe.forget(key);
     if (resumedAt === undefined) throw new Error(`tool ${key} never resumed`);
-    if (run < warmups) continue;
+    if (run < CYCLE_WARMUPS) continue;
     samples.cycle.push(resumedAt - promptedAt);
     samples.respondToResumed.push(resumedAt - respondAt);
   }

@@ -41,12 +41,15 @@ export function requestOf(row: {
  */
 export function interactionJson(alias: string): Prisma.Sql {
   const i = Prisma.raw(alias);
+  // Each field the request leaves out has the column of the same name.
+  const requestColumns = Prisma.raw(
+    REQUEST_COLUMN_FIELDS.map((field) => `'${field}', ${alias}.${field}`).join(", "),
+  );
   return Prisma.sql`jsonb_strip_nulls(jsonb_build_object(
         'interaction_id', ${i}.interaction_id, 'interaction_type', ${i}.type, 'status', ${i}.status,
         'resolved_at', ${i}.resolved_at, 'cancel_reason', ${i}.cancel_reason,
         'responded_by', ${i}.responded_by, 'resumed_at', ${i}.resumed_at))
-      || jsonb_build_object('request', ${i}.request || jsonb_build_object('interaction_id', ${i}.interaction_id,
-           'turn_id', ${i}.turn_id, 'type', ${i}.type, 'created_at', ${i}.created_at))
+      || jsonb_build_object('request', ${i}.request || jsonb_build_object(${requestColumns}))
       || CASE WHEN ${i}.response IS NULL OR jsonb_typeof(${i}.response) = 'null' THEN '{}'::jsonb
               ELSE jsonb_build_object('response', ${i}.response) END`;
 }
