@@ -198,7 +198,9 @@ function feedWrite(
  * The Turn row's write as CTEs (DESIGN §10.7), gated on `accepted`: the commit's new state, or, for
  * a `claim`, `running` with its holder and the epoch `updated` just advanced. A finished Turn stays
  * finished; the epoch never goes back. A stored row is updated in place: an upsert would also
- * write WAL for the row lock it takes first. The INSERT, only for a Turn this statement's snapshot
+ * write WAL for the row lock it takes first. A row the commit would leave as it is (same state, no
+ * claim: most checkpoints of a running Turn) is not written at all: every update of a Turn row
+ * changes an indexed column (`updated_at`), so it would add an entry to each of its indexes. The INSERT, only for a Turn this statement's snapshot
  * does not hold, stays an upsert for a row another writer committed meanwhile.
  */
 function turnWrite(commit: SessionCommit, accepted: Prisma.Sql, now: number): Prisma.Sql {
@@ -214,6 +216,7 @@ function turnWrite(commit: SessionCommit, accepted: Prisma.Sql, now: number): Pr
         FROM updated
        WHERE turns.session_id = ${commit.session_id} AND turns.turn_id = ${turn.turn_id}
          AND turns.state <> 'finished' AND ${accepted}
+         AND (turns.state <> ${state} OR turns.epoch < updated.lease_epoch OR ${holder}::text IS NOT NULL)
     ), turned AS (
       INSERT INTO turns (session_id, turn_id, state, holder, epoch, updated_at)
       SELECT ${commit.session_id}, ${turn.turn_id}, ${state}, ${holder}::text, updated.lease_epoch, ${now}::bigint

@@ -18,11 +18,15 @@ export class InMemoryTurns {
     rows.set(turn_id, { session_id, turn_id, state: "queued", holder: null, epoch, updated_at: Date.now() });
   }
 
-  /** A commit moved the Turn on; a finished Turn stays finished. */
+  /**
+   * A commit moved the Turn on; a finished Turn stays finished. A row whose state and epoch the
+   * commit leaves as they are is not written (its `updated_at` stays), as in Postgres.
+   */
   progress(session_id: string, turn_id: string, state: TurnProgress, epoch: number): void {
     const rows = this.#sessionRows(session_id);
     const row = rows.get(turn_id);
     if (row?.state === "finished") return;
+    if (row?.state === state && epoch <= row.epoch) return;
     rows.set(turn_id, {
       session_id,
       turn_id,

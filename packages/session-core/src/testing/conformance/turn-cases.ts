@@ -45,6 +45,20 @@ export function describeTurnConformance(context: ConformanceContext): void {
       });
     });
 
+    it("a commit that leaves the Turn's state and epoch as they are does not write its row", async () => {
+      await createSession(context, "session:a");
+      await enqueuePrompt(context, "session:a", "turn:a");
+      await progress(context, "session:a", "turn:a", "running");
+      const running = await context.store.getActiveTurn("session:a");
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      await progress(context, "session:a", "turn:a", "running");
+      expect(await context.store.getActiveTurn("session:a")).toEqual(running);
+      await progress(context, "session:a", "turn:a", "waiting");
+      const waiting = await context.store.getActiveTurn("session:a");
+      expect(waiting?.state).toBe("waiting");
+      expect(waiting?.updated_at).toBeGreaterThan(running?.updated_at ?? Number.POSITIVE_INFINITY);
+    });
+
     it("a fenced commit leaves the Turn row as it was", async () => {
       await createSession(context, "session:a");
       await enqueuePrompt(context, "session:a", "turn:a");
