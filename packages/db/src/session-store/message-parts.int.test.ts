@@ -133,13 +133,27 @@ describe("parts as rows in PostgreSQL (DESIGN §10.6)", () => {
     const logged = await db.query(
       `SELECT event_id, mutation ? 'part' AS part, mutation ? 'message' AS message,
               mutation ?| ARRAY['session_id', 'event_id', 'created_at'] AS columns,
-              mutation ?| ARRAY['type', 'turn_id', 'sequence'] AS repeated
+              mutation ?| ARRAY['type', 'turn_id', 'sequence', 'message_id'] AS repeated,
+              mutation->'message_sequence' AS message_sequence
          FROM session_events ORDER BY event_id`,
     );
+    // The message is named by its sequence, not its long id.
     expect(logged.rows).toEqual([
-      { event_id: 1, part: false, message: false, columns: false, repeated: false },
-      { event_id: 2, part: false, message: false, columns: false, repeated: false },
+      { event_id: 1, part: false, message: false, columns: false, repeated: false, message_sequence: 1 },
+      { event_id: 2, part: false, message: false, columns: false, repeated: false, message_sequence: 1 },
     ]);
+    // Entries of the previous release name the message by `message_id`: they read back the same.
+    await db.query(
+      `INSERT INTO session_events (session_id, event_id, mutation, created_at)
+       SELECT session_id, event_id + 2,
+              (mutation - 'message_sequence') || jsonb_build_object('message_id', ${"$"}1::text), created_at
+         FROM session_events ORDER BY event_id`,
+      [MESSAGE],
+    );
+    const replayed = (await store.listEvents(SESSION, 0, 10)).map(
+      ({ mutation: { event_id, ...rest } }) => rest,
+    );
+    expect(replayed.slice(2)).toStrictEqual(replayed.slice(0, 2));
   });
 
   it("the migration moves a previous release's parts into rows, and the log reads back the same", async () => {

@@ -54,29 +54,37 @@ function storedPart(alias: string): Prisma.Sql {
  * message mutation with its message, as they are stored now. A later revision may have changed
  * them since: a replay carries the newest durable state of what it names, which a client applies
  * like any other (its `revision` stays the one the mutation was logged at). The fields that repeat
- * them (`type`, `turn_id`, a message's `sequence`) come back from the rows too; entries logged
- * before they were left out still hold them, with the same values.
+ * them (`type`, `turn_id`, a message's `message_id` and `sequence`) come back from the rows too; an
+ * entry names its message by `message_sequence` (the short key of `messages`), and entries logged
+ * before that hold `message_id`, with the same result.
  */
 export function replayedMutation(alias: string): Prisma.Sql {
   const e = Prisma.raw(alias);
   // The row's columns first, then what it names (`mutation` holds neither).
-  const logged = Prisma.sql`(${e}.mutation || jsonb_build_object('session_id', ${e}.session_id,
+  const logged = Prisma.sql`((${e}.mutation - 'message_sequence') || jsonb_build_object('session_id', ${e}.session_id,
       'event_id', ${e}.event_id, 'created_at', ${e}.created_at))`;
+  // The named message, by its key `(session_id, sequence)`: an older entry's `message_id` gives the
+  // sequence (COALESCE reads it only for such an entry). Not an OR of both: it reads no index range.
+  const named = Prisma.sql`m.session_id = ${e}.session_id
+      AND m.sequence = COALESCE((${e}.mutation->>'message_sequence')::int,
+            (SELECT o.sequence FROM messages o
+              WHERE o.session_id = ${e}.session_id AND o.message_id = ${e}.mutation->>'message_id'))`;
   return Prisma.sql`${logged} || CASE
       WHEN ${e}.mutation->>'variant' = 'part' AND NOT ${e}.mutation ? 'part'
         THEN COALESCE(
-               (SELECT jsonb_build_object('part', ${storedPart("p")}, 'type', p.body->'type') || ${turnOf("m")}
-                  FROM message_parts p
-                  JOIN messages m ON m.session_id = p.session_id AND m.message_id = p.message_id
-                 WHERE p.session_id = ${e}.session_id AND p.message_id = ${e}.mutation->>'message_id'
-                   AND p.part_id = ${e}.mutation->>'part_id'),
+               (SELECT jsonb_build_object('part', ${storedPart("p")}, 'type', p.body->'type', 'message_id', m.message_id)
+                       || ${turnOf("m")}
+                  FROM messages m
+                  JOIN message_parts p ON p.session_id = m.session_id AND p.message_id = m.message_id
+                 WHERE ${named} AND p.part_id = ${e}.mutation->>'part_id'),
                jsonb_build_object('part', NULL))
       WHEN ${e}.mutation->>'variant' = 'message' AND NOT ${e}.mutation ? 'message'
         THEN COALESCE(
-               (SELECT jsonb_build_object('message', ${storedSnapshot("m")}, 'type', m.type, 'sequence', m.sequence)
+               (SELECT jsonb_build_object('message', ${storedSnapshot("m")}, 'type', m.type, 'sequence', m.sequence,
+                                          'message_id', m.message_id)
                        || ${turnOf("m")}
                   FROM messages m
-                 WHERE m.session_id = ${e}.session_id AND m.message_id = ${e}.mutation->>'message_id'),
+                 WHERE ${named}),
                jsonb_build_object('message', NULL))
       ELSE '{}'::jsonb END`;
 }
@@ -168,9 +176,10 @@ export function partsWrite(commit: SessionCommit): Prisma.Sql | null {
 /**
  * A mutation as the replay log keeps it: without `session_id` (a column), and a part or message
  * mutation of the revision's own message without the part or message, which the revision stores,
- * nor the fields that repeat them (`type`, `turn_id`, a message's `sequence`): `replayedMutation`
- * puts them all back from the rows. The log row is the largest write of a checkpoint (its ids are
- * long), so what it need not hold it does not.
+ * nor the fields that repeat them (`type`, `turn_id`, a message's `sequence`); the message is named
+ * by its `sequence` (`message_sequence`), not its long `message_id`. `replayedMutation` puts them
+ * all back from the rows. The log row is the largest write of a checkpoint (its ids are long), so
+ * what it need not hold it does not.
  */
 export function loggedMutation(mutation: UnsequencedMutation, commit: SessionCommit): object {
   const logged = { ...mutation, session_id: undefined };
@@ -178,7 +187,13 @@ export function loggedMutation(mutation: UnsequencedMutation, commit: SessionCom
   if (snapshot === undefined || !("message_id" in mutation) || mutation.message_id !== snapshot.message_id) {
     return logged;
   }
-  const named = { ...logged, type: undefined, turn_id: undefined };
+  const named = {
+    ...logged,
+    type: undefined,
+    turn_id: undefined,
+    message_id: undefined,
+    message_sequence: snapshot.sequence,
+  };
   if (mutation.variant === "message") return { ...named, message: undefined, sequence: undefined };
   if (mutation.variant === "part" && snapshot.type === "assistant") return { ...named, part: undefined };
   return logged;
