@@ -5,6 +5,7 @@ import {
   type E2eEnvironment,
   type E2eUser,
   isToolState,
+  isTurnFinish,
   latestInteractionIdOf,
   MutationRecorder,
   startE2eEnvironment,
@@ -158,5 +159,17 @@ describe("session.respond: every malformed answer has its exact code and changes
     expect(result.error?.parley_code).toBe(code);
     expect(await alice.client().session(session_id).interactions()).toEqual(before);
     expect(before.map((request) => request.interaction_id)).toEqual([interaction_id]);
+  });
+
+  // Each refused answer that reached the procedure asked for the session's lock while it read; each
+  // gave it back, or this answer could not resume the parked Turn.
+  it("then a valid answer resumes the Turn: no refused answer kept the session's lock", async () => {
+    const session = alice.client().session(session_id);
+    const feed = new MutationRecorder(session);
+    await expect(session.respond({ interaction_id, response: approve })).resolves.toMatchObject({
+      status: "resolved",
+    });
+    expect(await feed.waitFor(isTurnFinish)).toMatchObject({ status: "completed" });
+    feed.stop();
   });
 });

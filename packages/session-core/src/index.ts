@@ -20,6 +20,7 @@ export {
   type WorkspaceResolver,
 } from "./runtime/compose-runtime.js";
 export { createRandomIdSource, RuntimeIds, toolPartId } from "./runtime/ids.js";
+export type { AnswerLock } from "./runtime/session/answer-lock.js";
 export { AUTO_TITLE_MAX_CHARS, titleFromPrompt } from "./runtime/session/auto-title.js";
 export * from "./runtime/session/session-facade.js";
 export { SessionRuntime, type SessionRuntimeStats } from "./runtime/session-runtime.js";

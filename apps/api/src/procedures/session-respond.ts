@@ -1,4 +1,4 @@
-import { interactionResultSchema, parseRespondInput } from "@parley/session-core";
+import { type AnswerContext, interactionResultSchema, parseRespondInput } from "@parley/session-core";
 import { sessionRespondInputSchema } from "@parley/session-core/contract";
 import { openVisibleSession } from "../session-access.js";
 import { authedProcedure } from "../trpc.js";
@@ -11,13 +11,25 @@ export const sessionRespond = authedProcedure
   .input(sessionRespondInputSchema)
   .output(interactionResultSchema)
   .mutation(async ({ ctx, input }) => {
-    // The Interaction is read with the session its access check reads (one statement); the runtime
-    // looks at it only once the check passed and the answer was judged, so nothing of it reaches a
-    // caller who cannot see the session.
-    const context = await ctx.services.store.getAnswerContext(input.session_id, input.interaction_id);
-    const session = await openVisibleSession(ctx, input.session_id, context?.session ?? null);
-    const interaction = context?.interaction ?? null;
-    // The wire leaves `outcome` and `payload` to the runtime, whose codes DESIGN.md §4/§9 fix.
-    const answer = parseRespondInput({ interaction_id: input.interaction_id, response: input.response });
-    return session.respond(answer, { user_id: ctx.user.user_id }, { interaction });
+    // The session's lock is asked for beside the read: an answer that resumes a parked Turn claims
+    // it (`AnswerLock`); given back, whatever the outcome, unless the claim took it.
+    const answer_lock = ctx.services.runtime.lockForAnswer(input.session_id);
+    let context: AnswerContext | null = null;
+    try {
+      // The Interaction is read with the session its access check reads (one statement); the runtime
+      // looks at it only once the check passed and the answer was judged, so nothing of it reaches a
+      // caller who cannot see the session.
+      context = await ctx.services.store.getAnswerContext(input.session_id, input.interaction_id);
+      const session = await openVisibleSession(ctx, input.session_id, context?.session ?? null);
+      const interaction = context?.interaction ?? null;
+      // The wire leaves `outcome` and `payload` to the runtime, whose codes DESIGN.md §4/§9 fix.
+      const answer = parseRespondInput({ interaction_id: input.interaction_id, response: input.response });
+      return await session.respond(
+        answer,
+        { user_id: ctx.user.user_id },
+        { interaction, ...(answer_lock ? { answer_lock } : {}) },
+      );
+    } finally {
+      await answer_lock?.settle(context?.session ?? null);
+    }
   });

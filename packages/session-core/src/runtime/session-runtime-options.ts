@@ -6,6 +6,7 @@ import type { TurnLeaseManager } from "../ports/turn-lease.js";
 import type { ApprovalMode } from "../schema/approval-mode.js";
 import type { SessionRecord } from "../schema/session.js";
 import type { WorkspaceRef } from "../tools/define-agent-tool.js";
+import type { AnswerLock } from "./session/answer-lock.js";
 import type { AgentDefinition, Session } from "./session/session-facade.js";
 
 // A port (adapters log too); re-exported here, where the runtime's modules have always found it.
@@ -64,6 +65,14 @@ export interface SessionRuntimeApi {
    * as the caller has just read it (an API procedure checking access), which saves reading it again.
    */
   openSession(session_id: string, known?: SessionRecord): Promise<Session | null>;
+  /**
+   * Asks for the session's lock now, for an answer whose context the caller is about to read (an
+   * API procedure checking access): passed to `Session.respond` (`RespondPrefetch.answer_lock`), the
+   * claim of a parked Turn takes it, so its round trip runs beside the read. The caller `settle`s it
+   * once the answer is done, whatever the outcome. Undefined when a host of this process owns the
+   * session's Turn (nothing to claim) or the runtime shut down.
+   */
+  lockForAnswer(session_id: string): AnswerLock | undefined;
   /**
    * The liveness pass: takes over and resumes every open Turn whose owner is gone, and drives every
    * queued command that needs a driver, from one read (startup recovery; the recovery loop runs it

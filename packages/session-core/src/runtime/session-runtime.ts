@@ -5,6 +5,7 @@ import { DriverPass } from "./driver-pass.js";
 import { createRandomIdSource, RuntimeIds } from "./ids.js";
 import { InteractionWaiters } from "./interactions/interaction-waiters.js";
 import type { RuntimeContext } from "./runtime-context.js";
+import { AnswerLock } from "./session/answer-lock.js";
 import type { Session } from "./session/session-facade.js";
 import { SessionHandle } from "./session/session-handle.js";
 import { SessionHosts } from "./session/session-hosts.js";
@@ -120,6 +121,11 @@ export class SessionRuntime implements SessionRuntimeApi {
       throw new ParleyError("invalid_input", `Unknown agent: ${record.agent_id}`);
     }
     return new SessionHandle(this.#hosts, session_id, known);
+  }
+
+  lockForAnswer(session_id: string): AnswerLock | undefined {
+    if (this.#shutDown) return undefined;
+    return AnswerLock.start(this.#hosts, session_id);
   }
 
   /**

@@ -8,6 +8,7 @@ import type { ToolAllowance } from "../../schema/tool-allowance.js";
 import { allowanceOfAnswer, grantAllowance } from "../interactions/approval-allowance.js";
 import { assertEditFitsTool } from "../interactions/approval-edit.js";
 import { assertRespondable } from "../interactions/respond-validation.js";
+import { AnswerLock } from "../session/answer-lock.js";
 import type { ClaimLease } from "../session/claim-lease.js";
 import type { Actor, RespondPrefetch } from "../session/session-facade.js";
 import type { SessionHost } from "../session/session-host.js";
@@ -61,7 +62,27 @@ export async function respondToSessionInteraction(
    */
   known: RespondPrefetch & { session?: SessionRecord } = {},
 ): Promise<InteractionResult> {
-  const { session, found } = await readAnswerContext(hosts, session_id, input.interaction_id, known);
+  // Read here: the session's lock is asked for beside the read (a caller that read asked before).
+  const own_lock = known.interaction === undefined ? AnswerLock.start(hosts, session_id) : undefined;
+  let session: SessionRecord | null = known.session ?? null;
+  try {
+    const read = await readAnswerContext(hosts, session_id, input.interaction_id, known);
+    session = read.session;
+    return await respondWith(hosts, session_id, input, actor, read, own_lock ?? known.answer_lock);
+  } finally {
+    await own_lock?.settle(session);
+  }
+}
+
+/** The checks of `respondToSessionInteraction`, then the answer's commit. */
+async function respondWith(
+  hosts: SessionHosts,
+  session_id: string,
+  input: RespondInput,
+  actor: Actor | undefined,
+  { session, found }: { session: SessionRecord | null; found: InteractionWithMessage | null },
+  answer_lock: AnswerLock | undefined,
+): Promise<InteractionResult> {
   const prefetched_id = found?.record.interaction.interaction_id;
   if (prefetched_id !== undefined && prefetched_id !== input.interaction_id) {
     throw new Error(`Prefetched Interaction ${prefetched_id} is not ${input.interaction_id}`);
@@ -82,7 +103,7 @@ export async function respondToSessionInteraction(
   const allowance = allowanceOfAnswer(record.interaction, input.response);
   return hosts.use(
     session_id,
-    async (host) => commitResponse(host, { input, record, message }, actor, allowance, session),
+    async (host) => commitResponse(host, { input, record, message }, actor, allowance, session, answer_lock),
     session,
   );
 }
@@ -118,13 +139,14 @@ async function commitResponse(
   actor: Actor | undefined,
   allowance: ToolAllowance | null,
   session: SessionRecord,
+  answer_lock: AnswerLock | undefined,
 ): Promise<InteractionResult> {
   // No copy here (another process runs the Turn, or it is about to be resumed): the message read with
   // the Interaction serves. Interactions and messages only move forward (pending → terminal,
   // streaming → closed), so this copy refuses only what a later read would refuse too; an outdated
   // copy fails its revision check and the writer reads the message again.
   const stored = host.writer.cached(record.message_id) === undefined ? message : undefined;
-  const lease: ClaimLease | null = host.ownsTurn ? null : await host.claim();
+  const lease: ClaimLease | null = host.ownsTurn ? null : await host.claim(answer_lock);
   const turn_id = record.interaction.request.turn_id;
   let result: InteractionResult | undefined;
   let committed_open: AssistantMessage | undefined;

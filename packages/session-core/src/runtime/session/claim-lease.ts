@@ -1,4 +1,5 @@
 import type { TurnLease, TurnLeaseManager, TurnLock } from "../../ports/turn-lease.js";
+import type { AnswerLock } from "./answer-lock.js";
 
 /**
  * The lease a `respond` takes to resume the Turn it answers (DESIGN §10.6 checkpoint 3): only the
@@ -47,14 +48,16 @@ export class ClaimLease implements TurnLease {
 
 /**
  * The lease a host's start takes: a claim (a `respond` about to resume the Turn it answers) takes only
- * the lock, every other start the lease with its epoch.
+ * the lock (the one its answer asked for while reading, if any: `AnswerLock`), every other start
+ * the lease with its epoch.
  */
 export async function leaseForStart(
   leases: TurnLeaseManager,
   session_id: string,
   claim: boolean,
+  answer_lock?: AnswerLock,
 ): Promise<TurnLease | null> {
   if (!claim) return leases.acquire(session_id);
-  const lock = await leases.lock(session_id);
+  const lock = await (answer_lock ? answer_lock.take() : leases.lock(session_id));
   return lock ? new ClaimLease(lock) : null;
 }

@@ -1,5 +1,6 @@
 import type { TurnLease } from "../../ports/turn-lease.js";
 import type { TurnRunner } from "../turn/turn-runner.js";
+import type { AnswerLock } from "./answer-lock.js";
 import type { HeldTurn, KnownUnderLease } from "./lease-holder.js";
 
 /**
@@ -10,6 +11,8 @@ import type { HeldTurn, KnownUnderLease } from "./lease-holder.js";
  */
 export interface EffectScope {
   lease?: TurnLease;
+  /** The lock a claim takes instead of asking for one (its answer asked while reading). */
+  answer_lock?: AnswerLock;
   turn?: TurnRunner;
   resolved_here?: ReadonlySet<string>;
   /** What the answer that claimed the lease committed or read (not read again). */

@@ -12,6 +12,7 @@ import type {
   TurnResult,
 } from "../../schema/session.js";
 import type { AnyAgentTool, InteractionPort } from "../../tools/define-agent-tool.js";
+import type { AnswerLock } from "./answer-lock.js";
 
 export interface TurnHandle {
   id: string;
@@ -43,6 +44,11 @@ export interface SubscribeOptions {
  */
 export interface RespondPrefetch {
   interaction?: InteractionWithMessage | null;
+  /**
+   * The session's lock the caller asked for while it read (`SessionRuntimeApi.lockForAnswer`): a
+   * claim takes it. The caller settles it once the answer is done.
+   */
+  answer_lock?: AnswerLock;
 }
 
 /** Who does something; recorded as `responded_by` on answers. */

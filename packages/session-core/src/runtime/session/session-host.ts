@@ -9,6 +9,7 @@ import { readOpenTurn, takeOverIfAnswered } from "../turn/parking.js";
 import { queueNeedsDriver } from "../turn/queue-plan.js";
 import { turnHandleOf } from "../turn/turn-finish-watch.js";
 import { type TurnHost, TurnRunner } from "../turn/turn-runner.js";
+import type { AnswerLock } from "./answer-lock.js";
 import { ClaimLease, leaseForStart } from "./claim-lease.js";
 import type { EffectScope, TakeOverOptions } from "./effect-scope.js";
 import {
@@ -193,10 +194,14 @@ export class SessionHost implements TurnHost, LeaseHolder {
    */
   async #acquireLease(scope: EffectScope): Promise<void> {
     const claim = this.#state.kind === "starting" && this.#state.purpose === "claim";
-    const lease = await leaseForStart(this.context.leases, this.session_id, claim).catch((error: unknown) => {
-      this.context.logger?.warn({ session_id: this.session_id, err: error }, "acquiring the lease failed");
-      return null;
-    });
+    const answer_lock = claim ? scope.answer_lock : undefined;
+    scope.answer_lock = undefined;
+    const lease = await leaseForStart(this.context.leases, this.session_id, claim, answer_lock).catch(
+      (error: unknown) => {
+        this.context.logger?.warn({ session_id: this.session_id, err: error }, "acquiring the lease failed");
+        return null;
+      },
+    );
     if (!lease) {
       await this.#dispatch({ kind: "lease_refused" }, scope);
       return;
@@ -316,9 +321,11 @@ export class SessionHost implements TurnHost, LeaseHolder {
    * Takes the session's lock for a Turn this process is about to resume (a `respond` found no live
    * owner); the answer's commit claims the Turn with it (`ClaimLease`). While claimed, prompts
    * arriving here are committed and wait for that Turn. Null when another live process owns it.
+   * `answer_lock`: the lock the answer asked for while reading, taken instead of asking again (left
+   * to its starter when this host is not idle).
    */
-  async claim(): Promise<ClaimLease | null> {
-    const { lease } = await this.#dispatch({ kind: "claim" });
+  async claim(answer_lock?: AnswerLock): Promise<ClaimLease | null> {
+    const { lease } = await this.#dispatch({ kind: "claim" }, answer_lock ? { answer_lock } : {});
     if (lease === undefined) return null;
     if (!(lease instanceof ClaimLease)) throw new Error("A claim took a lease that is not a ClaimLease");
     return lease;

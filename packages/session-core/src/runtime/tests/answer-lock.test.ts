@@ -1,0 +1,136 @@
+import { describe, expect, it } from "vitest";
+import { RuntimeHarness } from "../../testing/runtime-harness.js";
+import { createScriptedModel } from "../../testing/scripted-model.js";
+import { approve, turnFinish, untilHostless } from "./durable-fixtures.js";
+import { createApprovalTool } from "./tools.js";
+
+/** A response the approval's schema refuses (`interaction_invalid_response`) once it was read. */
+const refused = (interaction_id: string) => ({
+  interaction_id,
+  response: { type: "approval", outcome: "resolved" as const, payload: { decision: "maybe" } },
+});
+
+/**
+ * The session's lock asked for beside the answer's read (`AnswerLock`): the claim of a parked Turn
+ * takes it; an answer that claims nothing gives it back through the session's host.
+ */
+describe("the answer's lock, asked for while its context is read", () => {
+  /** A Turn parked in A (no host, no lease), and B's reads of answer contexts held at a gate. */
+  async function parkedWithGatedRead() {
+    const approval = createApprovalTool("delete_file");
+    const model = createScriptedModel([
+      [{ tool_call: { id: "call_1", name: "delete_file", input: { path: "file-0" } } }],
+      [{ text: "all done" }],
+    ]);
+    // No recovery loop: a wake-up must not wait for a liveness pass.
+    const harness = new RuntimeHarness({
+      model,
+      tools: { delete_file: approval.tool },
+      park_waiting_turns: true,
+      recovery_loop: false,
+    });
+    const session = await harness.createSession({ process_id: "A" });
+    const turn = await session.prompt({ query: "delete" });
+    const interaction_id = await harness.pendingInteraction("call_1");
+    await untilHostless(harness, "A");
+    let open: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    let gated = 1;
+    const getAnswerContext = harness.store.getAnswerContext.bind(harness.store);
+    harness.store.getAnswerContext = async (session_id, id) => {
+      // Only the first read waits (the answer under test); later ones go straight through.
+      if (gated > 0) {
+        gated -= 1;
+        await gate;
+      }
+      return getAnswerContext(session_id, id);
+    };
+    const remote = await harness.runtime("B").openSession(session.id);
+    if (!remote) throw new Error("session not found");
+    return { harness, session, remote, turn, interaction_id, open, effects: approval.effects };
+  }
+
+  async function untilLockedBy(harness: RuntimeHarness, session_id: string, process_id: string) {
+    while (harness.leases.holderOf(session_id)?.process_id !== process_id) {
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+  }
+
+  it("the session is locked while the answer is read, and the answer claims the Turn with that lock", async () => {
+    const { harness, session, remote, turn, interaction_id, open, effects } = await parkedWithGatedRead();
+    const claims: unknown[] = [];
+    const commit = harness.store.commit.bind(harness.store);
+    harness.store.commit = async (change) => {
+      if (change.claim) claims.push(change.claim);
+      return commit(change);
+    };
+    const finished = turnFinish(harness, turn.id);
+    const answered = remote.respond(approve(interaction_id));
+    // Still reading (the read waits at the gate): the lock is held already.
+    await untilLockedBy(harness, session.id, "B");
+    open();
+    await expect(answered).resolves.toMatchObject({ status: "resolved" });
+    expect(await finished).toMatchObject({ status: "completed", text: "all done" });
+    expect(effects).toEqual(["file-0"]);
+    // The claim's commit was B's (it resumed the Turn); the finished Turn's lease is given back.
+    expect(claims).toEqual([{ holder: "B", turn_id: turn.id }]);
+    while (harness.leases.holderOf(session.id) !== null) await new Promise((r) => setTimeout(r, 1));
+  });
+
+  it("an answer refused after its read gives the lock back; the next answer resumes the Turn", async () => {
+    const { harness, session, remote, turn, interaction_id, open, effects } = await parkedWithGatedRead();
+    const answered = remote.respond(refused(interaction_id));
+    await untilLockedBy(harness, session.id, "B");
+    open();
+    await expect(answered).rejects.toMatchObject({ code: "interaction_invalid_response" });
+    expect(harness.leases.holderOf(session.id)).toBeNull();
+    expect(effects).toEqual([]);
+    const finished = turnFinish(harness, turn.id);
+    await expect(remote.respond(approve(interaction_id))).resolves.toMatchObject({ status: "resolved" });
+    expect(await finished).toMatchObject({ status: "completed", text: "all done" });
+    expect(effects).toEqual(["file-0"]);
+  });
+
+  it("an answer committed while another answer's lock was held is resumed once that lock is given back", async () => {
+    const { harness, session, remote, turn, interaction_id, open, effects } = await parkedWithGatedRead();
+    // B's first answer holds the lock while it reads; A's answer, refused the lock, commits without
+    // claiming the Turn, and its own re-read finds the session locked.
+    const held = remote.respond(refused(interaction_id));
+    await untilLockedBy(harness, session.id, "B");
+    const finished = turnFinish(harness, turn.id);
+    await expect(session.respond(approve(interaction_id))).resolves.toMatchObject({ status: "resolved" });
+    expect(effects).toEqual([]);
+    open();
+    await expect(held).rejects.toMatchObject({ code: "interaction_not_pending" });
+    // Given back through B's host, which read the Turn again and resumed it.
+    expect(await finished).toMatchObject({ status: "completed", text: "all done" });
+    expect(effects).toEqual(["file-0"]);
+  });
+
+  it("an answer to a session whose Turn runs in this process asks for no lock", async () => {
+    const approval = createApprovalTool("delete_file");
+    const model = createScriptedModel([
+      [{ tool_call: { id: "call_1", name: "delete_file", input: { path: "file-0" } } }],
+      [{ text: "all done" }],
+    ]);
+    // Not parked: A's host runs the waiting Turn and holds the lease.
+    const harness = new RuntimeHarness({
+      model,
+      tools: { delete_file: approval.tool },
+      park_waiting_turns: false,
+    });
+    const session = await harness.createSession({ process_id: "A" });
+    const turn = await session.prompt({ query: "delete" });
+    const interaction_id = await harness.pendingInteraction("call_1");
+    expect(harness.leases.holderOf(session.id)).toEqual({ process_id: "A", epoch: 1 });
+    expect(harness.runtime("A").lockForAnswer(session.id)).toBeUndefined();
+    const finished = turnFinish(harness, turn.id);
+    await expect(session.respond(approve(interaction_id))).resolves.toMatchObject({ status: "resolved" });
+    expect(await finished).toMatchObject({ status: "completed" });
+    expect(approval.effects).toEqual(["file-0"]);
+    // The Turn went on under A's lease: nothing claimed it again.
+    expect(harness.leases.holderOf(session.id)).toEqual({ process_id: "A", epoch: 1 });
+  });
+});
