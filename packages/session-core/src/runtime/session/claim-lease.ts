@@ -58,6 +58,8 @@ export async function leaseForStart(
   answer_lock?: AnswerLock,
 ): Promise<TurnLease | null> {
   if (!claim) return leases.acquire(session_id);
-  const lock = await (answer_lock ? answer_lock.take() : leases.lock(session_id));
+  // Refused while the answer read (the Turn was still being parked here, say), it is asked for once
+  // more: the claim is now, and the holder may have let go since.
+  const lock = (answer_lock ? await answer_lock.take() : null) ?? (await leases.lock(session_id));
   return lock ? new ClaimLease(lock) : null;
 }
