@@ -166,7 +166,8 @@ describe("session.respond: every malformed answer has its exact code and changes
   it("then a valid answer resumes the Turn: no refused answer kept the session's lock", async () => {
     const session = alice.client().session(session_id);
     const feed = new MutationRecorder(session);
-    await expect(session.respond({ interaction_id, response: approve })).resolves.toMatchObject({
+    const response = { type: "approval", outcome: "resolved" as const, payload: { decision: "approved" } };
+    await expect(session.respond({ interaction_id, response })).resolves.toMatchObject({
       status: "resolved",
     });
     expect(await feed.waitFor(isTurnFinish)).toMatchObject({ status: "completed" });

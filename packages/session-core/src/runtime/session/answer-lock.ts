@@ -1,6 +1,23 @@
-import type { TurnLock } from "../../ports/turn-lease.js";
+import type { RuntimeLogger } from "../../ports/logger.js";
+import type { TurnLease, TurnLeaseManager, TurnLock } from "../../ports/turn-lease.js";
 import type { SessionRecord } from "../../schema/session.js";
-import type { SessionHosts } from "./session-hosts.js";
+
+/**
+ * What an answer's lock needs of the process's session hosts (`SessionHosts`), named here so that
+ * this file, which the facade's types name, depends on ports only.
+ */
+export interface AnswerLockHosts {
+  readonly context: { readonly leases: TurnLeaseManager; readonly logger?: RuntimeLogger | undefined };
+  peek(session_id: string): { readonly ownsTurn: boolean } | undefined;
+  use<T>(
+    session_id: string,
+    work: (host: {
+      claim(answer_lock: AnswerLock): Promise<TurnLease | null>;
+      unclaim(lease: TurnLease): Promise<void>;
+    }) => Promise<T>,
+    record?: SessionRecord,
+  ): Promise<T>;
+}
 
 /**
  * The session's lock, asked for while an answer's context is read (DESIGN §10.6 checkpoint 3): an
@@ -14,12 +31,12 @@ import type { SessionHosts } from "./session-hosts.js";
  * (`claim` + `unclaim`), which reads the Turn and the queue again (no lost wake-up).
  */
 export class AnswerLock {
-  readonly #hosts: SessionHosts;
+  readonly #hosts: AnswerLockHosts;
   readonly #session_id: string;
   readonly #locking: Promise<TurnLock | null>;
   #taken = false;
 
-  private constructor(hosts: SessionHosts, session_id: string) {
+  private constructor(hosts: AnswerLockHosts, session_id: string) {
     this.#hosts = hosts;
     this.#session_id = session_id;
     const { leases, logger } = hosts.context;
@@ -31,7 +48,7 @@ export class AnswerLock {
   }
 
   /** The lock asked for now, unless a host of this process owns the session's Turn. */
-  static start(hosts: SessionHosts, session_id: string): AnswerLock | undefined {
+  static start(hosts: AnswerLockHosts, session_id: string): AnswerLock | undefined {
     if (hosts.peek(session_id)?.ownsTurn) return undefined;
     return new AnswerLock(hosts, session_id);
   }

@@ -15,8 +15,8 @@ const refused = (interaction_id: string) => ({
  * takes it; an answer that claims nothing gives it back through the session's host.
  */
 describe("the answer's lock, asked for while its context is read", () => {
-  /** A Turn parked in A (no host, no lease), and B's reads of answer contexts held at a gate. */
-  async function parkedWithGatedRead() {
+  /** A Turn of process A waiting for an approval: parked (no host, no lease), or held by A's host. */
+  async function waitingInA(park_waiting_turns: boolean) {
     const approval = createApprovalTool("delete_file");
     const model = createScriptedModel([
       [{ tool_call: { id: "call_1", name: "delete_file", input: { path: "file-0" } } }],
@@ -26,13 +26,19 @@ describe("the answer's lock, asked for while its context is read", () => {
     const harness = new RuntimeHarness({
       model,
       tools: { delete_file: approval.tool },
-      park_waiting_turns: true,
+      park_waiting_turns,
       recovery_loop: false,
     });
     const session = await harness.createSession({ process_id: "A" });
     const turn = await session.prompt({ query: "delete" });
     const interaction_id = await harness.pendingInteraction("call_1");
-    await untilHostless(harness, "A");
+    if (park_waiting_turns) await untilHostless(harness, "A");
+    return { harness, session, turn, interaction_id, effects: approval.effects };
+  }
+
+  /** A Turn parked in A, and B's first read of an answer context held at a gate. */
+  async function parkedWithGatedRead() {
+    const { harness, session, turn, interaction_id, effects } = await waitingInA(true);
     let open: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => {
       open = resolve;
@@ -49,7 +55,7 @@ describe("the answer's lock, asked for while its context is read", () => {
     };
     const remote = await harness.runtime("B").openSession(session.id);
     if (!remote) throw new Error("session not found");
-    return { harness, session, remote, turn, interaction_id, open, effects: approval.effects };
+    return { harness, session, remote, turn, interaction_id, open, effects };
   }
 
   async function untilLockedBy(harness: RuntimeHarness, session_id: string, process_id: string) {
@@ -110,26 +116,14 @@ describe("the answer's lock, asked for while its context is read", () => {
   });
 
   it("an answer to a session whose Turn runs in this process asks for no lock", async () => {
-    const approval = createApprovalTool("delete_file");
-    const model = createScriptedModel([
-      [{ tool_call: { id: "call_1", name: "delete_file", input: { path: "file-0" } } }],
-      [{ text: "all done" }],
-    ]);
     // Not parked: A's host runs the waiting Turn and holds the lease.
-    const harness = new RuntimeHarness({
-      model,
-      tools: { delete_file: approval.tool },
-      park_waiting_turns: false,
-    });
-    const session = await harness.createSession({ process_id: "A" });
-    const turn = await session.prompt({ query: "delete" });
-    const interaction_id = await harness.pendingInteraction("call_1");
+    const { harness, session, turn, interaction_id, effects } = await waitingInA(false);
     expect(harness.leases.holderOf(session.id)).toEqual({ process_id: "A", epoch: 1 });
     expect(harness.runtime("A").lockForAnswer(session.id)).toBeUndefined();
     const finished = turnFinish(harness, turn.id);
     await expect(session.respond(approve(interaction_id))).resolves.toMatchObject({ status: "resolved" });
     expect(await finished).toMatchObject({ status: "completed" });
-    expect(approval.effects).toEqual(["file-0"]);
+    expect(effects).toEqual(["file-0"]);
     // The Turn went on under A's lease: nothing claimed it again.
     expect(harness.leases.holderOf(session.id)).toEqual({ process_id: "A", epoch: 1 });
   });
