@@ -58,6 +58,12 @@ export async function leaseForStart(
   answer_lock?: AnswerLock,
 ): Promise<TurnLease | null> {
   if (!claim) return leases.acquire(session_id);
+  if (answer_lock && answer_lock.session_id !== session_id) {
+    // Claiming one session with another's lock would leave the Turn unguarded.
+    throw new Error(
+      `The answer lock of session ${answer_lock.session_id} cannot claim session ${session_id}`,
+    );
+  }
   // Refused while the answer read (the Turn was still being parked here, say), it is asked for once
   // more: the claim is now, and the holder may have let go since.
   const lock = (answer_lock ? await answer_lock.take() : null) ?? (await leases.lock(session_id));

@@ -115,6 +115,28 @@ describe("the answer's lock, asked for while its context is read", () => {
     expect(effects).toEqual(["file-0"]);
   });
 
+  it("a claim never takes the lock of another session: the answer commits without it and the Turn resumes", async () => {
+    const { harness, session, turn, interaction_id, effects } = await waitingInA(true);
+    const other = await harness.createSession({ process_id: "B" });
+    const runtime = harness.runtime("B");
+    const wrong = runtime.lockForAnswer(other.id);
+    const context = await harness.store.getAnswerContext(session.id, interaction_id);
+    const remote = await runtime.openSession(session.id);
+    const finished = turnFinish(harness, turn.id);
+    await expect(
+      remote?.respond(approve(interaction_id), undefined, {
+        interaction: context?.interaction ?? null,
+        ...(wrong ? { answer_lock: wrong } : {}),
+      }),
+    ).resolves.toMatchObject({ status: "resolved" });
+    expect(await finished).toMatchObject({ status: "completed", text: "all done" });
+    expect(effects).toEqual(["file-0"]);
+    // Still the caller's to give back.
+    expect(harness.leases.holderOf(other.id)?.process_id).toBe("B");
+    await wrong?.settle(null);
+    expect(harness.leases.holderOf(other.id)).toBeNull();
+  });
+
   it("an answer to a session whose Turn runs in this process asks for no lock", async () => {
     // Not parked: A's host runs the waiting Turn and holds the lease.
     const { harness, session, turn, interaction_id, effects } = await waitingInA(false);
