@@ -66,6 +66,25 @@ describe("the SDK's HTTP transport on Node", () => {
     transport.close();
   });
 
+  it("closes a connection idle for idle_connection_ms, before the server would; a longer request is not cut", async () => {
+    const transport = await loadHttpTransport({ idle_connection_ms: 300 });
+    const before = connections.length;
+    expect((await transport.send({ url: `${base}/echo`, method: "GET", headers: {} })).status).toBe(200);
+    // Answered after longer than the idle time: in flight, so not closed.
+    const held = transport.send({ url: `${base}/held`, method: "GET", headers: {} });
+    while (release === null) await new Promise((resolve) => setTimeout(resolve, 5));
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    release();
+    release = null;
+    expect(await held).toMatchObject({ status: 200 });
+    expect(connections.length - before).toBe(1);
+    // Idle past it: the next request opens a new connection.
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect((await transport.send({ url: `${base}/echo`, method: "GET", headers: {} })).status).toBe(200);
+    expect(connections.length - before).toBe(2);
+    transport.close();
+  });
+
   it("rejects an answer that is not JSON", async () => {
     const transport = await loadHttpTransport();
     await expect(transport.send({ url: `${base}/html`, method: "GET", headers: {} })).rejects.toThrow(

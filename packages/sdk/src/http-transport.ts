@@ -31,15 +31,25 @@ export const fetchTransport: HttpTransport = {
 type NodeHttp = typeof import("node:http");
 
 /**
+ * How long a kept-alive connection may sit idle before this client closes it: less than the 5 s
+ * after which a Node server (Parley's API included, `keepAliveTimeout`'s default) closes it. A
+ * request written to a connection the server is closing at that moment fails with ECONNRESET
+ * ("socket hang up"), as a CI run saw after a test had been idle for 5 s. A request that takes
+ * longer than this is not affected: only idle connections are closed.
+ */
+export const IDLE_CONNECTION_MS = 4_000;
+
+/**
  * Node's own `http`/`https` with keep-alive agents. Measured in one process on loopback, a small
  * POST costs about 90 µs of CPU this way against 370 µs through Node's `fetch` (undici builds a
  * Fetch `Request`, a `ReadableStream` body and an `AbortSignal` per call), and answers in about a
  * quarter of the time; a Node service answering Interactions pays that on every call.
  */
-function nodeTransport(http: NodeHttp, https: NodeHttp): HttpTransport {
+function nodeTransport(http: NodeHttp, https: NodeHttp, idle_connection_ms: number): HttpTransport {
+  // An agent's `timeout` closes its free sockets once idle that long.
   const agents = {
-    "http:": new http.Agent({ keepAlive: true }),
-    "https:": new https.Agent({ keepAlive: true }),
+    "http:": new http.Agent({ keepAlive: true, timeout: idle_connection_ms }),
+    "https:": new https.Agent({ keepAlive: true, timeout: idle_connection_ms }),
   };
   return {
     send({ url, method, headers, body }) {
@@ -93,12 +103,14 @@ function isNode(): boolean {
  * The transport for this runtime: Node's `http` on Node, `fetch` elsewhere. The Node modules are
  * loaded with a dynamic import that bundlers leave alone, so browser bundles never pull them in.
  */
-export async function loadHttpTransport(): Promise<HttpTransport> {
+export async function loadHttpTransport(
+  options: { idle_connection_ms?: number } = {},
+): Promise<HttpTransport> {
   if (!isNode()) return fetchTransport;
   const [http, https] = (await Promise.all(
     ["node:http", "node:https"].map((name) => import(/* webpackIgnore: true */ /* @vite-ignore */ name)),
   )) as [NodeHttp, NodeHttp];
-  return nodeTransport(http, https);
+  return nodeTransport(http, https, options.idle_connection_ms ?? IDLE_CONNECTION_MS);
 }
 
 /** `loadHttpTransport()`'s transport, loaded on the first request (a client is created synchronously). */
