@@ -200,8 +200,9 @@ function feedWrite(
  * finished; the epoch never goes back. A stored row is updated in place: an upsert would also
  * write WAL for the row lock it takes first. A row the commit would leave as it is (same state, no
  * claim: most checkpoints of a running Turn) is not written at all: every update of a Turn row
- * changes an indexed column (`updated_at`), so it would add an entry to each of its indexes. The INSERT, only for a Turn this statement's snapshot
- * does not hold, stays an upsert for a row another writer committed meanwhile.
+ * changes an indexed column (`updated_at`), so it would add an entry to each of its indexes. The
+ * INSERT, only for a Turn this statement's snapshot does not hold, stays an upsert for a row another
+ * writer committed meanwhile.
  */
 function turnWrite(commit: SessionCommit, accepted: Prisma.Sql, now: number): Prisma.Sql {
   const { claim } = commit;
