@@ -1,8 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { RuntimeHarness } from "../../testing/runtime-harness.js";
-import { createScriptedModel } from "../../testing/scripted-model.js";
-import { approve, turnFinish, untilHostless } from "./durable-fixtures.js";
-import { createApprovalTool } from "./tools.js";
+import type { RuntimeHarness } from "../../testing/runtime-harness.js";
+import { approve, turnFinish, untilHostless, waitingInA } from "./durable-fixtures.js";
 
 /** A response the approval's schema refuses (`interaction_invalid_response`) once it was read. */
 const refused = (interaction_id: string) => ({
@@ -15,30 +13,19 @@ const refused = (interaction_id: string) => ({
  * takes it; an answer that claims nothing gives it back through the session's host.
  */
 describe("the answer's lock, asked for while its context is read", () => {
-  /** A Turn of process A waiting for an approval: parked (no host, no lease), or held by A's host. */
-  async function waitingInA(park_waiting_turns: boolean) {
-    const approval = createApprovalTool("delete_file");
-    const model = createScriptedModel([
-      [{ tool_call: { id: "call_1", name: "delete_file", input: { path: "file-0" } } }],
-      [{ text: "all done" }],
-    ]);
-    // No recovery loop: a wake-up must not wait for a liveness pass.
-    const harness = new RuntimeHarness({
-      model,
-      tools: { delete_file: approval.tool },
-      park_waiting_turns,
-      recovery_loop: false,
-    });
-    const session = await harness.createSession({ process_id: "A" });
-    const turn = await session.prompt({ query: "delete" });
-    const interaction_id = await harness.pendingInteraction("call_1");
-    if (park_waiting_turns) await untilHostless(harness, "A");
-    return { harness, session, turn, interaction_id, effects: approval.effects };
+  /**
+   * A Turn of process A waiting for an approval: parked (no host, no lease), or held by A's host.
+   * No recovery loop: a wake-up must not wait for a liveness pass.
+   */
+  async function waitingInAFor(park_waiting_turns: boolean) {
+    const waiting = await waitingInA(["call_1"], { park_waiting_turns, recovery_loop: false });
+    if (park_waiting_turns) await untilHostless(waiting.harness, "A");
+    return { ...waiting, interaction_id: waiting.interaction_ids[0] ?? "" };
   }
 
   /** A Turn parked in A, and B's first read of an answer context held at a gate. */
   async function parkedWithGatedRead() {
-    const { harness, session, turn, interaction_id, effects } = await waitingInA(true);
+    const { harness, session, turn, interaction_id, effects } = await waitingInAFor(true);
     let open: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => {
       open = resolve;
@@ -116,7 +103,7 @@ describe("the answer's lock, asked for while its context is read", () => {
   });
 
   it("a claim never takes the lock of another session: the answer commits without it and the Turn resumes", async () => {
-    const { harness, session, turn, interaction_id, effects } = await waitingInA(true);
+    const { harness, session, turn, interaction_id, effects } = await waitingInAFor(true);
     const other = await harness.createSession({ process_id: "B" });
     const runtime = harness.runtime("B");
     const wrong = runtime.lockForAnswer(other.id);
@@ -139,7 +126,7 @@ describe("the answer's lock, asked for while its context is read", () => {
 
   it("an answer to a session whose Turn runs in this process asks for no lock", async () => {
     // Not parked: A's host runs the waiting Turn and holds the lease.
-    const { harness, session, turn, interaction_id, effects } = await waitingInA(false);
+    const { harness, session, turn, interaction_id, effects } = await waitingInAFor(false);
     expect(harness.leases.holderOf(session.id)).toEqual({ process_id: "A", epoch: 1 });
     expect(harness.runtime("A").lockForAnswer(session.id)).toBeUndefined();
     const finished = turnFinish(harness, turn.id);

@@ -1,4 +1,4 @@
-import { RuntimeHarness } from "../../testing/runtime-harness.js";
+import { RuntimeHarness, type RuntimeHarnessOptions } from "../../testing/runtime-harness.js";
 import { createScriptedModel } from "../../testing/scripted-model.js";
 import { createApprovalTool } from "./tools.js";
 
@@ -9,7 +9,10 @@ export const approve = (interaction_id: string) => ({
   response: { type: "approval", outcome: "resolved" as const, payload: { decision: "approved" } },
 });
 
-export async function waitingInA(tool_call_ids = ["call_1"]) {
+export async function waitingInA(
+  tool_call_ids = ["call_1"],
+  options: Pick<RuntimeHarnessOptions, "park_waiting_turns" | "recovery_loop"> = {},
+) {
   const approval = createApprovalTool();
   const model = createScriptedModel([
     tool_call_ids.map((id, index) => ({
@@ -17,7 +20,7 @@ export async function waitingInA(tool_call_ids = ["call_1"]) {
     })),
     [{ text: "all done" }],
   ]);
-  const harness = new RuntimeHarness({ model, tools: { delete_file: approval.tool } });
+  const harness = new RuntimeHarness({ model, tools: { delete_file: approval.tool }, ...options });
   const session = await harness.createSession({ process_id: "A" });
   const turn = await session.prompt({ query: "delete" });
   const interaction_ids: string[] = [];
