@@ -7,6 +7,8 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from
 import { join } from "node:path";
 
 const root = new URL("..", import.meta.url).pathname;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the ANSI colour codes of a log or a message
+const ANSI_COLOURS = /\u001b\[[0-9;]*m/g;
 const reportDir = join(root, ".parley", "test-reports");
 rmSync(reportDir, { recursive: true, force: true });
 mkdirSync(reportDir, { recursive: true });
@@ -113,7 +115,11 @@ let skipped = 0;
 // CI shows only the end of the output, so the failures are named again here, under the summary.
 /** @type {string[]} */
 const failures = [];
-for (const vitestReportFile of [vitestReport, e2eReport]) {
+const vitestReports = [
+  { file: vitestReport, log: null },
+  { file: e2eReport, log: join(reportDir, "vitest-e2e.log") },
+];
+for (const { file: vitestReportFile, log } of vitestReports) {
   if (!existsSync(vitestReportFile)) continue;
   const report = JSON.parse(readFileSync(vitestReportFile, "utf8"));
   passed += report.numPassedTests ?? 0;
@@ -131,7 +137,40 @@ for (const vitestReportFile of [vitestReport, e2eReport]) {
       if (test.status !== "failed") continue;
       failures.push(`${where} › ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
     }
+    // A hook that failed (a `beforeAll` whose server did not start, say) skips its tests and fails
+    // the file with no failed test and, in the JSON report, no message: count it once and name it,
+    // with its error as the step's log printed it.
+    if (
+      file.status === "failed" &&
+      assertions.length > 0 &&
+      !assertions.some((test) => test.status === "failed")
+    ) {
+      failed += 1;
+      const printed =
+        log !== null && existsSync(log) ? suiteErrorInLog(readFileSync(log, "utf8"), where) : "";
+      failures.push(
+        `${where}: failed outside its tests (a hook or an unhandled error)${printed ? `: ${printed}` : ""}`,
+      );
+    }
   }
+}
+
+/**
+ * The error vitest's default reporter printed under "Failed Suites" for `where`: its first line and
+ * its last three (where a server's output ends with the reason it stopped), or "" if not found.
+ * @param {string} logText @param {string} where
+ */
+function suiteErrorInLog(logText, where) {
+  const lines = logText.replace(ANSI_COLOURS, "").split("\n");
+  const start = lines.findIndex((line) => line.trim().startsWith(`FAIL  ${where.replace(/^\//, "")} >`));
+  if (start < 0) return "";
+  const error = [];
+  for (const line of lines.slice(start + 1)) {
+    if (/^\s*(❯ |at |⎯)/.test(line) || /^\s*\d+\|/.test(line)) break;
+    if (line.trim() !== "") error.push(line.trim().slice(0, 300));
+  }
+  const shown = error.length > 4 ? [error[0], "…", ...error.slice(-3)] : error;
+  return shown.join(" ⏎ ");
 }
 if (existsSync(playwrightReport)) {
   const playwright = JSON.parse(readFileSync(playwrightReport, "utf8"));
@@ -144,8 +183,7 @@ if (existsSync(playwrightReport)) {
 
 /** @param {unknown} text */
 function firstLine(text) {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: strips the ANSI colours of a message
-  const plain = String(text ?? "").replace(/\u001b\[[0-9;]*m/g, "");
+  const plain = String(text ?? "").replace(ANSI_COLOURS, "");
   return (
     plain
       .split("\n")
@@ -153,6 +191,21 @@ function firstLine(text) {
       ?.trim()
       .slice(0, 300) ?? ""
   );
+}
+
+/**
+ * An assertion's first line and, when it has them, its "Expected:" and "Received:" lines: without
+ * them "toHaveTitle(expected) failed" does not say whether the value was late or wrong.
+ * @param {unknown} text
+ */
+function firstLineWithValues(text) {
+  const lines = String(text ?? "")
+    .replace(ANSI_COLOURS, "")
+    .split("\n");
+  const values = lines
+    .map((line) => line.trim())
+    .filter((line) => /^(Expected|Received)( string)?:/.test(line));
+  return [firstLine(text), ...values.map((line) => line.slice(0, 200))].join(" ⏎ ");
 }
 
 /** @param {any[]} suites @param {string[]} titles */
@@ -163,7 +216,7 @@ function collectPlaywrightFailures(suites, titles) {
       for (const test of spec.tests ?? []) {
         if (test.status !== "unexpected") continue;
         const error = test.results?.at(-1)?.error?.message;
-        failures.push(`${[...path, spec.title].join(" › ")}: ${firstLine(error)}`);
+        failures.push(`${[...path, spec.title].join(" › ")}: ${firstLineWithValues(error)}`);
       }
     }
     collectPlaywrightFailures(suite.suites ?? [], path);
