@@ -22,6 +22,7 @@ import type {
 export type {
   AdminInboxItem,
   AdminInteractionEvent,
+  AdminInteractionsPage,
   AdminInteractionsQuery,
   MessagePage,
   ModelChoice,
