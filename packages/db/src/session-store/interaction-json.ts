@@ -1,20 +1,35 @@
-import type { InteractionRequest } from "@parley/session-core";
+import { isDeepStrictEqual } from "node:util";
+import { type InteractionRequest, SESSION_APPROVAL_RESPONSE_SCHEMA } from "@parley/session-core";
 import { Prisma } from "@prisma/client";
 
 /** The request's fields that `interactions` keeps in columns of their own: its `request` leaves them out. */
 const REQUEST_COLUMN_FIELDS = ["interaction_id", "turn_id", "type", "created_at"] as const;
 
 /**
+ * What a stored request's `response_schema` holds in place of `SESSION_APPROVAL_RESPONSE_SCHEMA`,
+ * the schema of every approval, which each approval's row would hold twice (asked, answered): a
+ * string, which no stored schema is (the runtime accepts only schema objects, response-schema-subset;
+ * a request without one has no `response_schema`), so reading it back is unambiguous.
+ */
+const APPROVAL_SCHEMA_MARKER = "session-approval";
+const APPROVAL_SCHEMA_JSON = JSON.stringify(SESSION_APPROVAL_RESPONSE_SCHEMA);
+
+/**
  * An Interaction's request as its row's `request` holds it: without what the row's columns hold
- * (`interaction_id`, `turn_id`, `type`, `created_at`); `requestOf` and `interactionJson` put them
- * back. The row is written when the Interaction is asked and again when it is answered.
+ * (`interaction_id`, `turn_id`, `type`, `created_at`), and with the approval schema as a marker
+ * (`APPROVAL_SCHEMA_MARKER`); `requestOf` and `interactionJson` put them back. The row is written
+ * when the Interaction is asked and again when it is answered, each time whole.
  */
 export function storedRequest(request: InteractionRequest): object {
-  return Object.fromEntries(
+  const stored = Object.fromEntries(
     Object.entries(request).filter(
       ([field]) => !(REQUEST_COLUMN_FIELDS as readonly string[]).includes(field),
     ),
   );
+  if (isDeepStrictEqual(request.response_schema, SESSION_APPROVAL_RESPONSE_SCHEMA)) {
+    stored.response_schema = APPROVAL_SCHEMA_MARKER;
+  }
+  return stored;
 }
 
 /** The request from an `interactions` row's columns and stored `request` (rows written before hold them all). */
@@ -25,8 +40,12 @@ export function requestOf(row: {
   created_at: bigint;
   request: unknown;
 }): InteractionRequest {
+  const stored = row.request as InteractionRequest;
   return {
-    ...(row.request as InteractionRequest),
+    ...stored,
+    ...(stored.response_schema === APPROVAL_SCHEMA_MARKER
+      ? { response_schema: JSON.parse(APPROVAL_SCHEMA_JSON) }
+      : {}),
     interaction_id: row.interaction_id,
     turn_id: row.turn_id,
     type: row.type,
@@ -45,11 +64,16 @@ export function interactionJson(alias: string): Prisma.Sql {
   const requestColumns = Prisma.raw(
     REQUEST_COLUMN_FIELDS.map((field) => `'${field}', ${alias}.${field}`).join(", "),
   );
+  const approvalSchema = Prisma.raw(
+    `CASE WHEN ${alias}.request->'response_schema' = '${JSON.stringify(APPROVAL_SCHEMA_MARKER)}'::jsonb
+          THEN jsonb_build_object('response_schema', '${APPROVAL_SCHEMA_JSON}'::jsonb)
+          ELSE '{}'::jsonb END`,
+  );
   return Prisma.sql`jsonb_strip_nulls(jsonb_build_object(
         'interaction_id', ${i}.interaction_id, 'interaction_type', ${i}.type, 'status', ${i}.status,
         'resolved_at', ${i}.resolved_at, 'cancel_reason', ${i}.cancel_reason,
         'responded_by', ${i}.responded_by, 'resumed_at', ${i}.resumed_at))
-      || jsonb_build_object('request', ${i}.request || jsonb_build_object(${requestColumns}))
+      || jsonb_build_object('request', ${i}.request || ${approvalSchema} || jsonb_build_object(${requestColumns}))
       || CASE WHEN ${i}.response IS NULL OR jsonb_typeof(${i}.response) = 'null' THEN '{}'::jsonb
               ELSE jsonb_build_object('response', ${i}.response) END`;
 }

@@ -1,6 +1,7 @@
 import { cp, mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { type JsonValue, SESSION_APPROVAL_RESPONSE_SCHEMA } from "@parley/session-core";
 import {
   buildAssistantMessage,
   buildInteraction,
@@ -154,6 +155,63 @@ describe("parts as rows in PostgreSQL (DESIGN §10.6)", () => {
       ({ mutation: { event_id, ...rest } }) => rest,
     );
     expect(replayed.slice(2)).toStrictEqual(replayed.slice(0, 2));
+  });
+
+  it("an approval's shared response schema is stored as a marker and read back whole; any other schema as it is", async () => {
+    const { url, pool: db } = await scratch();
+    await migrateDatabase(url);
+    await createSessionRow(db);
+    const store = new PrismaSessionStore(db);
+    const withSchema = (id: string, call: string, response_schema: JsonValue | undefined) => {
+      const interaction = buildInteraction({ interaction_id: id, tool_call_id: call });
+      if (response_schema !== undefined) interaction.request.response_schema = response_schema;
+      return interaction;
+    };
+    const form = { type: "object", properties: { name: { type: "string" } } };
+    const asked = [
+      withSchema(
+        "interaction:approval",
+        "call:1",
+        structuredClone(SESSION_APPROVAL_RESPONSE_SCHEMA) as unknown as JsonValue,
+      ),
+      withSchema("interaction:form", "call:2", form),
+      withSchema("interaction:none", "call:3", undefined),
+    ];
+    const parts = asked.map((interaction, index) =>
+      buildToolPart({
+        sequence: index + 1,
+        tool_call_id: interaction.request.source.tool_call_id,
+        state: "waiting-user",
+        interactions: [interaction],
+      }),
+    );
+    const message = buildAssistantMessage({ session_id: SESSION, message_id: MESSAGE, sequence: 1, parts });
+    await store.commit({
+      session_id: SESSION,
+      message: { snapshot: message, expected_revision: 0 },
+      interactions: interactionRecordsOf(message),
+      mutation: messageMutationOf(message),
+    });
+
+    const stored = await db.query(
+      "SELECT interaction_id, request->'response_schema' AS response_schema FROM interactions ORDER BY interaction_id",
+    );
+    expect(stored.rows).toEqual([
+      { interaction_id: "interaction:approval", response_schema: "session-approval" },
+      { interaction_id: "interaction:form", response_schema: form },
+      { interaction_id: "interaction:none", response_schema: null },
+    ]);
+    // Each reader puts it back: the row read (`requestOf`), the part's Interactions and the log
+    // entry (`interactionJson`).
+    for (const interaction of asked) {
+      expect((await store.getInteraction(interaction.interaction_id))?.interaction).toStrictEqual(
+        interaction,
+      );
+    }
+    expect(await store.getMessage(SESSION, MESSAGE)).toStrictEqual(message);
+    expect((await store.listEvents(SESSION, 0, 10)).map((event) => event.mutation)).toStrictEqual([
+      { ...messageMutationOf(message), event_id: 1 },
+    ]);
   });
 
   it("the migration moves a previous release's parts into rows, and the log reads back the same", async () => {
