@@ -189,15 +189,18 @@ export class PostgresTurnLeaseManager implements TurnLeaseManager {
   async #advanceEpoch(connection: LockConnection, session_id: string): Promise<number> {
     let rows: { lease_epoch: number }[];
     try {
-      // One statement: the epoch advance, and the session's unfinished Turn row records its holder
-      // and epoch (DESIGN §10.7; the claim raises the epoch, so every write of a former holder fails).
+      // One statement: the epoch advance, and the session's unfinished Turn row (the one its
+      // `active_turn_id` names) records its holder and epoch (DESIGN §10.7; the claim raises the
+      // epoch, so every write of a former holder fails).
       ({ rows } = await this.#pool.query<{ lease_epoch: number }>(
         `WITH advanced AS (
-           UPDATE sessions SET lease_epoch = lease_epoch + 1 WHERE session_id = $1 RETURNING lease_epoch
+           UPDATE sessions SET lease_epoch = lease_epoch + 1 WHERE session_id = $1
+           RETURNING lease_epoch, active_turn_id
          ), claimed AS (
            UPDATE turns SET holder = $2, epoch = advanced.lease_epoch, updated_at = $3
              FROM advanced
-            WHERE turns.session_id = $1 AND turns.state <> 'finished'
+            WHERE turns.session_id = $1 AND turns.turn_id = advanced.active_turn_id
+              AND turns.state <> 'finished'
          )
          SELECT lease_epoch FROM advanced`,
         [session_id, this.holder_id, Date.now()],

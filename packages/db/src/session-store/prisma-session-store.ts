@@ -279,10 +279,12 @@ export class PrismaSessionStore implements SessionStore {
   }
 
   async getActiveTurn(session_id: string): Promise<TurnRecord | null> {
+    // The unfinished Turn is the one the session's row names (migration
+    // `20261206120000_turns_driven_index`): two key lookups, however many Turns the session had.
     const rows = await this.#read<TurnRow>(Prisma.sql`
       SELECT ${TURN_SELECT} FROM turns
-       WHERE session_id = ${session_id} AND state <> 'finished'
-       ORDER BY updated_at DESC LIMIT 1`);
+       WHERE turns.session_id = ${session_id} AND turns.state <> 'finished'
+         AND turns.turn_id = (SELECT active_turn_id FROM sessions WHERE session_id = ${session_id})`);
     return rows[0] ? toTurnRecord(rows[0]) : null;
   }
 

@@ -45,6 +45,38 @@ export function describeTurnConformance(context: ConformanceContext): void {
       });
     });
 
+    it("the unfinished Turn is the session's active one, through every state and Turn after Turn; a lease records its holder on it", async () => {
+      await createSession(context, "session:a");
+      const activeOf = async () => ({
+        active_turn_id: await context.store.getActiveTurnId("session:a"),
+        turn_id: (await context.store.getActiveTurn("session:a"))?.turn_id ?? null,
+      });
+      for (const turn_id of ["turn:a", "turn:b", "turn:c"]) {
+        await enqueuePrompt(context, "session:a", turn_id);
+        expect(await activeOf()).toEqual({ active_turn_id: turn_id, turn_id });
+        const lease = await context.leases.acquire("session:a");
+        if (!lease) throw new Error("session:a is leased");
+        expect(await context.store.getActiveTurn("session:a")).toMatchObject({
+          turn_id,
+          state: "queued",
+          holder: expect.any(String),
+          epoch: lease.epoch,
+        });
+        await progress(context, "session:a", turn_id, "running", lease.epoch);
+        // A prompt while the Turn runs joins it: no other Turn becomes active.
+        await enqueuePrompt(context, "session:a", `${turn_id}:joined`);
+        await progress(context, "session:a", turn_id, "waiting", lease.epoch);
+        expect(await activeOf()).toEqual({ active_turn_id: turn_id, turn_id });
+        await context.store.commit({
+          session_id: "session:a",
+          epoch: lease.epoch,
+          ends_turn: { turn_id, cancel_queued_prompts: true },
+        });
+        await lease.release();
+        expect(await activeOf()).toEqual({ active_turn_id: null, turn_id: null });
+      }
+    });
+
     it("a commit that leaves the Turn's state and epoch as they are does not write its row", async () => {
       await createSession(context, "session:a");
       await enqueuePrompt(context, "session:a", "turn:a");
