@@ -13,6 +13,8 @@ const REQUEST_COLUMN_FIELDS = ["interaction_id", "turn_id", "type", "created_at"
  */
 const APPROVAL_SCHEMA_MARKER = "session-approval";
 const APPROVAL_SCHEMA_JSON = JSON.stringify(SESSION_APPROVAL_RESPONSE_SCHEMA);
+/** The same, as the text of an SQL string literal. */
+const APPROVAL_SCHEMA_SQL_TEXT = APPROVAL_SCHEMA_JSON.replaceAll("'", "''");
 
 /**
  * An Interaction's request as its row's `request` holds it: without what the row's columns hold
@@ -66,7 +68,7 @@ export function interactionJson(alias: string): Prisma.Sql {
   );
   const approvalSchema = Prisma.raw(
     `CASE WHEN ${alias}.request->'response_schema' = '${JSON.stringify(APPROVAL_SCHEMA_MARKER)}'::jsonb
-          THEN jsonb_build_object('response_schema', '${APPROVAL_SCHEMA_JSON}'::jsonb)
+          THEN jsonb_build_object('response_schema', '${APPROVAL_SCHEMA_SQL_TEXT}'::jsonb)
           ELSE '{}'::jsonb END`,
   );
   return Prisma.sql`jsonb_strip_nulls(jsonb_build_object(
