@@ -162,7 +162,9 @@ for (const { file: vitestReportFile, log } of vitestReports) {
  */
 function suiteErrorInLog(logText, where) {
   const lines = logText.replace(ANSI_COLOURS, "").split("\n");
-  const start = lines.findIndex((line) => line.trim().startsWith(`FAIL  ${where.replace(/^\//, "")} >`));
+  // " FAIL   e2e  apps/api/src/x.e2e.test.ts > describe" (the project's name when there are several).
+  const path = where.replace(/^\//, "");
+  const start = lines.findIndex((line) => /^\s*FAIL\s/.test(line) && line.includes(` ${path} >`));
   if (start < 0) return "";
   const error = [];
   for (const line of lines.slice(start + 1)) {

@@ -20,11 +20,12 @@ const PENDING_COUNT_KEY = ["inbox-pending-count"] as const;
  * follow rather than a poll. An admin's count is the inbox's: the pending interactions of every
  * session, asked of the server (one page of up to `inbox_page_max` rows; a lower bound beyond it),
  * so it stays exact however many sessions there are; each event of `admin.onInteraction` is laid
- * over it at once and the page is re-read after it. A member's is the sum over their own sessions as listed, with the open
- * session's live state laid over its entry (`usePublishLiveSummary`), a lower bound while more pages
- * of sessions exist; the list is re-read on each event of `session.onInteraction` (their own
- * sessions' requests), so a request in a session not open here counts at once. Both are also
- * re-read whenever their feed (re)starts, which may have missed an event.
+ * over it at once and the page is re-read after it. A member's is the sum over their own sessions
+ * as listed, with the open session's live state laid over its entry (`usePublishLiveSummary`), a
+ * lower bound while more pages of sessions exist; the list is re-read on each event of
+ * `session.onInteraction` (their own sessions' requests), so a request in a session not open here
+ * counts at once. Both are also re-read whenever their feed (re)starts, which may have missed an
+ * event.
  */
 export function useWaitingCount(): WaitingCount {
   const { api, me } = useSignedIn();
