@@ -47,7 +47,7 @@ describe("session.respond: every malformed answer has its exact code and changes
     });
   });
 
-  const approve = { type: "approval", outcome: "resolved", payload: { decision: "approved" } };
+  const approve = { type: "approval", outcome: "resolved" as const, payload: { decision: "approved" } };
   const cases: { name: string; input: () => unknown; code: ParleyCode }[] = [
     {
       name: "an outcome other than resolved/denied",
@@ -166,8 +166,7 @@ describe("session.respond: every malformed answer has its exact code and changes
   it("then a valid answer resumes the Turn: no refused answer kept the session's lock", async () => {
     const session = alice.client().session(session_id);
     const feed = new MutationRecorder(session);
-    const response = { type: "approval", outcome: "resolved" as const, payload: { decision: "approved" } };
-    await expect(session.respond({ interaction_id, response })).resolves.toMatchObject({
+    await expect(session.respond({ interaction_id, response: approve })).resolves.toMatchObject({
       status: "resolved",
     });
     expect(await feed.waitFor(isTurnFinish)).toMatchObject({ status: "completed" });
