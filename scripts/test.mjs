@@ -26,8 +26,16 @@ function run(name, command, args, extraEnv = {}) {
 }
 
 const built = run("build", "npx", ["turbo", "run", "build"]);
-// The end-to-end tests are the longest run (one file at a time): they start as soon as the build is
-// done, beside the checks below and the other test runs (see "side by side" further down).
+// Every workspace, the bench (`@parley/bench`) included, so the benchmarks cannot drift from the
+// API they drive. Before the end-to-end tests start, not beside them: turbo's `typecheck` runs
+// `^build` again, and `@parley/db` always rebuilds (`cache: false`, turbo.json) and regenerates the
+// Prisma client, rewriting `packages/db/dist` and `node_modules/.prisma` under the API processes
+// those tests start. (Stop 34's CI run: an API process started while tsc rewrote the file failed
+// with "'./auth/prisma-auth-store.js' does not provide an export named 'PrismaAuthStore'".)
+run("typecheck", "npx", ["turbo", "run", "typecheck"]);
+// The end-to-end tests are the longest run (one file at a time): they start now, beside the checks
+// below and the other test runs (see "side by side" further down). Nothing after this point writes
+// a build output.
 const e2eReport = join(reportDir, "vitest-e2e.json");
 const endToEnd = runBeside(
   "API/SDK end-to-end tests",
@@ -43,9 +51,6 @@ const endToEnd = runBeside(
   ],
   join(reportDir, "vitest-e2e.log"),
 );
-// Every workspace, the bench (`@parley/bench`) included, so the benchmarks cannot drift from the
-// API they drive.
-run("typecheck", "npx", ["turbo", "run", "typecheck"]);
 run("lint", "npm", ["run", "lint"]);
 run("migrations match schema", "npm", ["run", "db:check-drift", "-w", "@parley/db"]);
 
@@ -76,7 +81,7 @@ function runBeside(name, command, args, logFile, extraEnv = {}) {
 // what keeps `npm test` under 10 minutes on a 2-core machine. The end-to-end project runs its files
 // one at a time (they start API processes on fixed ports); in the same vitest run as the others it
 // would wait for all of them (vitest runs such a project as a group of its own, last), so it is a
-// vitest run of its own, started right after the build (above). The outputs of the steps beside
+// vitest run of its own, started right after the typecheck (above). The outputs of the steps beside
 // are printed after the last one's.
 const vitestReport = join(reportDir, "vitest.json");
 const playwrightReport = join(reportDir, "playwright.json");
