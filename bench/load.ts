@@ -1,5 +1,5 @@
 import { migrateDatabase } from "@parley/db";
-import { createScratchDatabase } from "@parley/db/testing";
+import { createScratchDatabase, LOG_ENTRIES } from "@parley/db/testing";
 import { createParleyClient, type ParleyClient } from "@parley/sdk";
 import pg from "pg";
 import { BackendCpu } from "./lib/backend-cpu.js";
@@ -206,8 +206,8 @@ async function checkDatabase(databaseUrl: string, sessionIds: string[], cycles: 
       problems.push(`expected ${cycles} resolved interactions, found ${JSON.stringify(byStatus)}`);
     }
     const gaps = await client.query<{ session_id: string }>(
-      `SELECT session_id FROM session_events WHERE session_id = ANY($1)
-        GROUP BY session_id HAVING max(event_id) <> count(*) OR min(event_id) <> 1`,
+      `SELECT s.session_id FROM ${LOG_ENTRIES} WHERE s.session_id = ANY($1)
+        GROUP BY s.session_id HAVING max(e.event_id) <> count(*) OR min(e.event_id) <> 1`,
       [sessionIds],
     );
     for (const row of gaps.rows)

@@ -1,4 +1,4 @@
-import { createTestDatabase, type TestDatabase } from "@parley/db/testing";
+import { createTestDatabase, LOG_ENTRIES, type TestDatabase } from "@parley/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_AGENT_ID } from "./agent/create-default-agent.js";
 import { withClient } from "./faults/fault-checks.js";
@@ -63,9 +63,9 @@ describe("1,500 sessions with queued commands nobody drove", () => {
         [`${SEED_PREFIX}%`],
       );
       const turns = await db.query<{ type: string; status: string; events: number; sessions: number }>(
-        `SELECT mutation->>'type' AS type, mutation->>'status' AS status, count(*)::int AS events,
-                count(DISTINCT session_id)::int AS sessions
-           FROM session_events WHERE session_id LIKE $1 AND mutation->>'variant' = 'turn'
+        `SELECT e.mutation->>'type' AS type, e.mutation->>'status' AS status, count(*)::int AS events,
+                count(DISTINCT e.session_id)::int AS sessions
+           FROM ${LOG_ENTRIES} WHERE s.session_id LIKE $1 AND e.mutation->>'variant' = 'turn'
           GROUP BY 1, 2 ORDER BY 1`,
         [`${SEED_PREFIX}%`],
       );

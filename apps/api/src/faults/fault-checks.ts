@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { REPLAYED_MUTATION, STORED_MESSAGE_SNAPSHOT, turnLeaseHolder } from "@parley/db/testing";
+import { logEntriesBetween, STORED_MESSAGE_SNAPSHOT, turnLeaseHolder } from "@parley/db/testing";
 import type { SessionMutation } from "@parley/session-core";
 import pg from "pg";
 
@@ -54,10 +54,10 @@ export async function withClient<T>(
 /** The session's replay log as committed: event ids in order, with their mutations. */
 export function readSessionEvents(databaseUrl: string, session_id: string) {
   return withClient(databaseUrl, async (client) => {
+    const statement = logEntriesBetween({ session_id, after: 0 });
     const result = await client.query<{ event_id: number; mutation: SessionMutation }>(
-      `SELECT e.event_id, ${REPLAYED_MUTATION} AS mutation FROM session_events e
-        WHERE e.session_id = $1 ORDER BY e.event_id`,
-      [session_id],
+      statement.text,
+      statement.values,
     );
     return result.rows;
   });

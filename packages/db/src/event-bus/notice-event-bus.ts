@@ -11,13 +11,13 @@ import {
 } from "@parley/session-core";
 import type pg from "pg";
 import { FEED_INTERACTION } from "../session-store/interaction-json.js";
-import { REPLAYED_MUTATION } from "../session-store/message-parts.js";
 import {
   type InteractionEventRow,
   type SessionEventRow,
   toInteractionEvent,
   toSessionEvent,
 } from "../session-store/row-mapping.js";
+import { logEntriesBetween } from "../session-store/session-log.js";
 import type { BusTransport } from "./bus-transport.js";
 import { encodeNotifyPayload, type NotifyPayload } from "./notify-payload.js";
 import { SerialQueues } from "./serial-queue.js";
@@ -349,11 +349,8 @@ export class NoticeEventBus implements EventBus {
   }
 
   async #readSessionEvents(session_id: string, after: number, upTo: number): Promise<SessionEvent[]> {
-    const { rows } = await this.#pool.query<SessionEventRow>(
-      `SELECT e.session_id, e.event_id, ${REPLAYED_MUTATION} AS mutation FROM session_events e
-        WHERE e.session_id = $1 AND e.event_id > $2 AND e.event_id <= $3 ORDER BY e.event_id`,
-      [session_id, after, upTo],
-    );
+    const statement = logEntriesBetween({ session_id, after, up_to: upTo });
+    const { rows } = await this.#pool.query<SessionEventRow>(statement.text, statement.values);
     return rows.map(toSessionEvent);
   }
 

@@ -22,8 +22,9 @@ import {
 } from "./commit-commands.js";
 import { rejection, rejectionError, StaleSnapshot } from "./commit-rejections.js";
 import { storedRequest } from "./interaction-json.js";
-import { loggedMutation, partsWrite, storedMessage } from "./message-parts.js";
+import { partsWrite, storedMessage } from "./message-parts.js";
 import { toSessionCommand } from "./session-commands.js";
+import { type LogRow, logRowOf } from "./session-log.js";
 import { inTransaction, poolSqlClient, type SqlClient } from "./sql-client.js";
 import {
   assignmentList,
@@ -239,9 +240,10 @@ function turnWrite(commit: SessionCommit, accepted: Prisma.Sql, now: number): Pr
  *   COMMITTED an UPDATE that met a concurrently committed row re-checks `revision` on the newest
  *   version; an INSERT meets the unique keys), and `parts_updated`/`parted` the parts the
  *   revision changed;
- * - `logged` appends the replay-log rows with the ids up to it (gap-free per session: counter and
- *   rows share the session lock and the statement's atomicity); a row's `mutation` leaves out what
- *   its columns hold (`replayedMutation` puts it back);
+ * - `logged` appends the commit's replay-log row, keyed by the last id it takes (gap-free per
+ *   session: counter and rows share the session lock and the statement's atomicity; one row per
+ *   commit, session-log.ts); its `mutation` leaves out what its columns hold (`replayedMutation`
+ *   puts it back);
  * - `interactions_updated`/`indexed` write the interaction rows, `turn_updated`/`turned` the Turn
  *   row's state (DESIGN §10.7; a finished Turn stays finished), `feed_gate`/`fed` append the admin
  *   feed; rows are updated in place and inserted when new, not upserted (no WAL for a row lock);
@@ -250,12 +252,12 @@ function turnWrite(commit: SessionCommit, accepted: Prisma.Sql, now: number): Pr
  */
 function revisionStatement(
   commit: SessionCommit,
-  logged_mutations: LoggedMutations | null,
+  log_row: LogRow | null,
   events: readonly Omit<InteractionEvent, "event_id">[],
   now: number,
 ): Prisma.Sql {
   const { session_id, epoch, message } = commit;
-  const count = logged_mutations?.count ?? 0;
+  const count = log_row?.count ?? 0;
   const assignments = [
     Prisma.sql`last_event_id = last_event_id + ${count}::int`,
     ...(commit.claim ? [Prisma.sql`lease_epoch = lease_epoch + 1`] : []),
@@ -269,16 +271,14 @@ function revisionStatement(
   const parted = partsWrite(commit) ?? Prisma.empty;
   const messageWritten = message ? Prisma.sql`EXISTS (SELECT 1 FROM written)` : Prisma.sql`TRUE`;
   const accepted = Prisma.sql`EXISTS (SELECT 1 FROM updated) AND ${messageWritten}`;
-  // Each mutation gets its id in order: the last one the new counter, the one before it that minus one.
+  // The row's key is the new counter: the id of the commit's last mutation.
   const logged =
-    logged_mutations === null
+    log_row === null
       ? Prisma.empty
       : Prisma.sql`, logged AS (
       INSERT INTO session_events (session_id, event_id, mutation, created_at)
-      SELECT ${session_id}, updated.last_event_id - ${count}::int + m.position::int,
-             m.value - 'created_at', (m.value->>'created_at')::bigint
-        FROM updated, jsonb_array_elements(${logged_mutations.json}::jsonb) WITH ORDINALITY AS m(value, position)
-       WHERE ${messageWritten}
+      SELECT ${session_id}, updated.last_event_id, ${log_row.json}::json, ${log_row.created_at}::bigint
+        FROM updated WHERE ${messageWritten}
     )`;
   const indexed = interactionsWrite(commit, accepted) ?? Prisma.empty;
   const feed = feedWrite(commit, events, accepted, now);
@@ -338,18 +338,9 @@ async function runRevision(client: SqlClient, commit: SessionCommit, now: number
   const { mutation, preceding_mutation } = commit;
   const mutationJson = mutation ? JSON.stringify(mutation) : null;
   const precedingJson = preceding_mutation ? JSON.stringify(preceding_mutation) : null;
-  // The log keeps references to the parts this revision stores as rows (`loggedMutation`).
-  const logged: LoggedMutations | null = mutation
-    ? {
-        json: JSON.stringify(
-          [preceding_mutation, mutation].flatMap((item) => (item ? [loggedMutation(item, commit)] : [])),
-        ),
-        count: preceding_mutation ? 2 : 1,
-      }
-    : null;
   const eventsJson = commit.interaction_events?.length ? JSON.stringify(commit.interaction_events) : null;
   const events: Omit<InteractionEvent, "event_id">[] = eventsJson ? JSON.parse(eventsJson) : [];
-  const statement = revisionStatement(commit, logged, events, now);
+  const statement = revisionStatement(commit, logRowOf(commit), events, now);
   // `feed_ids` is a BIGINT[]: pg gives its elements as strings.
   let rows: {
     last_event_id: number | null;
@@ -384,10 +375,4 @@ async function runRevision(client: SqlClient, commit: SessionCommit, now: number
   const event = sequenced(mutationJson, event_id);
   if (precedingJson === null) return { event, interaction_events, ...claimed };
   return { event, preceding_event: sequenced(precedingJson, event_id - 1), interaction_events, ...claimed };
-}
-
-/** The mutations a revision logs, as one JSON array in log order, and how many (ids to take). */
-interface LoggedMutations {
-  json: string;
-  count: 1 | 2;
 }

@@ -132,11 +132,11 @@ describe("parts as rows in PostgreSQL (DESIGN §10.6)", () => {
       completed.interactions?.[0],
     );
     const logged = await db.query(
-      `SELECT event_id, mutation ? 'part' AS part, mutation ? 'message' AS message,
-              mutation ?| ARRAY['session_id', 'event_id', 'created_at'] AS columns,
-              mutation ?| ARRAY['type', 'turn_id', 'sequence', 'message_id'] AS repeated,
-              mutation->'message_sequence' AS message_sequence
-         FROM session_events ORDER BY event_id`,
+      `SELECT event_id, m ? 'part' AS part, m ? 'message' AS message,
+              m ?| ARRAY['session_id', 'event_id', 'created_at'] AS columns,
+              m ?| ARRAY['type', 'turn_id', 'sequence', 'message_id'] AS repeated,
+              m->'message_sequence' AS message_sequence
+         FROM session_events, LATERAL (SELECT mutation::jsonb) AS stored(m) ORDER BY event_id`,
     );
     // The message is named by its sequence, not its long id.
     expect(logged.rows).toEqual([
@@ -147,7 +147,8 @@ describe("parts as rows in PostgreSQL (DESIGN §10.6)", () => {
     await db.query(
       `INSERT INTO session_events (session_id, event_id, mutation, created_at)
        SELECT session_id, event_id + 2,
-              (mutation - 'message_sequence') || jsonb_build_object('message_id', ${"$"}1::text), created_at
+              ((mutation::jsonb - 'message_sequence') || jsonb_build_object('message_id', ${"$"}1::text))::json,
+              created_at
          FROM session_events ORDER BY event_id`,
       [MESSAGE],
     );

@@ -201,6 +201,3 @@ export function loggedMutation(mutation: UnsequencedMutation, commit: SessionCom
 
 /** `storedSnapshot` of a `messages` row aliased `m`, as SQL text (for tests that read rows directly). */
 export const STORED_MESSAGE_SNAPSHOT = storedSnapshot("m").sql;
-
-/** `replayedMutation` of a `session_events` row aliased `e`, as SQL text (the bus reads with `pg`). */
-export const REPLAYED_MUTATION = replayedMutation("e").sql;

@@ -38,7 +38,7 @@ import type { CommitObserver } from "./commit-observer.js";
 import { commitRevision } from "./commit-revision.js";
 import { feedInteraction } from "./interaction-json.js";
 import { INTERACTION_PAGE_ORDER, interactionPageSql } from "./interaction-page.js";
-import { replayedMutation, storedSnapshot } from "./message-parts.js";
+import { storedSnapshot } from "./message-parts.js";
 import { listQueuedPrompts, withdrawPrompt } from "./queued-prompts.js";
 import {
   type InteractionEventRow,
@@ -53,6 +53,7 @@ import {
   toSessionRecord,
 } from "./row-mapping.js";
 import { COMMAND_COLUMNS, enqueueCommand, queuedCommandRows, toSessionCommand } from "./session-commands.js";
+import { logEntriesBetween } from "./session-log.js";
 import { poolSqlClient, type SqlClient } from "./sql-client.js";
 import { columnList, valueList } from "./table-columns.js";
 import { ANSWERED_INTERACTION_COLUMNS, INTERACTION_RECORD_COLUMNS, SESSION_COLUMNS } from "./tables.js";
@@ -237,10 +238,9 @@ export class PrismaSessionStore implements SessionStore {
   }
 
   async listEvents(session_id: string, after_event_id: number, limit: number): Promise<SessionEvent[]> {
-    const rows = await this.#read<SessionEventRow>(Prisma.sql`
-      SELECT e.session_id, e.event_id, ${replayedMutation("e")} AS mutation FROM session_events e
-       WHERE e.session_id = ${session_id} AND e.event_id > ${after_event_id}::int
-       ORDER BY e.event_id LIMIT ${limit}::int`);
+    const rows = await this.#read<SessionEventRow>(
+      logEntriesBetween({ session_id, after: after_event_id, limit }),
+    );
     return rows.map(toSessionEvent);
   }
 

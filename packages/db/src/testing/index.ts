@@ -1,5 +1,6 @@
 export { turnLeaseHolder } from "../leases/turn-lease-holder.js";
-export { REPLAYED_MUTATION, STORED_MESSAGE_SNAPSHOT } from "../session-store/message-parts.js";
+export { STORED_MESSAGE_SNAPSHOT } from "../session-store/message-parts.js";
+export { LOG_ENTRIES, logEntriesBetween } from "../session-store/session-log.js";
 export { resolveTestAdminUrl, TEST_ADMIN_URL_ENV } from "./admin-url.js";
 export { findNatsServer, type PrivateNats, startPrivateNats } from "./private-nats.js";
 export { createScratchDatabase, type ScratchDatabase } from "./scratch-database.js";

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { EventBus } from "../ports/event-bus.js";
 import type { InteractionEvent, SessionEvent, SessionStore } from "../ports/session-store.js";
-import type { SessionMutation } from "../schema/mutation.js";
+import type { SessionMutation, UnsequencedMutation } from "../schema/mutation.js";
 import { buildInteraction, buildSessionRecord, buildUserMessage, messageCommitOf } from "./fixtures.js";
 
 /** The notice a fault hook sees (the adapters' notices have this shape and more). */
@@ -297,6 +297,36 @@ export function runEventBusConformance(
       await a.publish({ session_events: next, interaction_events: [] });
       await until(() => seenByB.of(session_id).length >= 4);
       expect(seenByB.of(session_id)).toStrictEqual([...heard, ...lost, ...next]);
+    });
+
+    it("reads a commit's two mutations in another process, also when a notice ends between them", async () => {
+      const a = await startBus();
+      const b = await startBus();
+      const seenByB = record(b);
+      const session_id = sessionId("paired");
+      const [before] = await commitMessages(session_id, 1);
+      const preceding_mutation: UnsequencedMutation = {
+        mutation_id: "mutation:turn-start",
+        session_id,
+        created_at: 1,
+        variant: "turn",
+        type: "start",
+        turn_id: "turn:paired",
+        status: "running",
+      };
+      const paired = await subject.store.commit(
+        messageCommitOf(buildUserMessage({ session_id, message_id: "message:2", sequence: 2 }), {
+          preceding_mutation,
+        }),
+      );
+      if (!before || !paired.preceding_event || !paired.event) throw new Error("the commits logged nothing");
+      await a.publish({ session_events: [before, paired.preceding_event], interaction_events: [] });
+      await until(() => seenByB.of(session_id).length >= 2);
+      expect(seenByB.of(session_id)).toStrictEqual([before, paired.preceding_event]);
+      await a.publish({ session_events: [paired.event], interaction_events: [] });
+      await sentinel(a, session_id, 4, seenByB);
+      expect(seenByB.of(session_id)).toStrictEqual(await subject.store.listEvents(session_id, 0, 100));
+      expect(ids(seenByB.of(session_id))).toEqual([1, 2, 3, 4].map((id) => `${session_id}#${id}`));
     });
 
     it("after a dropped connection, reads what it missed and tells its listeners to resync", async () => {

@@ -103,6 +103,23 @@ export function describeEventConformance(context: ConformanceContext): void {
       expect(events.slice(0, 2)).toStrictEqual([result.preceding_event, result.event]);
     });
 
+    it("reads a two-mutation commit's entries one by one: from between them, up to a limit, each with its own time", async () => {
+      await createSession(context, SESSION);
+      const start = { ...turnStart(SESSION, "turn:t1"), created_at: T0 - 5 };
+      const paired = await context.store.commit(
+        messageCommitOf(userMessage(SESSION, 1), { preceding_mutation: start }),
+      );
+      await commitMessage(context, userMessage(SESSION, 2));
+      const [first, second] = [paired.preceding_event, paired.event];
+      expect(first?.mutation.created_at).toBe(T0 - 5);
+      expect(await context.store.listEvents(SESSION, 0, 1)).toStrictEqual([first]);
+      const fromBetween = await context.store.listEvents(SESSION, 1, 10);
+      expect(fromBetween.map((event) => event.event_id)).toEqual([2, 3]);
+      expect(fromBetween[0]).toStrictEqual(second);
+      expect(await context.store.listEvents(SESSION, 0, 2)).toStrictEqual([first, second]);
+      expect(await context.store.listEvents(SESSION, 3, 10)).toEqual([]);
+    });
+
     it("a rejected commit logs neither of its two mutations and spends no id", async () => {
       await createSession(context, SESSION);
       await commitMessage(context, userMessage(SESSION, 1));
