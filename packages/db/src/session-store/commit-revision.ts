@@ -1,5 +1,6 @@
 import {
   type CommitResult,
+  durableMutationId,
   hasCommandPart,
   type InteractionEvent,
   type InteractionRecord,
@@ -370,7 +371,11 @@ async function runRevision(client: SqlClient, commit: SessionCommit, now: number
   const sequenced = (json: string, id: number): SessionEvent => ({
     session_id: commit.session_id,
     event_id: id,
-    mutation: { ...(JSON.parse(json) as UnsequencedMutation), event_id: id } as SessionMutation,
+    mutation: {
+      ...(JSON.parse(json) as UnsequencedMutation),
+      event_id: id,
+      mutation_id: durableMutationId(commit.session_id, id),
+    } as SessionMutation,
   });
   const event = sequenced(mutationJson, event_id);
   if (precedingJson === null) return { event, interaction_events, ...claimed };

@@ -168,7 +168,6 @@ describe("a revision that reads commands, behind a write committed while it wait
         store.commit({
           ...finishCommit(session_id, "turn:t"),
           mutation: {
-            mutation_id: "mutation:finish",
             session_id,
             created_at: T0 + 3,
             variant: "turn",

@@ -10,6 +10,7 @@ import {
   interactionRecordsOf,
   messageMutationOf,
   partMutationOf,
+  sequenced,
 } from "@parley/session-core/testing";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
@@ -115,8 +116,8 @@ describe("parts as rows in PostgreSQL (DESIGN §10.6)", () => {
     expect(await store.getMessage(SESSION, MESSAGE)).toStrictEqual(second);
     // Both entries come back whole: the message as stored now, type, turn and sequence from the rows.
     expect((await store.listEvents(SESSION, 0, 10)).map((event) => event.mutation)).toStrictEqual([
-      { ...messageMutationOf(first), event_id: 1, message: second },
-      { ...partMutationOf(second, completed), event_id: 2 },
+      { ...sequenced(messageMutationOf(first), 1), message: second },
+      sequenced(partMutationOf(second, completed), 2),
     ]);
     // The snapshot holds neither the parts nor what the row's columns hold.
     const message = await db.query(
@@ -133,7 +134,7 @@ describe("parts as rows in PostgreSQL (DESIGN §10.6)", () => {
     );
     const logged = await db.query(
       `SELECT event_id, m ? 'part' AS part, m ? 'message' AS message,
-              m ?| ARRAY['session_id', 'event_id', 'created_at'] AS columns,
+              m ?| ARRAY['session_id', 'event_id', 'created_at', 'mutation_id'] AS columns,
               m ?| ARRAY['type', 'turn_id', 'sequence', 'message_id'] AS repeated,
               m->'message_sequence' AS message_sequence
          FROM session_events, LATERAL (SELECT mutation::jsonb) AS stored(m) ORDER BY event_id`,
@@ -152,8 +153,9 @@ describe("parts as rows in PostgreSQL (DESIGN §10.6)", () => {
          FROM session_events ORDER BY event_id`,
       [MESSAGE],
     );
+    // The copies are other events: their ids (and the mutation ids derived from them) differ.
     const replayed = (await store.listEvents(SESSION, 0, 10)).map(
-      ({ mutation: { event_id, ...rest } }) => rest,
+      ({ mutation: { event_id, mutation_id, ...rest } }) => rest,
     );
     expect(replayed.slice(2)).toStrictEqual(replayed.slice(0, 2));
   });
@@ -211,7 +213,7 @@ describe("parts as rows in PostgreSQL (DESIGN §10.6)", () => {
     }
     expect(await store.getMessage(SESSION, MESSAGE)).toStrictEqual(message);
     expect((await store.listEvents(SESSION, 0, 10)).map((event) => event.mutation)).toStrictEqual([
-      { ...messageMutationOf(message), event_id: 1 },
+      sequenced(messageMutationOf(message), 1),
     ]);
   });
 
@@ -255,7 +257,12 @@ describe("parts as rows in PostgreSQL (DESIGN §10.6)", () => {
     for (const [index, mutation] of legacy.entries()) {
       await db.query(
         "INSERT INTO session_events (session_id, event_id, mutation, created_at) VALUES ($1, $2, $3, $4)",
-        [SESSION, index + 1, JSON.stringify({ ...mutation, event_id: index + 1 }), mutation.created_at],
+        [
+          SESSION,
+          index + 1,
+          JSON.stringify({ ...mutation, event_id: index + 1, mutation_id: `mutation:legacy-${index + 1}` }),
+          mutation.created_at,
+        ],
       );
     }
     await db.query("UPDATE sessions SET last_event_id = 2");
@@ -266,8 +273,9 @@ describe("parts as rows in PostgreSQL (DESIGN §10.6)", () => {
     const events = await store.listEvents(SESSION, 0, 10);
     // Revision 1's message as stored now: revision 2, its tool `completed`.
     expect(events.map((event) => event.mutation)).toStrictEqual([
-      { ...messageMutationOf(first), event_id: 1, message: second },
-      { ...partMutationOf(second, completed), event_id: 2 },
+      // Entries of a release before keep the ids they were published with.
+      { ...messageMutationOf(first), event_id: 1, mutation_id: "mutation:legacy-1", message: second },
+      { ...partMutationOf(second, completed), event_id: 2, mutation_id: "mutation:legacy-2" },
     ]);
     const inline = await db.query(
       `SELECT (SELECT count(*)::int FROM messages WHERE snapshot ? 'parts') AS messages,

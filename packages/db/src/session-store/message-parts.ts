@@ -60,8 +60,10 @@ function storedPart(alias: string): Prisma.Sql {
  */
 export function replayedMutation(alias: string): Prisma.Sql {
   const e = Prisma.raw(alias);
-  // The row's columns first, then what it names (`mutation` holds neither).
-  const logged = Prisma.sql`((${e}.mutation - 'message_sequence') || jsonb_build_object('session_id', ${e}.session_id,
+  // The id derived from the event's (`durableMutationId`; an entry of a release before holds its own,
+  // which wins), the entry, the row's columns, then what it names (`mutation` holds neither).
+  const logged = Prisma.sql`(jsonb_build_object('mutation_id', 'mutation:' || ${e}.session_id || ':' || ${e}.event_id)
+      || (${e}.mutation - 'message_sequence') || jsonb_build_object('session_id', ${e}.session_id,
       'event_id', ${e}.event_id, 'created_at', ${e}.created_at))`;
   // The named message, by its key `(session_id, sequence)`: an older entry's `message_id` gives the
   // sequence (COALESCE reads it only for such an entry). Not an OR of both: it reads no index range.
@@ -182,7 +184,8 @@ export function partsWrite(commit: SessionCommit): Prisma.Sql | null {
  * what it need not hold it does not.
  */
 export function loggedMutation(mutation: UnsequencedMutation, commit: SessionCommit): object {
-  const logged = { ...mutation, session_id: undefined };
+  // No `mutation_id` either: it is derived from the event id (`durableMutationId`).
+  const logged = { ...mutation, session_id: undefined, mutation_id: undefined };
   const snapshot = commit.message?.snapshot;
   if (snapshot === undefined || !("message_id" in mutation) || mutation.message_id !== snapshot.message_id) {
     return logged;

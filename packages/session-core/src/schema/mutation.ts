@@ -103,9 +103,21 @@ export function isLiveMutation(mutation: SessionMutation): boolean {
   return "live" in mutation && mutation.live === true;
 }
 
-/** A mutation before the store assigned its `event_id`. */
+/**
+ * A mutation before the store sequenced it: the store assigns its `event_id` and, from that, its
+ * `mutation_id` (`durableMutationId`).
+ */
 export type UnsequencedMutation = SessionMutation extends infer M
   ? M extends SessionMutation
-    ? Omit<M, "event_id">
+    ? Omit<M, "event_id" | "mutation_id">
     : never
   : never;
+
+/**
+ * The `mutation_id` of a durable mutation: its session's id and its own event id, which identify it
+ * already. Derived, so the replay log does not store it (a random id took 42 bytes of every entry).
+ * A live mutation, which has no event id of its own, has a random one.
+ */
+export function durableMutationId(session_id: string, event_id: number): string {
+  return `mutation:${session_id}:${event_id}`;
+}

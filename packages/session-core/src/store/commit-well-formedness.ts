@@ -62,7 +62,7 @@ export function assertCommitWellFormed(commit: SessionCommit): void {
   }
   for (const mutation of [commit.preceding_mutation, commit.mutation]) {
     if (mutation && mutation.session_id !== session_id) {
-      throw malformed(commit, `carries mutation ${mutation.mutation_id} of session ${mutation.session_id}`);
+      throw malformed(commit, `carries a ${mutation.variant} mutation of session ${mutation.session_id}`);
     }
   }
   if (commit.preceding_mutation && !commit.mutation) {

@@ -306,7 +306,6 @@ export function runEventBusConformance(
       const session_id = sessionId("paired");
       const [before] = await commitMessages(session_id, 1);
       const preceding_mutation: UnsequencedMutation = {
-        mutation_id: "mutation:turn-start",
         session_id,
         created_at: 1,
         variant: "turn",

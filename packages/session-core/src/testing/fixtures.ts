@@ -2,7 +2,7 @@ import type { InteractionRecord, SessionCommit } from "../ports/session-store.js
 import type { Interaction, InteractionStatus } from "../schema/interaction.js";
 import type { JsonValue } from "../schema/json.js";
 import type { AssistantMessage, SessionMessage, UserMessage } from "../schema/messages.js";
-import type { UnsequencedMutation } from "../schema/mutation.js";
+import { durableMutationId, type SessionMutation, type UnsequencedMutation } from "../schema/mutation.js";
 import type { AssistantPart, TextPart, ToolPart } from "../schema/parts.js";
 import type { SessionRecord } from "../schema/session.js";
 
@@ -142,7 +142,6 @@ export function messageMutationOf(
 ): UnsequencedMutation {
   return {
     variant: "message",
-    mutation_id: `mutation:${message.message_id}:${message.revision}`,
     session_id: message.session_id,
     created_at,
     type: message.type,
@@ -154,11 +153,19 @@ export function messageMutationOf(
   };
 }
 
+/** `mutation` as the store hands it back once it is event `event_id`: with that id and the id derived from it. */
+export function sequenced(mutation: UnsequencedMutation, event_id: number): SessionMutation {
+  return {
+    ...mutation,
+    event_id,
+    mutation_id: durableMutationId(mutation.session_id, event_id),
+  } as SessionMutation;
+}
+
 /** The `part` mutation announcing one part of an assistant message at its current revision. */
 export function partMutationOf(message: AssistantMessage, part: AssistantPart): UnsequencedMutation {
   return {
     variant: "part",
-    mutation_id: `mutation:${message.message_id}:${message.revision}:${part.part_id}`,
     session_id: message.session_id,
     created_at: message.updated_at,
     type: part.type,

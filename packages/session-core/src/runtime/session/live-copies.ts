@@ -77,8 +77,8 @@ interface LiveStateDeps {
   session_id: string;
   bus: EventBus;
   logger: RuntimeLogger | undefined;
-  /** A fresh mutation base (id, session, time). */
-  mutationBase(now: number): MutationBase;
+  /** A new random `mutation_id` (a live mutation has no event id to derive one from). */
+  liveMutationId(): string;
 }
 
 /**
@@ -157,12 +157,14 @@ export class LiveState {
     return { event_id: this.#lastEventId ?? 0, live: true as const };
   }
 
-  #publish(now: number, build: (base: MutationBase) => SessionMutation): void {
+  #publish(now: number, build: (base: MutationBase) => Omit<SessionMutation, "mutation_id">): void {
     // Before this process committed anything of the session it does not know which durable event a
     // live mutation would follow; a subscriber would drop it anyway, so none is sent.
     if (this.#lastEventId === undefined) return;
     try {
-      this.#deps.bus.publishLive(build(this.#deps.mutationBase(now)));
+      const base = { session_id: this.#deps.session_id, created_at: now };
+      const mutation = { ...build(base), mutation_id: this.#deps.liveMutationId() };
+      this.#deps.bus.publishLive(mutation as SessionMutation);
     } catch (error) {
       // Best effort by contract: the next checkpoint carries its persisted form.
       this.#deps.logger?.warn(

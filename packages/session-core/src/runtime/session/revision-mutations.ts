@@ -9,9 +9,11 @@ import type { UnsequencedMutation } from "../../schema/mutation.js";
 import type { AssistantPart } from "../../schema/parts.js";
 import type { AssistantTransition, MutationSpec } from "../transitions/transition.js";
 
-/** What every mutation carries besides its change (`event_id` is assigned at commit). */
+/**
+ * What every mutation carries besides its change (`event_id` and `mutation_id` are assigned at
+ * commit; a live mutation gets a random `mutation_id` when it is published).
+ */
 export interface MutationBase {
-  mutation_id: string;
   session_id: string;
   created_at: number;
 }

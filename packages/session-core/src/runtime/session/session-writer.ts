@@ -76,7 +76,7 @@ export class SessionWriter {
       session_id: deps.session_id,
       bus: deps.bus,
       logger: deps.logger,
-      mutationBase: (now) => this.newMutationBase(now),
+      liveMutationId: () => this.#deps.ids.mutation(),
     });
   }
 
@@ -345,7 +345,7 @@ export class SessionWriter {
   }
 
   newMutationBase(now: number) {
-    return { mutation_id: this.#deps.ids.mutation(), session_id: this.session_id, created_at: now };
+    return { session_id: this.session_id, created_at: now };
   }
 
   async #commitAndPublish(

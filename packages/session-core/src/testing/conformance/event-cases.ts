@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
 import type { InteractionEvent } from "../../ports/session-store.js";
-import type { SessionMutation, UnsequencedMutation } from "../../schema/mutation.js";
-import { buildInteraction, buildUserMessage, messageCommitOf, messageMutationOf, T0 } from "../fixtures.js";
+import type { UnsequencedMutation } from "../../schema/mutation.js";
+import {
+  buildInteraction,
+  buildUserMessage,
+  messageCommitOf,
+  messageMutationOf,
+  sequenced,
+  T0,
+} from "../fixtures.js";
 import { assistantWithTools, type ConformanceContext, commitMessage, createSession } from "./context.js";
 
 const SESSION = "session:a";
@@ -14,7 +21,6 @@ function userMessage(session_id: string, sequence: number) {
 function turnStart(session_id: string, turn_id: string): UnsequencedMutation {
   return {
     variant: "turn",
-    mutation_id: `mutation:${turn_id}:start`,
     session_id,
     created_at: T0,
     turn_id,
@@ -76,7 +82,7 @@ export function describeEventConformance(context: ConformanceContext): void {
       await createSession(context, SESSION);
       const message = userMessage(SESSION, 1);
       const result = await commitMessage(context, message);
-      const expected = { ...messageMutationOf(message), event_id: 1 } as SessionMutation;
+      const expected = sequenced(messageMutationOf(message), 1);
       expect(result.event).toStrictEqual({ session_id: SESSION, event_id: 1, mutation: expected });
       expect(await context.store.listEvents(SESSION, 0, 10)).toStrictEqual([result.event]);
     });
@@ -90,12 +96,12 @@ export function describeEventConformance(context: ConformanceContext): void {
       expect(result.preceding_event).toStrictEqual({
         session_id: SESSION,
         event_id: 2,
-        mutation: { ...start, event_id: 2 } as SessionMutation,
+        mutation: sequenced(start, 2),
       });
       expect(result.event).toStrictEqual({
         session_id: SESSION,
         event_id: 3,
-        mutation: { ...messageMutationOf(message), event_id: 3 } as SessionMutation,
+        mutation: sequenced(messageMutationOf(message), 3),
       });
       const next = await commitMessage(context, userMessage(SESSION, 3));
       expect(next.event?.event_id).toBe(4);
@@ -168,8 +174,9 @@ export function describeEventConformance(context: ConformanceContext): void {
         Array.from({ length: 20 }, (_, index) => index + 1),
       );
       for (const [index, message] of messages.entries()) {
-        const logged = events.find((event) => event.event_id === results[index]?.event?.event_id);
-        expect(logged?.mutation.mutation_id).toBe(messageMutationOf(message).mutation_id);
+        const event_id = results[index]?.event?.event_id ?? 0;
+        const logged = events.find((event) => event.event_id === event_id);
+        expect(logged?.mutation).toStrictEqual(sequenced(messageMutationOf(message), event_id));
       }
     });
 

@@ -1,13 +1,15 @@
 import { describe, expect, it } from "vitest";
 import type { ActionMessage, SessionMessage } from "../../schema/messages.js";
-import type { SessionMutation, UnsequencedMutation } from "../../schema/mutation.js";
+import type { UnsequencedMutation } from "../../schema/mutation.js";
 import { inJsonbKeyOrder } from "../../store/jsonb-key-order.js";
 import {
   buildAssistantMessage,
   buildToolPart,
   buildUserMessage,
   messageCommitOf,
+  messageMutationOf,
   partMutationOf,
+  sequenced,
 } from "../fixtures.js";
 import { type ConformanceContext, commitMessage, createSession } from "./context.js";
 import { everyMessageKind, richAssistantMessage } from "./rich-messages.js";
@@ -207,7 +209,7 @@ export function describeMessageConformance(context: ConformanceContext): void {
       expect((await context.store.listMessages(SESSION, { limit: 10 })).items).toStrictEqual(messages);
       const events = await context.store.listEvents(SESSION, 0, 10);
       expect(events.map((event) => event.mutation)).toStrictEqual(
-        messages.map((message, index) => ({ ...messageCommitOf(message).mutation, event_id: index + 1 })),
+        messages.map((message, index) => sequenced(messageMutationOf(message), index + 1)),
       );
     });
 
@@ -222,7 +224,6 @@ export function describeMessageConformance(context: ConformanceContext): void {
         {
           ...base,
           variant: "delta",
-          mutation_id: "mutation:delta",
           type: "text",
           message_id: "message:1",
           turn_id: "turn:1",
@@ -233,7 +234,6 @@ export function describeMessageConformance(context: ConformanceContext): void {
         {
           ...base,
           variant: "turn",
-          mutation_id: "mutation:turn-start",
           type: "start",
           turn_id: "turn:1",
           status: "running",
@@ -241,7 +241,6 @@ export function describeMessageConformance(context: ConformanceContext): void {
         {
           ...base,
           variant: "turn",
-          mutation_id: "mutation:turn-finish",
           type: "finish",
           turn_id: "turn:1",
           status: "failed",
@@ -251,18 +250,16 @@ export function describeMessageConformance(context: ConformanceContext): void {
         {
           ...base,
           variant: "session",
-          mutation_id: "mutation:config",
           type: "config",
           approval_mode: "always-allow",
           effective_approval_mode: "ask",
           model_id: "model:b",
           effective_model_id: "model:a",
         },
-        { ...base, variant: "session", mutation_id: "mutation:title", type: "title", title: "新标题" },
+        { ...base, variant: "session", type: "title", title: "新标题" },
         {
           ...base,
           variant: "session",
-          mutation_id: "mutation:closed",
           type: "closed",
           closed_at: base.created_at + 1,
         },
@@ -270,7 +267,7 @@ export function describeMessageConformance(context: ConformanceContext): void {
       for (const mutation of mutations) await context.store.commit({ session_id: SESSION, mutation });
       const events = await context.store.listEvents(SESSION, 0, 20);
       expect(events.map((event) => event.mutation)).toStrictEqual(
-        mutations.map((mutation, index) => ({ ...mutation, event_id: index + 1 }) as SessionMutation),
+        mutations.map((mutation, index) => sequenced(mutation, index + 1)),
       );
     });
 
