@@ -59,7 +59,8 @@ function sessionPatchAssignments(commit: SessionCommit): Prisma.Sql[] {
  * The optimistic message write as a CTE body: an insert at expected revision 0 (a taken id or
  * sequence raises the unique violation `rejectionOf` reads), else an update only while the stored
  * revision is the expected one. It runs only when the session row was locked (`updated` has a
- * row), i.e. after the lock. The row is `storedMessage` (an assistant message's parts are rows).
+ * row), i.e. after the lock. The row is `storedMessage` (an assistant message's parts are rows,
+ * keyed by the stored message's `sequence`, which it returns).
  */
 function messageWrite(snapshot: SessionMessage, expected_revision: number): Prisma.Sql {
   const row = storedMessage(snapshot);
@@ -68,7 +69,7 @@ function messageWrite(snapshot: SessionMessage, expected_revision: number): Pris
       INSERT INTO messages (${columnList(MESSAGE_COLUMNS)})
       SELECT ${valueList(MESSAGE_COLUMNS, row)}
        WHERE EXISTS (SELECT 1 FROM updated)
-      RETURNING 1`;
+      RETURNING sequence`;
   }
   const { revision, status, turn_id, updated_at, snapshot: stored } = row;
   const changed = assignmentList(MESSAGE_COLUMNS, {
@@ -82,7 +83,7 @@ function messageWrite(snapshot: SessionMessage, expected_revision: number): Pris
     UPDATE messages SET ${Prisma.join(changed, ", ")}
      WHERE session_id = ${snapshot.session_id} AND message_id = ${snapshot.message_id}
        AND revision = ${expected_revision}::int AND EXISTS (SELECT 1 FROM updated)
-    RETURNING 1`;
+    RETURNING sequence`;
 }
 
 /** Message and part sequence of each record's tool part, when the commit's snapshot holds it. */
@@ -132,8 +133,9 @@ function interactionsWrite(commit: SessionCommit, accepted: Prisma.Sql): Prisma.
                     (SELECT m.sequence FROM messages m
                       WHERE m.session_id = r.session_id AND m.message_id = r.message_id), 0)`,
     part_sequence: Prisma.sql`COALESCE(r.part_sequence,
-                    (SELECT p.sequence FROM message_parts p
-                      WHERE p.session_id = r.session_id AND p.message_id = r.message_id
+                    (SELECT p.sequence FROM messages m
+                       JOIN message_parts p ON p.session_id = m.session_id AND p.message_sequence = m.sequence
+                      WHERE m.session_id = r.session_id AND m.message_id = r.message_id
                         AND p.body->>'tool_call_id' = r.tool_call_id LIMIT 1), 0)`,
   };
   const selected = Object.keys(INTERACTION_WRITTEN_COLUMNS).map(

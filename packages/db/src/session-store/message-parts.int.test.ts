@@ -103,15 +103,17 @@ describe("parts as rows in PostgreSQL (DESIGN §10.6)", () => {
     });
 
     const rows = await db.query(
-      `SELECT part_id, sequence, revision, body ? 'interactions' AS interactions,
-              body ?| ARRAY['part_id', 'sequence'] AS columns
+      `SELECT message_sequence, message_id, part_id, sequence, revision,
+              body ? 'interactions' AS interactions, body ?| ARRAY['part_id', 'sequence'] AS columns
          FROM message_parts ORDER BY sequence`,
     );
     // The text part was written once, by revision 1; the tool part again by revision 2, without its
-    // Interaction, which its `interactions` row holds. A body leaves out what the columns hold.
+    // Interaction, which its `interactions` row holds. A body leaves out what the columns hold, and
+    // a row names its message by the message's sequence, not by its long id.
+    const named = { message_sequence: second.sequence, message_id: null };
     expect(rows.rows).toEqual([
-      { part_id: text.part_id, sequence: 1, revision: 1, interactions: false, columns: false },
-      { part_id: completed.part_id, sequence: 2, revision: 2, interactions: false, columns: false },
+      { ...named, part_id: text.part_id, sequence: 1, revision: 1, interactions: false, columns: false },
+      { ...named, part_id: completed.part_id, sequence: 2, revision: 2, interactions: false, columns: false },
     ]);
     expect(await store.getMessage(SESSION, MESSAGE)).toStrictEqual(second);
     // Both entries come back whole: the message as stored now, type, turn and sequence from the rows.

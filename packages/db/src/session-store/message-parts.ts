@@ -23,28 +23,31 @@ export function storedSnapshot(alias: string): Prisma.Sql {
   return Prisma.sql`jsonb_strip_nulls(jsonb_build_object(${header}))
       || ${m}.snapshot
       || CASE WHEN ${m}.type = 'assistant'
-           THEN jsonb_build_object('parts', ${partsOf(Prisma.sql`${m}.session_id`, Prisma.sql`${m}.message_id`)})
+           THEN jsonb_build_object('parts', ${partsOf(alias)})
            ELSE '{}'::jsonb END`;
 }
 
-/** The stored parts of one message, in order, as a JSON array. */
-function partsOf(session_id: Prisma.Sql, message_id: Prisma.Sql): Prisma.Sql {
-  return Prisma.sql`COALESCE((SELECT jsonb_agg(${storedPart("p")} ORDER BY p.sequence) FROM message_parts p
-                     WHERE p.session_id = ${session_id} AND p.message_id = ${message_id}), '[]'::jsonb)`;
+/** The stored parts of the `messages` row aliased `alias`, in order, as a JSON array. */
+function partsOf(alias: string): Prisma.Sql {
+  const m = Prisma.raw(alias);
+  return Prisma.sql`COALESCE((SELECT jsonb_agg(${storedPart("p", alias)} ORDER BY p.sequence) FROM message_parts p
+                     WHERE p.session_id = ${m}.session_id AND p.message_sequence = ${m}.sequence), '[]'::jsonb)`;
 }
 
 /**
- * A `message_parts` row (aliased `alias`) as the part: its body with the `part_id` and `sequence`
- * its columns hold, a tool part with its Interactions, in order.
+ * A `message_parts` row (aliased `alias`) of the `messages` row aliased `message` as the part: its
+ * body with the `part_id` and `sequence` its columns hold, a tool part with its Interactions, in
+ * order.
  */
-function storedPart(alias: string): Prisma.Sql {
+function storedPart(alias: string, message: string): Prisma.Sql {
   const p = Prisma.raw(alias);
+  const m = Prisma.raw(message);
   const part = Prisma.sql`(${p}.body || jsonb_build_object('part_id', ${p}.part_id, 'sequence', ${p}.sequence))`;
   return Prisma.sql`CASE WHEN ${p}.body->>'type' = 'tool'
       THEN ${part} || (SELECT CASE WHEN count(*) = 0 THEN '{}'::jsonb
                                      ELSE jsonb_build_object('interactions', jsonb_agg(${interactionJson("i")} ORDER BY i.ordinal)) END
                           FROM interactions i
-                         WHERE i.session_id = ${p}.session_id AND i.message_id = ${p}.message_id
+                         WHERE i.session_id = ${m}.session_id AND i.message_id = ${m}.message_id
                            AND i.tool_call_id = ${p}.body->>'tool_call_id')
       ELSE ${part} END`;
 }
@@ -74,10 +77,10 @@ export function replayedMutation(alias: string): Prisma.Sql {
   return Prisma.sql`${logged} || CASE
       WHEN ${e}.mutation->>'variant' = 'part' AND NOT ${e}.mutation ? 'part'
         THEN COALESCE(
-               (SELECT jsonb_build_object('part', ${storedPart("p")}, 'type', p.body->'type', 'message_id', m.message_id)
+               (SELECT jsonb_build_object('part', ${storedPart("p", "m")}, 'type', p.body->'type', 'message_id', m.message_id)
                        || ${turnOf("m")}
                   FROM messages m
-                  JOIN message_parts p ON p.session_id = m.session_id AND p.message_id = m.message_id
+                  JOIN message_parts p ON p.session_id = m.session_id AND p.message_sequence = m.sequence
                  WHERE ${named} AND p.part_id = ${e}.mutation->>'part_id'),
                jsonb_build_object('part', NULL))
       WHEN ${e}.mutation->>'variant' = 'message' AND NOT ${e}.mutation ? 'message'
@@ -161,15 +164,16 @@ export function partsWrite(commit: SessionCommit): Prisma.Sql | null {
   if (!snapshot || parts.length === 0) return null;
   const values = Prisma.sql`jsonb_to_recordset(${JSON.stringify(parts)}::jsonb) AS v(part_id text, sequence int, body jsonb)`;
   return Prisma.sql`, part_values AS MATERIALIZED (
-      SELECT v.part_id, v.sequence, v.body FROM written, ${values}
+      SELECT written.sequence AS message_sequence, v.part_id, v.sequence, v.body FROM written, ${values}
     ), parts_updated AS (
       UPDATE message_parts p SET sequence = v.sequence, revision = ${snapshot.revision}::int, body = v.body
         FROM part_values v
-       WHERE p.session_id = ${snapshot.session_id} AND p.message_id = ${snapshot.message_id} AND p.part_id = v.part_id
+       WHERE p.session_id = ${snapshot.session_id} AND p.message_sequence = v.message_sequence
+         AND p.part_id = v.part_id
       RETURNING p.part_id
     ), parted AS (
-      INSERT INTO message_parts (session_id, message_id, part_id, sequence, revision, body)
-      SELECT ${snapshot.session_id}, ${snapshot.message_id}, v.part_id, v.sequence, ${snapshot.revision}::int, v.body
+      INSERT INTO message_parts (session_id, message_sequence, part_id, sequence, revision, body)
+      SELECT ${snapshot.session_id}, v.message_sequence, v.part_id, v.sequence, ${snapshot.revision}::int, v.body
         FROM part_values v
        WHERE v.part_id NOT IN (SELECT part_id FROM parts_updated)
     )`;
