@@ -66,7 +66,7 @@ describe("keys and indexes of session data", () => {
     expect(withoutSession).toEqual([]);
   });
 
-  it("the indexes by state are partial: Turns to drive, open assistant messages, queued commands", async () => {
+  it("the indexes by state are partial: Turns to drive, open assistant messages, queued commands, request ids", async () => {
     const { rows } = await client.query<{ index: string; columns: string; predicate: string }>(`
       SELECT i.relname AS index,
              (SELECT string_agg(a.attname, ', ' ORDER BY k.position)
@@ -91,6 +91,11 @@ describe("keys and indexes of session data", () => {
         index: "session_commands_queued_kind_idx",
         columns: "kind, session_id",
         predicate: "(status = 'queued'::text)",
+      },
+      {
+        index: "session_commands_request_idx",
+        columns: "session_id, request_id",
+        predicate: "(request_id IS NOT NULL)",
       },
       {
         index: "turns_state_updated_at_idx",

@@ -91,7 +91,7 @@ export function commandCtes(commit: SessionCommit, accepted: Prisma.Sql, now: nu
     const retried =
       command.request_id === null
         ? Prisma.empty
-        : Prisma.sql`ON CONFLICT (session_id, request_id) DO NOTHING`;
+        : Prisma.sql`ON CONFLICT (session_id, request_id) WHERE request_id IS NOT NULL DO NOTHING`;
     parts.push(Prisma.sql`, start_busy AS (
       SELECT EXISTS (SELECT 1 FROM sessions WHERE session_id = ${session_id} AND active_turn_id IS NOT NULL)
           OR EXISTS (SELECT 1 FROM session_commands WHERE session_id = ${session_id} AND status = 'queued') AS busy

@@ -126,7 +126,7 @@ export async function enqueueCommand(
       )${update}, inserted AS (
         INSERT INTO session_commands (${COMMAND_COLUMNS})
         SELECT ${values} FROM plan
-        ON CONFLICT (session_id, request_id) DO NOTHING
+        ON CONFLICT (session_id, request_id) WHERE request_id IS NOT NULL DO NOTHING
         RETURNING ${COMMAND_COLUMNS}
       )${prompt ? queuedTurn(session_id) : Prisma.empty}
       SELECT 'inserted' AS outcome, (SELECT auto_titled FROM plan) AS auto_titled, inserted.* FROM inserted
