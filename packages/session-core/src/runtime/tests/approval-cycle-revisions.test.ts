@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { SessionCommit } from "../../ports/session-store.js";
-import { isLiveMutation, type SessionMutation, sessionMutationSchema } from "../../schema/mutation.js";
+import {
+  durableMutationId,
+  isLiveMutation,
+  type SessionMutation,
+  sessionMutationSchema,
+} from "../../schema/mutation.js";
 import { RuntimeHarness } from "../../testing/runtime-harness.js";
 import { createScriptedModel } from "../../testing/scripted-model.js";
 import { createApprovalTool } from "./tools.js";
@@ -124,6 +129,16 @@ describe("the revisions of one approval cycle", () => {
         .filter((mutation) => !sessionMutationSchema.safeParse(mutation).success),
     ).toEqual([]);
     expect(harness.mutations(session.id).some(isLiveMutation)).toBe(false);
+    // A durable mutation's id is derived from its event id (the log does not store it); each live
+    // one has an id of its own, which no durable mutation has.
+    const durable = harness.mutations(session.id);
+    expect(durable.map((mutation) => mutation.mutation_id)).toEqual(
+      durable.map((mutation) => durableMutationId(session.id, mutation.event_id)),
+    );
+    const liveIds = harness.liveMutations(session.id).map((mutation) => mutation.mutation_id);
+    expect(new Set([...liveIds, ...durable.map((mutation) => mutation.mutation_id)]).size).toBe(
+      liveIds.length + durable.length,
+    );
     const [assistant] = await harness.assistants(session.id);
     expect(assistant?.parts.map((part) => part.type)).toEqual(["step-start", "tool", "step-start", "text"]);
     // Durable states of the tool: `input-streaming` and `ready` were live only.
