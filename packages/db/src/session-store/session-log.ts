@@ -45,7 +45,7 @@ export function logRowOf(commit: SessionCommit): LogRow | null {
 /**
  * FROM clause: each `session_events` row `s` expanded into its entries `e`, in order `ORDER BY
  * s.event_id, n.position`. A row's entries end at its key: the entry at `position` of `count` has
- * the id `s.event_id - count + position`. A query bounds the rows by key (`logRowsBetween`) as well
+ * the id `s.event_id - count + position`. A query bounds the rows by key (`logEntriesBetween`) as well
  * as the entries, so that it reads the key's index range.
  */
 export const LOG_ENTRIES = `session_events s
@@ -58,7 +58,7 @@ export const LOG_ENTRIES = `session_events s
                              COALESCE((n.value->>'created_at')::bigint, s.created_at) AS created_at) AS e`;
 
 /** The order of `LOG_ENTRIES`: by row key, then position in the row (the entries' ids in order). */
-export const LOG_ENTRIES_ORDER = "ORDER BY s.event_id, n.position";
+const LOG_ENTRIES_ORDER = "ORDER BY s.event_id, n.position";
 
 /**
  * The entries of session `session_id` with ids in (`after`, `up_to`], oldest first, at most `limit`:

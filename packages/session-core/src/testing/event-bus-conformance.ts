@@ -1,8 +1,14 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { EventBus } from "../ports/event-bus.js";
 import type { InteractionEvent, SessionEvent, SessionStore } from "../ports/session-store.js";
-import type { SessionMutation, UnsequencedMutation } from "../schema/mutation.js";
-import { buildInteraction, buildSessionRecord, buildUserMessage, messageCommitOf } from "./fixtures.js";
+import type { SessionMutation } from "../schema/mutation.js";
+import {
+  buildInteraction,
+  buildSessionRecord,
+  buildUserMessage,
+  messageCommitOf,
+  turnStartMutation,
+} from "./fixtures.js";
 
 /** The notice a fault hook sees (the adapters' notices have this shape and more). */
 export interface ConformanceNotice {
@@ -305,17 +311,9 @@ export function runEventBusConformance(
       const seenByB = record(b);
       const session_id = sessionId("paired");
       const [before] = await commitMessages(session_id, 1);
-      const preceding_mutation: UnsequencedMutation = {
-        session_id,
-        created_at: 1,
-        variant: "turn",
-        type: "start",
-        turn_id: "turn:paired",
-        status: "running",
-      };
       const paired = await subject.store.commit(
         messageCommitOf(buildUserMessage({ session_id, message_id: "message:2", sequence: 2 }), {
-          preceding_mutation,
+          preceding_mutation: turnStartMutation(session_id, "turn:paired"),
         }),
       );
       if (!before || !paired.preceding_event || !paired.event) throw new Error("the commits logged nothing");

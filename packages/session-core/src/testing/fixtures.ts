@@ -153,6 +153,11 @@ export function messageMutationOf(
   };
 }
 
+/** A Turn's `start` mutation (what a commit can log before the Turn's first user message). */
+export function turnStartMutation(session_id: string, turn_id: string): UnsequencedMutation {
+  return { variant: "turn", session_id, created_at: T0, turn_id, type: "start", status: "running" };
+}
+
 /** `mutation` as the store hands it back once it is event `event_id`: with that id and the id derived from it. */
 export function sequenced(mutation: UnsequencedMutation, event_id: number): SessionMutation {
   return {

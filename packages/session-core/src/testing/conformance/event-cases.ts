@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import type { InteractionEvent } from "../../ports/session-store.js";
-import type { UnsequencedMutation } from "../../schema/mutation.js";
 import {
   buildInteraction,
   buildUserMessage,
@@ -8,6 +7,7 @@ import {
   messageMutationOf,
   sequenced,
   T0,
+  turnStartMutation,
 } from "../fixtures.js";
 import { assistantWithTools, type ConformanceContext, commitMessage, createSession } from "./context.js";
 
@@ -15,18 +15,6 @@ const SESSION = "session:a";
 
 function userMessage(session_id: string, sequence: number) {
   return buildUserMessage({ session_id, message_id: `message:${session_id}:${sequence}`, sequence });
-}
-
-/** A Turn's `start` mutation (what a commit can log before the Turn's first user message). */
-function turnStart(session_id: string, turn_id: string): UnsequencedMutation {
-  return {
-    variant: "turn",
-    session_id,
-    created_at: T0,
-    turn_id,
-    type: "start",
-    status: "running",
-  };
 }
 
 /** A commit creating one pending interaction (in a new message) with its admin feed entry. */
@@ -90,7 +78,7 @@ export function describeEventConformance(context: ConformanceContext): void {
     it("logs a preceding mutation just before the mutation in the same commit, with consecutive ids", async () => {
       await createSession(context, SESSION);
       await commitMessage(context, userMessage(SESSION, 1));
-      const start = turnStart(SESSION, "turn:t1");
+      const start = turnStartMutation(SESSION, "turn:t1");
       const message = userMessage(SESSION, 2);
       const result = await context.store.commit(messageCommitOf(message, { preceding_mutation: start }));
       expect(result.preceding_event).toStrictEqual({
@@ -111,7 +99,7 @@ export function describeEventConformance(context: ConformanceContext): void {
 
     it("reads a two-mutation commit's entries one by one: from between them, up to a limit, each with its own time", async () => {
       await createSession(context, SESSION);
-      const start = { ...turnStart(SESSION, "turn:t1"), created_at: T0 - 5 };
+      const start = { ...turnStartMutation(SESSION, "turn:t1"), created_at: T0 - 5 };
       const paired = await context.store.commit(
         messageCommitOf(userMessage(SESSION, 1), { preceding_mutation: start }),
       );
@@ -131,7 +119,7 @@ export function describeEventConformance(context: ConformanceContext): void {
       await commitMessage(context, userMessage(SESSION, 1));
       const taken = { ...userMessage(SESSION, 1), message_id: "message:other" };
       await context.store
-        .commit(messageCommitOf(taken, { preceding_mutation: turnStart(SESSION, "turn:t1") }))
+        .commit(messageCommitOf(taken, { preceding_mutation: turnStartMutation(SESSION, "turn:t1") }))
         .then(
           () => expect.unreachable("a taken sequence must be rejected"),
           () => undefined,
@@ -144,7 +132,10 @@ export function describeEventConformance(context: ConformanceContext): void {
     it("refuses a preceding mutation without a mutation", async () => {
       await createSession(context, SESSION);
       await expect(
-        context.store.commit({ session_id: SESSION, preceding_mutation: turnStart(SESSION, "turn:t1") }),
+        context.store.commit({
+          session_id: SESSION,
+          preceding_mutation: turnStartMutation(SESSION, "turn:t1"),
+        }),
       ).rejects.toThrow();
       expect(await context.store.listEvents(SESSION, 0, 10)).toEqual([]);
     });
