@@ -161,10 +161,13 @@ export class PrismaSessionStore implements SessionStore {
   }
 
   async listOpenAssistantMessages(session_id?: string): Promise<SessionMessage[]> {
+    // Two shapes, not one with `($1 IS NULL OR m.session_id = $1)`: the statement is named, and the
+    // generic plan Postgres caches for it cannot use the value, so one session's read (each park
+    // and each answer's recheck) would scan every open message of every session.
+    const inSession = session_id === undefined ? Prisma.empty : Prisma.sql`AND m.session_id = ${session_id}`;
     const rows = await this.#read<MessageRow>(Prisma.sql`
       SELECT ${storedSnapshot("m")} AS snapshot FROM messages m
-       WHERE m.type = 'assistant' AND m.status = 'streaming'
-         AND (${session_id ?? null}::text IS NULL OR m.session_id = ${session_id ?? null}::text)
+       WHERE m.type = 'assistant' AND m.status = 'streaming' ${inSession}
        ORDER BY m.session_id COLLATE "C", m.sequence`);
     return rows.map(toMessage);
   }
