@@ -7,6 +7,7 @@ import { type BenchServerProcess, startBenchServer } from "./lib/bench-server-pr
 import { runLoadSession } from "./lib/load-session.js";
 import { describeMachine } from "./lib/machine.js";
 import { runPeerLoad } from "./lib/peer-load.js";
+import { PostgresCounters } from "./lib/postgres-counters.js";
 import { startBenchPostgresServer } from "./lib/postgres-server.js";
 import { type Figure, latencyFigure, renderTable, valueFigure, writeReport } from "./lib/report.js";
 import { type BenchScale, resolveScale } from "./lib/scale.js";
@@ -15,6 +16,10 @@ import { comparePeer, renderComparison } from "./peer.js";
 
 const PRIVATE_POSTGRES_PORT = 4511;
 const FIRST_SERVER_PORT = 4590;
+const STATEMENT_TRACKING = {
+  shared_preload_libraries: "pg_stat_statements",
+  "pg_stat_statements.track_planning": "on",
+};
 
 /**
  * Environment given to every API instance of the load test, as `KEY=value` pairs separated by
@@ -53,7 +58,13 @@ async function main(): Promise<void> {
     );
   }
   const env = serverEnv(process.env);
-  const postgres = await startBenchPostgresServer({ port: PRIVATE_POSTGRES_PORT });
+  // `BENCH_LOAD_STATEMENTS=1`: the server tracks statements (as `npm run bench`'s does), and each run
+  // reports its top statements; off by default, so that the tracking's own cost stays out of the CPU lines.
+  const trackStatements = process.env.BENCH_LOAD_STATEMENTS === "1";
+  const postgres = await startBenchPostgresServer({
+    port: PRIVATE_POSTGRES_PORT,
+    ...(trackStatements ? { settings: STATEMENT_TRACKING } : {}),
+  });
   const serverUrl = postgres.url;
 
   const figures: Figure[] = [];
@@ -62,9 +73,13 @@ async function main(): Promise<void> {
   try {
     const throughput = new Map<number, number>();
     for (const count of instanceCounts) {
-      const run = await runLoad(serverUrl, scale, count, env);
+      const run = await runLoad(serverUrl, scale, count, env, trackStatements);
       figures.push(...run.figures);
-      details[`instances_${count}`] = { errors: run.errors.slice(0, 50), timed_out: run.timedOut };
+      details[`instances_${count}`] = {
+        errors: run.errors.slice(0, 50),
+        timed_out: run.timedOut,
+        top_statements: run.topStatements,
+      };
       throughput.set(count, run.cyclesPerSecond);
       if (run.errors.length > 0) {
         failed = true;
@@ -115,7 +130,13 @@ async function main(): Promise<void> {
 }
 
 /** One load run against `instances` API processes sharing one fresh database. */
-async function runLoad(serverUrl: string, scale: BenchScale, instances: number, env: NodeJS.ProcessEnv) {
+async function runLoad(
+  serverUrl: string,
+  scale: BenchScale,
+  instances: number,
+  env: NodeJS.ProcessEnv,
+  trackStatements: boolean,
+) {
   const scratch = await createScratchDatabase(serverUrl, "parley_load");
   await migrateDatabase(scratch.url);
   const servers: BenchServerProcess[] = [];
@@ -143,6 +164,9 @@ async function runLoad(serverUrl: string, scale: BenchScale, instances: number, 
       if (!(await runLoadSession(session, session, options, { latencies, errors }))) timedOut = true;
     };
 
+    // What the database's CPU per cycle is made of: its statements' server time during the load.
+    const counters = trackStatements ? await PostgresCounters.open(serverUrl, scratch.name) : null;
+    await counters?.resetStatements();
     const backends = await BackendCpu.start(serverUrl, scratch.name);
     const cpuBefore = servers.map((server) => server.cpuMs());
     const startedAt = now();
@@ -150,6 +174,8 @@ async function runLoad(serverUrl: string, scale: BenchScale, instances: number, 
     const seconds = (now() - startedAt) / 1000;
     const cpuMs = servers.reduce((sum, server, index) => sum + server.cpuMs() - (cpuBefore[index] ?? 0), 0);
     const postgres = await backends.stop();
+    const topStatements = (await counters?.topStatements(20)) ?? [];
+    await counters?.close();
     errors.push(...(await checkDatabase(scratch.url, sessionIds, latencies.length)));
     const cyclesPerSecond = latencies.length / seconds;
     const suffix = `_${instances}x`;
@@ -183,7 +209,7 @@ async function runLoad(serverUrl: string, scale: BenchScale, instances: number, 
     console.log(
       `${instances} instance(s): ${latencies.length} cycles in ${seconds.toFixed(1)} s${timedOut ? " (stopped by the time limit)" : ""}`,
     );
-    return { figures, errors: [...new Set(errors)], timedOut, cyclesPerSecond };
+    return { figures, errors: [...new Set(errors)], timedOut, cyclesPerSecond, topStatements };
   } finally {
     await Promise.all(clients.map((client) => client.close()));
     for (const server of servers) await server.stop();
