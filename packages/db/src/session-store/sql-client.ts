@@ -44,13 +44,16 @@ function statementName(text: string): string | undefined {
 }
 
 function runOn(queryable: pg.Pool | pg.PoolClient): SqlClient {
-  const run = <Row extends pg.QueryResultRow>(query: Prisma.Sql) =>
-    queryable.query<Row>({
-      name: statementName(query.text),
-      text: query.text,
+  const run = <Row extends pg.QueryResultRow>(query: Prisma.Sql) => {
+    // `Sql.text` joins the statement's pieces again at each read: read once.
+    const { text } = query;
+    return queryable.query<Row>({
+      name: statementName(text),
+      text,
       values: query.values,
       types: RAW_ROW_TYPES,
     });
+  };
   return {
     async rows<Row extends pg.QueryResultRow>(query: Prisma.Sql) {
       return (await run<Row>(query)).rows;
