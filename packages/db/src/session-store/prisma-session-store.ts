@@ -143,10 +143,15 @@ export class PrismaSessionStore implements SessionStore {
     session_id: string,
     query: { before_sequence?: number; limit: number },
   ): Promise<MessagePage> {
-    const before = query.before_sequence ?? null;
+    // Two shapes, as for `listOpenAssistantMessages`: under a generic plan, `($1 IS NULL OR
+    // m.sequence < $1)` would walk down from the session's newest message to the page asked for.
+    const before =
+      query.before_sequence === undefined
+        ? Prisma.empty
+        : Prisma.sql`AND m.sequence < ${query.before_sequence}::int`;
     const rows = await this.#read<MessageRow>(Prisma.sql`
       SELECT ${storedSnapshot("m")} AS snapshot FROM messages m
-       WHERE m.session_id = ${session_id} AND (${before}::int IS NULL OR m.sequence < ${before}::int)
+       WHERE m.session_id = ${session_id} ${before}
        ORDER BY m.sequence DESC
        LIMIT ${query.limit + 1}::int`);
     const has_more = rows.length > query.limit;

@@ -1,0 +1,141 @@
+import {
+  buildAssistantMessage,
+  buildTextPart,
+  buildUserMessage,
+  messageMutationOf,
+} from "@parley/session-core/testing";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase } from "../testing/test-database.js";
+import { PrismaSessionStore } from "./prisma-session-store.js";
+
+/*
+ * The store's statements are named, so after a few executions Postgres may run one generic plan for
+ * all values. A filter like `($1 IS NULL OR column = $1)` then cannot use the value: these cases
+ * prepare each read on a connection that plans generically, beside many rows it must not visit,
+ * and check the plan it runs.
+ */
+
+/** Sessions with an open (streaming) assistant message besides the one read. */
+const OTHER_OPEN_SESSIONS = 2_000;
+/** Messages of the session whose older pages are read. */
+const LONG_SESSION_MESSAGES = 600;
+
+let database: TestDatabase;
+let pool: pg.Pool;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  // One connection, planning every named statement generically: the plan cannot depend on values.
+  pool = new pg.Pool({
+    connectionString: database.url,
+    max: 1,
+    options: "-c plan_cache_mode=force_generic_plan",
+  });
+  await pool.query(
+    `INSERT INTO sessions (session_id, owner_id, agent_id, title, created_at, updated_at, approval_mode,
+                           effective_approval_mode, last_event_id)
+     SELECT 'session:' || n, 'user:1', 'agent:1', '', 1, 1, 'ask', 'ask', 0
+       FROM generate_series(0, $1::int) AS n`,
+    [OTHER_OPEN_SESSIONS],
+  );
+  const store = new PrismaSessionStore(pool);
+  const user = buildUserMessage({ session_id: "session:long", message_id: "message:1", sequence: 1 });
+  await pool.query(
+    `INSERT INTO sessions (session_id, owner_id, agent_id, title, created_at, updated_at, approval_mode,
+                           effective_approval_mode, last_event_id)
+     VALUES ('session:long', 'user:1', 'agent:1', '', 1, 1, 'ask', 'ask', 0)`,
+  );
+  await store.commit({
+    session_id: "session:long",
+    message: { snapshot: user, expected_revision: 0 },
+    mutation: messageMutationOf(user),
+  });
+  const open = buildAssistantMessage({
+    session_id: "session:0",
+    message_id: "message:open",
+    sequence: 1,
+    status: "streaming",
+    parts: [buildTextPart({ sequence: 1, text: "Working on it", state: "done" })],
+  });
+  await store.commit({
+    session_id: "session:0",
+    message: { snapshot: open, expected_revision: 0 },
+    mutation: messageMutationOf(open),
+  });
+  // Copies of those rows: an open assistant message in every other session (waiting Turns), and a
+  // long history in one session.
+  await pool.query(
+    `INSERT INTO messages (session_id, message_id, sequence, revision, type, status, turn_id, created_at,
+                           updated_at, snapshot)
+     SELECT s.session_id, m.message_id, m.sequence, m.revision, m.type, m.status, m.turn_id, m.created_at,
+            m.updated_at, m.snapshot
+       FROM messages m, sessions s
+      WHERE m.session_id = 'session:0' AND s.session_id NOT IN ('session:0', 'session:long')`,
+  );
+  await pool.query(
+    `INSERT INTO messages (session_id, message_id, sequence, revision, type, status, turn_id, created_at,
+                           updated_at, snapshot)
+     SELECT m.session_id, 'message:' || n, n, m.revision, m.type, m.status, m.turn_id, m.created_at,
+            m.updated_at, m.snapshot
+       FROM messages m, generate_series(2, $1::int) AS n WHERE m.session_id = 'session:long'`,
+    [LONG_SESSION_MESSAGES],
+  );
+  await pool.query("ANALYZE messages");
+});
+afterAll(async () => {
+  await pool.end();
+  await database.drop();
+});
+
+/**
+ * The plan the pool's connection runs for the one statement it prepared whose text contains each
+ * of `fragments`, executed with `values` (SQL literals).
+ */
+async function preparedPlan(fragments: string[], values: string[]): Promise<string> {
+  const prepared = await pool.query<{ name: string; statement: string; parameters: number }>(
+    "SELECT name, statement, cardinality(parameter_types) AS parameters FROM pg_prepared_statements",
+  );
+  const matching = prepared.rows.filter((row) =>
+    fragments.every((fragment) => row.statement.includes(fragment)),
+  );
+  expect(matching).toHaveLength(1);
+  const { name = "", statement, parameters } = matching[0] ?? {};
+  // A statement of another shape (e.g. one value passed twice for an `IS NULL OR` filter) fails here.
+  expect(parameters, `parameters of ${statement}`).toBe(values.length);
+  const explained = await pool.query<{ "QUERY PLAN": string }>(
+    `EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) EXECUTE ${pg.escapeIdentifier(name)}(${values.join(", ")})`,
+  );
+  return explained.rows.map((row) => row["QUERY PLAN"]).join("\n");
+}
+
+describe("reads of one session under a generic plan", () => {
+  it("one session's open assistant messages (parking, an answer's recheck) through its key", async () => {
+    const store = new PrismaSessionStore(pool);
+    const open = await store.listOpenAssistantMessages("session:0");
+    expect(open.map((message) => [message.session_id, message.message_id])).toEqual([
+      ["session:0", "message:open"],
+    ]);
+    expect(await store.listOpenAssistantMessages()).toHaveLength(OTHER_OPEN_SESSIONS + 1);
+
+    const plan = await preparedPlan(["status = 'streaming'", "m.session_id = $"], ["'session:0'"]);
+    expect(plan).toMatch(/Index Cond: \(session_id = \$1\)/);
+    expect(plan).not.toMatch(/Rows Removed by Filter/);
+  });
+
+  it("an older page of messages from its first row, not walking down from the newest", async () => {
+    const store = new PrismaSessionStore(pool);
+    const page = await store.listMessages("session:long", { before_sequence: 10, limit: 5 });
+    expect(page.items.map((message) => message.sequence)).toEqual([5, 6, 7, 8, 9]);
+    expect(page).toMatchObject({ has_more: true, next_before_sequence: 5 });
+    const newest = await store.listMessages("session:long", { limit: 2 });
+    expect(newest.items.map((message) => message.sequence)).toEqual([
+      LONG_SESSION_MESSAGES - 1,
+      LONG_SESSION_MESSAGES,
+    ]);
+
+    const plan = await preparedPlan(["m.sequence < $"], ["'session:long'", "10", "6"]);
+    expect(plan).toMatch(/Index Cond: \(\(session_id = \$1\) AND \(sequence < \$2\)\)/);
+    expect(plan).not.toMatch(/Rows Removed by Filter/);
+  });
+});
