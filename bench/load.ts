@@ -217,7 +217,7 @@ async function runLoad(
   }
 }
 
-/** After the load: every interaction answered exactly once, and every session's event ids 1…n. */
+/** After the load: every interaction answered exactly once and placed at its message, and every session's event ids 1…n. */
 async function checkDatabase(databaseUrl: string, sessionIds: string[], cycles: number): Promise<string[]> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
@@ -238,6 +238,15 @@ async function checkDatabase(databaseUrl: string, sessionIds: string[], cycles: 
     );
     for (const row of gaps.rows)
       problems.push(`session ${row.session_id}: event ids not 1…n in session_events`);
+    // An answer reads an Interaction's message by (session_id, message_sequence).
+    const misplaced = await client.query<{ interaction_id: string }>(
+      `SELECT i.interaction_id FROM interactions i
+         LEFT JOIN messages m ON m.session_id = i.session_id AND m.message_id = i.message_id
+        WHERE i.session_id = ANY($1) AND m.sequence IS DISTINCT FROM i.message_sequence`,
+      [sessionIds],
+    );
+    for (const row of misplaced.rows)
+      problems.push(`interaction ${row.interaction_id}: message_sequence is not its message's sequence`);
     return problems;
   } finally {
     await client.end();

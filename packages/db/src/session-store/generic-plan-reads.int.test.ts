@@ -18,7 +18,7 @@ import { PrismaSessionStore } from "./prisma-session-store.js";
 
 /** Sessions with an open (streaming) assistant message besides the one read. */
 const OTHER_OPEN_SESSIONS = 2_000;
-/** Messages of the session whose older pages are read. */
+/** Messages of the session whose older pages (and an Interaction with its message) are read. */
 const LONG_SESSION_MESSAGES = 600;
 
 let database: TestDatabase;
@@ -81,7 +81,15 @@ beforeAll(async () => {
        FROM messages m, generate_series(2, $1::int) AS n WHERE m.session_id = 'session:long'`,
     [LONG_SESSION_MESSAGES],
   );
-  await pool.query("ANALYZE messages");
+  // An Interaction on one of the long session's messages (the one an answer reads with its message).
+  await pool.query(
+    `INSERT INTO interactions (session_id, interaction_id, message_id, message_sequence, part_sequence,
+                               tool_call_id, tool_name, ordinal, type, status, turn_id, request, created_at,
+                               inbox_at)
+     VALUES ('session:long', 'interaction:long', 'message:300', 300, 1, 'call:1', 'write_file', 0,
+             'approval', 'pending', 'turn:1', '{}', 1, 1)`,
+  );
+  await pool.query("ANALYZE");
 });
 afterAll(async () => {
   await pool.end();
@@ -137,5 +145,22 @@ describe("reads of one session under a generic plan", () => {
     const plan = await preparedPlan(["m.sequence < $"], ["'session:long'", "10", "6"]);
     expect(plan).toMatch(/Index Cond: \(\(session_id = \$1\) AND \(sequence < \$2\)\)/);
     expect(plan).not.toMatch(/Rows Removed by Filter/);
+  });
+
+  it("an answer's context: the Interaction's message by its key, not among the session's messages", async () => {
+    const store = new PrismaSessionStore(pool);
+    const context = await store.getAnswerContext("session:long", "interaction:long");
+    expect(context?.session.session_id).toBe("session:long");
+    expect(context?.interaction?.record.interaction.interaction_id).toBe("interaction:long");
+    expect(context?.interaction?.message).toMatchObject({ message_id: "message:300", sequence: 300 });
+
+    const plan = await preparedPlan(
+      ["LEFT JOIN interactions i", "interaction_created_at"],
+      ["'interaction:long'", "'session:long'"],
+    );
+    expect(plan).toMatch(
+      /Index Cond: \(\(session_id = i\.session_id\) AND \((sequence = i\.message_sequence|message_id = i\.message_id)\)\)/,
+    );
+    expect(plan).not.toMatch(/Rows Removed by (Join )?Filter: [1-9]/);
   });
 });

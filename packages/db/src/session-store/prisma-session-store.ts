@@ -195,10 +195,17 @@ export class PrismaSessionStore implements SessionStore {
     >(
       Prisma.sql`
       SELECT ${columnList(SESSION_COLUMNS, "s")}, ${columnList(ANSWERED_INTERACTION_COLUMNS, "i")},
-             i.created_at AS interaction_created_at, ${storedSnapshot("m")} AS message_snapshot
+             i.created_at AS interaction_created_at, answered.snapshot AS message_snapshot
         FROM sessions s
         LEFT JOIN interactions i ON i.session_id = s.session_id AND i.interaction_id = ${interaction_id}
-        LEFT JOIN messages m ON m.session_id = i.session_id AND m.message_id = i.message_id
+        -- The Interaction's message by a whole key, looked up for the one row found (LIMIT keeps the
+        -- subquery from becoming a join): planned once for all sessions, a join by the session's id
+        -- alone read every message of a long session and filtered.
+        LEFT JOIN LATERAL (
+          SELECT ${storedSnapshot("m")} AS snapshot FROM messages m
+           WHERE m.session_id = i.session_id AND m.sequence = i.message_sequence
+             AND m.message_id = i.message_id
+           LIMIT 1) answered ON TRUE
        WHERE s.session_id = ${session_id}`,
     );
     const row = rows[0];
