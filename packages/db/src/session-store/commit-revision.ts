@@ -1,13 +1,12 @@
 import {
   type CommitResult,
-  durableMutationId,
   hasCommandPart,
   type InteractionEvent,
   type InteractionRecord,
   type SessionCommit,
   type SessionEvent,
   type SessionMessage,
-  type SessionMutation,
+  sequencedMutation,
   type UnsequencedMutation,
 } from "@parley/session-core";
 import { Prisma } from "@prisma/client";
@@ -373,11 +372,7 @@ async function runRevision(client: SqlClient, commit: SessionCommit, now: number
   const sequenced = (json: string, id: number): SessionEvent => ({
     session_id: commit.session_id,
     event_id: id,
-    mutation: {
-      ...(JSON.parse(json) as UnsequencedMutation),
-      event_id: id,
-      mutation_id: durableMutationId(commit.session_id, id),
-    } as SessionMutation,
+    mutation: sequencedMutation(JSON.parse(json) as UnsequencedMutation, id),
   });
   const event = sequenced(mutationJson, event_id);
   if (precedingJson === null) return { event, interaction_events, ...claimed };

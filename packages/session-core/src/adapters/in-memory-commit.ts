@@ -7,7 +7,7 @@ import type {
   SessionEvent,
 } from "../ports/session-store.js";
 import type { SessionMessage } from "../schema/messages.js";
-import { durableMutationId, type SessionMutation, type UnsequencedMutation } from "../schema/mutation.js";
+import { sequencedMutation, type UnsequencedMutation } from "../schema/mutation.js";
 import type { SessionRecord } from "../schema/session.js";
 import type { SessionCommand } from "../schema/session-command.js";
 import { reportsQueuedCommands } from "../store/commit-parts.js";
@@ -259,11 +259,7 @@ export function applyCommit(
     const event = {
       session_id: commit.session_id,
       event_id,
-      mutation: {
-        ...mutation,
-        event_id,
-        mutation_id: durableMutationId(commit.session_id, event_id),
-      } as SessionMutation,
+      mutation: sequencedMutation(mutation, event_id),
     };
     state.events.push(event);
     return event;

@@ -121,3 +121,12 @@ export type UnsequencedMutation = SessionMutation extends infer M
 export function durableMutationId(session_id: string, event_id: number): string {
   return `mutation:${session_id}:${event_id}`;
 }
+
+/** `mutation` as the store logs it as event `event_id`: with that id and the id derived from it. */
+export function sequencedMutation(mutation: UnsequencedMutation, event_id: number): SessionMutation {
+  return {
+    ...mutation,
+    event_id,
+    mutation_id: durableMutationId(mutation.session_id, event_id),
+  } as SessionMutation;
+}

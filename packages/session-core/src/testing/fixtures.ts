@@ -2,7 +2,7 @@ import type { InteractionRecord, SessionCommit } from "../ports/session-store.js
 import type { Interaction, InteractionStatus } from "../schema/interaction.js";
 import type { JsonValue } from "../schema/json.js";
 import type { AssistantMessage, SessionMessage, UserMessage } from "../schema/messages.js";
-import { durableMutationId, type SessionMutation, type UnsequencedMutation } from "../schema/mutation.js";
+import type { UnsequencedMutation } from "../schema/mutation.js";
 import type { AssistantPart, TextPart, ToolPart } from "../schema/parts.js";
 import type { SessionRecord } from "../schema/session.js";
 
@@ -158,14 +158,8 @@ export function turnStartMutation(session_id: string, turn_id: string): Unsequen
   return { variant: "turn", session_id, created_at: T0, turn_id, type: "start", status: "running" };
 }
 
-/** `mutation` as the store hands it back once it is event `event_id`: with that id and the id derived from it. */
-export function sequenced(mutation: UnsequencedMutation, event_id: number): SessionMutation {
-  return {
-    ...mutation,
-    event_id,
-    mutation_id: durableMutationId(mutation.session_id, event_id),
-  } as SessionMutation;
-}
+/** `mutation` as the store hands it back once it is event `event_id` (the stores' own rule). */
+export { sequencedMutation as sequenced } from "../schema/mutation.js";
 
 /** The `part` mutation announcing one part of an assistant message at its current revision. */
 export function partMutationOf(message: AssistantMessage, part: AssistantPart): UnsequencedMutation {
