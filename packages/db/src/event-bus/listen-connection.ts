@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { RuntimeLogger } from "@parley/session-core";
 import pg from "pg";
 import { destroyClientSocket, discardClient, endClient } from "../end-client.js";
-import { NOTIFY_STATEMENT } from "./notify-statement.js";
+import { notifyQuery } from "./notify-statement.js";
 
 export interface ListenConnectionOptions {
   url: string;
@@ -140,7 +140,7 @@ export class ListenConnection {
     // Own notifications are delivered to the sending session too, after its transaction commits
     // (without waiting for its WAL flush, as every notice: see NOTIFY_STATEMENT).
     client
-      .query(NOTIFY_STATEMENT, [this.#heartbeatChannel, [this.#heartbeatToken]])
+      .query(notifyQuery(this.#heartbeatChannel, [this.#heartbeatToken]))
       .catch((error: unknown) =>
         this.#lost(client, error instanceof Error ? error : new Error(String(error))),
       );

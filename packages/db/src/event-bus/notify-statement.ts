@@ -7,3 +7,15 @@
  */
 export const NOTIFY_STATEMENT =
   "SELECT pg_notify($1, payload), set_config('synchronous_commit', 'off', true) FROM unnest($2::text[]) AS payload";
+
+/**
+ * `NOTIFY_STATEMENT` for `payloads` on `channel`, as a named statement: each connection parses it
+ * once, where an unnamed one is parsed and planned again at every notice (several per approval
+ * cycle).
+ */
+export function notifyQuery(
+  channel: string,
+  payloads: string[],
+): { name: string; text: string; values: unknown[] } {
+  return { name: "parley_notify", text: NOTIFY_STATEMENT, values: [channel, payloads] };
+}

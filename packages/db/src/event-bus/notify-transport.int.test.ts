@@ -21,9 +21,9 @@ describe("NotifyTransport", () => {
     const counted = new Proxy(pool, {
       get(target, key, receiver) {
         if (key !== "query") return Reflect.get(target, key, receiver);
-        return (text: string, values: unknown[]) => {
-          statements.push(values);
-          return target.query(text, values);
+        return (query: pg.QueryConfig) => {
+          statements.push(query.values ?? []);
+          return target.query(query);
         };
       },
     });
@@ -49,6 +49,24 @@ describe("NotifyTransport", () => {
       expect(received).toEqual(notices);
     } finally {
       await receiver.close();
+      await sender.close();
+      await pool.end();
+    }
+  });
+
+  it("sends every NOTIFY as one statement prepared once per connection", async () => {
+    const pool = new pg.Pool({ connectionString: database.url, max: 1 });
+    const sender = new NotifyTransport({ pool, url: database.url, channel: "prepared" });
+    try {
+      for (let index = 1; index <= 3; index += 1) {
+        await sender.send([{ kind: "session", session_id: "session:a", first: index, last: index }]);
+      }
+      // The pool's one connection: the statements it holds prepared.
+      const { rows } = await pool.query<{ name: string; statement: string }>(
+        "SELECT name, statement FROM pg_prepared_statements",
+      );
+      expect(rows).toEqual([{ name: "parley_notify", statement: NOTIFY_STATEMENT }]);
+    } finally {
       await sender.close();
       await pool.end();
     }

@@ -3,7 +3,7 @@ import type pg from "pg";
 import type { BusTransport, TransportHandlers } from "./bus-transport.js";
 import { ListenConnection } from "./listen-connection.js";
 import { decodeNotifyPayload, encodeNotifyPayload, type NotifyPayload } from "./notify-payload.js";
-import { NOTIFY_STATEMENT } from "./notify-statement.js";
+import { notifyQuery } from "./notify-statement.js";
 
 export interface NotifyTransportOptions {
   /** Sends the NOTIFYs (after commit, never inside the write transaction). */
@@ -68,10 +68,7 @@ export class NotifyTransport implements BusTransport {
     while (this.#queued.length > 0) {
       const batch = this.#queued.splice(0);
       try {
-        await this.#options.pool.query(NOTIFY_STATEMENT, [
-          this.#options.channel,
-          batch.map(encodeNotifyPayload),
-        ]);
+        await this.#options.pool.query(notifyQuery(this.#options.channel, batch.map(encodeNotifyPayload)));
       } catch (error) {
         // The events are committed; other processes read them at their next notice of the session.
         this.#options.logger?.error({ err: error }, "NOTIFY failed after commit");

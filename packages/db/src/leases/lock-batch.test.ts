@@ -10,7 +10,7 @@ import { batchedLockCall, type LockOperation, type LockQueue } from "./lock-batc
 function fakeConnection(held: Set<string> = new Set(), answered: Promise<void> = Promise.resolve()) {
   const sent: { kind: LockOperation; session_ids: string[] }[] = [];
   const client = {
-    async query(text: string, values: [string[]]) {
+    async query({ text, values }: { text: string; values: [string[]] }) {
       const kind: LockOperation = text.includes("pg_try_advisory_lock") ? "lock" : "unlock";
       const session_ids = [...values[0]];
       sent.push({ kind, session_ids });

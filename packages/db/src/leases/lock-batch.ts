@@ -45,7 +45,12 @@ export function batchedLockCall(
     const results = enqueue(async (client) => {
       // Sent now: later calls queue behind it.
       if (queue.open?.session_ids === session_ids) queue.open = null;
-      const { rows } = await client.query<{ n: number; done: boolean }>(STATEMENTS[kind], [session_ids]);
+      // Named: the lock connection parses each of the two statements once.
+      const { rows } = await client.query<{ n: number; done: boolean }>({
+        name: `parley_${kind}_batch`,
+        text: STATEMENTS[kind],
+        values: [session_ids],
+      });
       const done = new Array<boolean>(session_ids.length).fill(false);
       for (const row of rows) done[row.n - 1] = row.done;
       return done;
