@@ -21,6 +21,7 @@ import {
   wholeMessageMutation,
 } from "./revision-mutations.js";
 import { StartingHistory } from "./starting-history.js";
+import { WriteChain } from "./write-chain.js";
 
 /** The Turn's lease was taken over: it must stop writing and give the session up silently. */
 export class TurnFencedError extends Error {
@@ -66,11 +67,11 @@ export class SessionWriter {
   readonly sequence: NextSequence;
   /** The messages the first model request of a Turn started here sends. */
   readonly startingHistory = new StartingHistory();
-  #tail: Promise<unknown> = Promise.resolve();
-  #inFlight = 0;
+  readonly #chain: WriteChain;
 
   constructor(deps: WriterDeps) {
     this.#deps = deps;
+    this.#chain = new WriteChain(deps.onIdle);
     this.sequence = new NextSequence(() => deps.store.lastSequence(deps.session_id));
     this.#live = new LiveState({
       session_id: deps.session_id,
@@ -86,19 +87,17 @@ export class SessionWriter {
 
   /** True when no write is queued or running. */
   get isIdle(): boolean {
-    return this.#inFlight === 0;
+    return this.#chain.isIdle;
+  }
+
+  /** Settles once every write queued so far has settled (later ones may still run: see `isIdle`). */
+  settled(): Promise<void> {
+    return this.#chain.settled();
   }
 
   /** Runs `work` after every write queued before it. */
   serial<T>(work: () => Promise<T>): Promise<T> {
-    this.#inFlight += 1;
-    const run = this.#tail.then(work, work);
-    const settled = () => {
-      this.#inFlight -= 1;
-      if (this.#inFlight === 0) this.#deps.onIdle?.();
-    };
-    this.#tail = run.then(settled, settled);
-    return run;
+    return this.#chain.run(work);
   }
 
   /**

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { SessionCommit } from "../../ports/session-store.js";
 import { RuntimeHarness } from "../../testing/runtime-harness.js";
 import { createScriptedModel } from "../../testing/scripted-model.js";
@@ -39,6 +39,36 @@ describe("a waiting Turn is rows", () => {
     expect(await harness.runtime("B").recover()).toEqual({ resumed_session_ids: [] });
     expect(await session.status()).toMatchObject({ state: "running" });
     expect(await session.interactions()).toHaveLength(1);
+  });
+
+  it("parks once its writes settled, on no timer: no timer fires, and the Turn still gives its lease and host back", async () => {
+    // Timers never fire from here on; the Interaction's commit and the event loop's turns still run.
+    vi.useFakeTimers({ toFake: ["setTimeout", "setInterval"] });
+    try {
+      const approval = createApprovalTool("delete_file");
+      const model = createScriptedModel([
+        [{ tool_call: { id: "call_1", name: "delete_file", input: { path: "file-0" } } }],
+        [{ text: "all done" }],
+      ]);
+      const harness = new RuntimeHarness({
+        model,
+        tools: { delete_file: approval.tool },
+        park_waiting_turns: true,
+        recovery_loop: false,
+      });
+      const session = await harness.createSession({ process_id: "A" });
+      await session.prompt({ query: "delete" });
+      await harness.pendingInteraction("call_1");
+      // A bounded number of the event loop's turns, not a time (none passes for a timer).
+      for (let turn = 0; turn < 100 && harness.runtime("A").stats().hosts > 0; turn += 1) {
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      expect(harness.leases.holderOf(session.id)).toBeNull();
+      expect(harness.runtime("A").stats()).toEqual({ hosts: 0 });
+      expect(approval.effects).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("the process that commits the answer resumes the Turn by replay; the side effect runs once", async () => {

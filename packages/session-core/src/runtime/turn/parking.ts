@@ -153,6 +153,24 @@ export async function resumeTurn(
 }
 
 /**
+ * Runs the park check (`check`) once the work in hand settled: the session's writes in flight (the
+ * Interaction's commit, which a waiter registers just before), then what is already queued on the
+ * event loop (`setImmediate`: the commit's publication, a waiter settled by it). Writes in flight
+ * again by then: the verdict says so, and the Turn schedules the next check. Not on a timer: a
+ * timer's 1 ms floor, polled while a commit ran, kept a Turn that waits for a person holding its
+ * lease a millisecond or more past its last commit; an answer arriving then could not claim the
+ * Turn, and committed without the claim, the live Turn committing the hand-over after it (two
+ * commits for one answer).
+ */
+export function scheduleParkCheck(
+  writes: { readonly isIdle: boolean; settled(): Promise<void> },
+  check: () => void,
+): void {
+  if (writes.isIdle) setImmediate(check);
+  else void writes.settled().then(() => setImmediate(check));
+}
+
+/**
  * Whether the running Turn parks now: every tool still running in its Step waits for a person, the
  * writes in flight settled (the Interactions are committed), and the committed message reads
  * `parked` to `planResume` (a registered waiter is not yet a waiting tool: a resumed tool registers

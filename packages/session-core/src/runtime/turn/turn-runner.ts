@@ -12,7 +12,7 @@ import { TurnFencedError } from "../session/session-writer.js";
 import { applyCheckpoint } from "./checkpoint.js";
 import { requestModel } from "./model-request.js";
 import { OpenSegment } from "./open-segment.js";
-import { parkVerdict, resumeTurn } from "./parking.js";
+import { parkVerdict, resumeTurn, scheduleParkCheck } from "./parking.js";
 import { StepTools } from "./step-tools.js";
 import type { ToolCallHost } from "./tool-call-host.js";
 import {
@@ -164,9 +164,9 @@ export class TurnRunner {
           this.#host.context.waiters.abandon(this);
           break;
         case "schedule_park_check":
-          setTimeout(() => {
+          scheduleParkCheck(this.#host.writer, () => {
             void this.#dispatch({ kind: "park_checked", verdict: this.#parkVerdict() });
-          }, 0);
+          });
           break;
         case "write_failed_finish":
           then(async () => this.#written(await writeFailedFinish(this.#finishing(), failure)));
