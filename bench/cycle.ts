@@ -185,7 +185,7 @@ export async function measureCycle(context: SuiteContext): Promise<Figure[]> {
       note: "respond() sent → tool running mutation at the client",
     }),
     latencyFigure("respond_resumed_ms", summarize(samples.respondToResumed), {
-      ...pgFloor,
+      floor: "floor_respond_resumed_ms",
       note: "respond() sent → the tool's execute continues",
     }),
     latencyFigure("approval_cycle_ms", summarize(samples.cycle), {
@@ -241,7 +241,7 @@ export async function measureCycle(context: SuiteContext): Promise<Figure[]> {
       note: "Parley as a library on Postgres (runtime called in process, no HTTP/WebSocket): prompt() → pending → respond() → tool resumed; the peer's window",
     }),
     latencyFigure("respond_resumed_inprocess_ms", summarize(inProcess.respondToResumed), {
-      ...pgFloor,
+      floor: "floor_pg_read_commit_ms",
       note: "same, respond() → the tool's execute continues",
     }),
   );

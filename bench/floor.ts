@@ -1,6 +1,7 @@
 import type { AddressInfo } from "node:net";
 import pg from "pg";
 import { WebSocket, WebSocketServer } from "ws";
+import { measureAnswerFloor } from "./floor-answer.js";
 import { type Figure, latencyFigure, valueFigure } from "./lib/report.js";
 import { now, timeRuns } from "./lib/stats.js";
 
@@ -13,6 +14,7 @@ import { now, timeRuns } from "./lib/stats.js";
  *   tell another client" can cost).
  * - `floor_ws_echo_ms`: a message to a local `ws` server and back.
  * - `floor_pg_txn_notify_per_s`: the same transaction from `concurrency` connections at once.
+ * - the floor of an exactly-once answer (`measureAnswerFloor`).
  */
 export async function measureFloor(
   databaseUrl: string,
@@ -92,6 +94,7 @@ export async function measureFloor(
   }
 
   figures.push(latencyFigure("floor_ws_echo_ms", await measureWebSocketEcho(options.runs * 2)));
+  figures.push(...(await measureAnswerFloor(databaseUrl, options.runs)));
   return figures;
 }
 
