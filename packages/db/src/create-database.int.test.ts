@@ -39,18 +39,6 @@ async function activity(db: ParleyDatabase, prefix: string, count: number): Prom
   return sessions;
 }
 
-describe("createDatabase()", () => {
-  it("plans the store's named statements once per connection, generically (see store-pool-connection.ts)", async () => {
-    const db = await createDatabase({ url: database.url, migrate: false, pool_size: 2 });
-    try {
-      const { rows } = await db.pool.query<{ plan_cache_mode: string }>("SHOW plan_cache_mode");
-      expect(rows).toEqual([{ plan_cache_mode: "force_generic_plan" }]);
-    } finally {
-      await db.close();
-    }
-  });
-});
-
 describe("createDatabase().close()", () => {
   it("returns after commits, leases, publishes and a subscriber that heard another process", async () => {
     const a = await createDatabase({ url: database.url, migrate: false, pool_size: 3, holder_id: "A" });

@@ -13,7 +13,6 @@ import { createPrismaClient } from "./prisma-client.js";
 import type { CommitObserver } from "./session-store/commit-observer.js";
 import { PrismaInboxReader } from "./session-store/prisma-inbox-reader.js";
 import { PrismaSessionStore } from "./session-store/prisma-session-store.js";
-import { storePoolConnection } from "./store-pool-connection.js";
 
 export interface CreateDatabaseOptions {
   url: string;
@@ -62,10 +61,7 @@ export interface ParleyDatabase {
 
 export async function createDatabase(options: CreateDatabaseOptions): Promise<ParleyDatabase> {
   if (options.migrate ?? true) await migrateDatabase(options.url);
-  const pool = new pg.Pool({
-    ...storePoolConnection(options.url),
-    max: options.pool_size ?? defaultPoolSize(),
-  });
+  const pool = new pg.Pool({ connectionString: options.url, max: options.pool_size ?? defaultPoolSize() });
   pool.on("error", (error) => options.logger?.warn({ err: error }, "idle database connection failed"));
   const endPool = createPoolCloser(pool);
   const authPool = new pg.Pool({
