@@ -29,7 +29,7 @@ describe("the host lifecycle: queued commands need a driver", () => {
       effects: [{ kind: "apply_queued_stop" }],
     });
     expect(send(idle(true), { kind: "wake" })).toEqual(unchanged(idle(true)));
-    for (const purpose of ["queue", "claim", "take_over", "stop"] as const) {
+    for (const purpose of ["claim", "take_over", "stop"] as const) {
       expect(send(starting(purpose), { kind: "wake" })).toEqual(unchanged(starting(purpose)));
     }
     expect(send(shutDown(), { kind: "wake" })).toEqual(unchanged(shutDown()));
@@ -50,10 +50,24 @@ describe("the host lifecycle: queued commands need a driver", () => {
     );
   });
 
-  it("a prompt arriving while starting adds no second start: the start under way reads the queue", () => {
+  it("a prompt arriving while starting adds no second start; the start under way notes it", () => {
     const first = send(idle(), { kind: "wake" });
     const second = send(first.state, { kind: "wake" });
-    expect(second).toEqual(unchanged(starting("queue")));
+    expect(second).toEqual({ state: { ...starting("queue"), woken: true }, effects: [] });
+  });
+
+  it("woken while it read the queue: a read that found nothing reads once more (the prompt may be committed after it)", () => {
+    const woken = { ...starting("queue"), woken: true as const };
+    expect(send(woken, { kind: "queue_read", has_work: false })).toEqual({
+      state: starting("queue"),
+      effects: [{ kind: "read_queue" }],
+    });
+    // The second read found nothing either: nothing is queued.
+    expect(send(starting("queue"), { kind: "queue_read", has_work: false })).toEqual(unchanged(idle()));
+    expect(send(woken, { kind: "queue_read", has_work: true })).toEqual({
+      state: woken,
+      effects: [{ kind: "acquire_lease" }],
+    });
   });
 
   it("the queue read: work takes the lease, no work goes back to idle", () => {

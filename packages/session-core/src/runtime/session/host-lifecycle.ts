@@ -24,7 +24,13 @@ export type StartPurpose = "queue" | "claim" | "take_over" | "stop";
  */
 export type HostState<Turn> =
   | { kind: "idle"; closed: boolean }
-  | { kind: "starting"; closed: boolean; purpose: StartPurpose }
+  | {
+      kind: "starting";
+      closed: boolean;
+      purpose: StartPurpose;
+      /** Woken again while it read the queue: what woke it may be committed after that read. */
+      woken?: true;
+    }
   | { kind: "running"; closed: boolean; turn: Turn }
   | { kind: "shut_down"; closed: boolean; turn: Turn | undefined };
 
@@ -163,11 +169,19 @@ export function transitionHost<Turn>(state: HostState<Turn>, event: HostEvent<Tu
   switch (event.kind) {
     case "wake":
       if (state.kind === "running") return stay(state, [{ kind: "apply_queued_stop" }]);
+      // The start under way may have read the queue before the command that woke it was committed.
+      if (state.kind === "starting" && state.purpose === "queue" && !state.closed) {
+        return stay({ ...state, woken: true });
+      }
       if (state.kind !== "idle" || state.closed) return stay(state);
       return starting(state, "queue", [{ kind: event.prompt_started ? "acquire_lease" : "read_queue" }]);
-    case "queue_read":
+    case "queue_read": {
       if (state.kind !== "starting" || state.purpose !== "queue") return stay(state);
-      return event.has_work ? stay(state, [{ kind: "acquire_lease" }]) : idle(state);
+      if (event.has_work) return stay(state, [{ kind: "acquire_lease" }]);
+      // Woken while reading: read once more (no lost wake-up), else nothing is queued.
+      if (state.woken) return starting(state, "queue", [{ kind: "read_queue" }]);
+      return idle(state);
+    }
     case "claim":
       return state.kind === "idle" ? starting(state, "claim", [{ kind: "acquire_lease" }]) : stay(state);
     case "unclaim":
