@@ -6,7 +6,8 @@ import { approve, turnFinish, untilHostless, waitingInA } from "./durable-fixtur
 import { createApprovalTool } from "./tools.js";
 
 describe("a waiting Turn is rows", () => {
-  async function parkedInA(
+  /** A Turn of process A whose tools each wait for an approval, not waited for to park. */
+  async function waitingInA(
     tool_call_ids = ["call_1"],
     options: { recovery_loop?: false; beforeEffect?: () => Promise<void> } = {},
   ) {
@@ -28,8 +29,14 @@ describe("a waiting Turn is rows", () => {
     const turn = await session.prompt({ query: "delete" });
     const interaction_ids: string[] = [];
     for (const id of tool_call_ids) interaction_ids.push(await harness.pendingInteraction(id));
-    await untilHostless(harness, "A");
     return { harness, session, turn, interaction_ids, effects: approval.effects };
+  }
+
+  /** `waitingInA`, once the Turn has parked (process A holds nothing of it). */
+  async function parkedInA(...args: Parameters<typeof waitingInA>) {
+    const waiting = await waitingInA(...args);
+    await untilHostless(waiting.harness, "A");
+    return waiting;
   }
 
   it("once every open tool waits for a person, the Turn holds no lease and no host; recovery leaves it alone", async () => {
@@ -45,27 +52,14 @@ describe("a waiting Turn is rows", () => {
     // Timers never fire from here on; the Interaction's commit and the event loop's turns still run.
     vi.useFakeTimers({ toFake: ["setTimeout", "setInterval"] });
     try {
-      const approval = createApprovalTool("delete_file");
-      const model = createScriptedModel([
-        [{ tool_call: { id: "call_1", name: "delete_file", input: { path: "file-0" } } }],
-        [{ text: "all done" }],
-      ]);
-      const harness = new RuntimeHarness({
-        model,
-        tools: { delete_file: approval.tool },
-        park_waiting_turns: true,
-        recovery_loop: false,
-      });
-      const session = await harness.createSession({ process_id: "A" });
-      await session.prompt({ query: "delete" });
-      await harness.pendingInteraction("call_1");
+      const { harness, session, effects } = await waitingInA(["call_1"], { recovery_loop: false });
       // A bounded number of the event loop's turns, not a time (none passes for a timer).
       for (let turn = 0; turn < 100 && harness.runtime("A").stats().hosts > 0; turn += 1) {
         await new Promise((resolve) => setImmediate(resolve));
       }
       expect(harness.leases.holderOf(session.id)).toBeNull();
       expect(harness.runtime("A").stats()).toEqual({ hosts: 0 });
-      expect(approval.effects).toEqual([]);
+      expect(effects).toEqual([]);
     } finally {
       vi.useRealTimers();
     }
