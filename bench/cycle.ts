@@ -241,7 +241,7 @@ export async function measureCycle(context: SuiteContext): Promise<Figure[]> {
       note: "Parley as a library on Postgres (runtime called in process, no HTTP/WebSocket): prompt() → pending → respond() → tool resumed; the peer's window",
     }),
     latencyFigure("respond_resumed_inprocess_ms", summarize(inProcess.respondToResumed), {
-      floor: "floor_pg_read_commit_ms",
+      floor: "floor_pg_read_commit_idle_ms",
       note: "same, respond() → the tool's execute continues",
     }),
   );

@@ -50,14 +50,17 @@ export function now(): number {
 /**
  * Runs `action` `warmups` times untimed, then `runs` times one after another, timing each run.
  * `action` gets the call's index (0, 1, … across warmups and runs), for a key no other call uses.
+ * `idle_ms`: each timed run starts after that long without work (untimed).
  */
 export async function timeRuns(
   counts: { runs: number; warmups: number },
   action: (index: number) => Promise<unknown>,
+  idle_ms = 0,
 ): Promise<Distribution> {
   for (let index = 0; index < counts.warmups; index++) await action(index);
   const samples: number[] = [];
   for (let run = 0; run < counts.runs; run++) {
+    if (idle_ms > 0) await new Promise((resolve) => setTimeout(resolve, idle_ms));
     const started = now();
     await action(counts.warmups + run);
     samples.push(now() - started);
