@@ -64,6 +64,12 @@ export interface RuntimeHarnessOptions {
    */
   recovery_loop?: boolean;
   recover_interval_ms?: number;
+  /**
+   * Awaited before every store call of every process and before its answer (see
+   * `ProcessConnections`): e.g. a random number of event-loop turns, so that the processes'
+   * calls interleave as round trips to a database do. Omitted: none.
+   */
+  store_latency?: () => Promise<void>;
 }
 
 /** One line a runtime of the harness logged, with the simulated process that logged it. */
@@ -119,7 +125,11 @@ export class RuntimeHarness {
   runtime(process_id = "A"): SessionRuntime {
     const running = this.#processes.get(process_id);
     if (running) return running.composed.runtime;
-    const connections = new ProcessConnections(process_id, { store: this.faults.store, bus: this.bus });
+    const connections = new ProcessConnections(
+      process_id,
+      { store: this.faults.store, bus: this.bus },
+      this.#options.store_latency,
+    );
     const log = (level: HarnessLogEntry["level"]) => (fields: Record<string, unknown>, message: string) =>
       this.logs.push({ process_id, level, fields, message });
     const { workspace } = this.#options;

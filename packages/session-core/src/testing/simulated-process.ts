@@ -15,8 +15,20 @@ export class ProcessConnections {
   #alive = true;
   readonly #unsubscribes = new Set<() => void>();
 
-  constructor(process_id: string, shared: { store: SessionStore; bus: EventBus }) {
+  readonly #latency: (() => Promise<void>) | undefined;
+
+  /**
+   * `latency`: awaited before each store call of the process and again before its answer is
+   * delivered, so that the calls of processes and sessions interleave as round trips to a
+   * database do (the in-memory store otherwise answers on the next microtask).
+   */
+  constructor(
+    process_id: string,
+    shared: { store: SessionStore; bus: EventBus },
+    latency?: () => Promise<void>,
+  ) {
     this.process_id = process_id;
+    this.#latency = latency;
     this.store = this.#guardStore(shared.store);
     this.bus = this.#guardBus(shared.bus);
   }
@@ -41,8 +53,18 @@ export class ProcessConnections {
       get: (target, property) => {
         const value: unknown = Reflect.get(target, property, target);
         if (typeof value !== "function") return value;
-        return (...args: unknown[]) =>
-          this.#alive ? value.apply(target, args) : Promise.reject(this.#deadError());
+        const latency = this.#latency;
+        if (latency === undefined) {
+          return (...args: unknown[]) =>
+            this.#alive ? value.apply(target, args) : Promise.reject(this.#deadError());
+        }
+        return async (...args: unknown[]) => {
+          await latency();
+          if (!this.#alive) throw this.#deadError();
+          const result: unknown = await value.apply(target, args);
+          await latency();
+          return result;
+        };
       },
     });
   }
