@@ -5,6 +5,16 @@ import { type Figure, latencyFigure, valueFigure } from "./lib/report.js";
 import { type Distribution, now, summarize, timeRuns } from "./lib/stats.js";
 
 /**
+ * How long the machine idles before each idle sample. Back to back, a round trip finds the database
+ * backend and this process still running; after a pause it wakes them first. Measured on the 2-core
+ * virtual machines the bench runs on, a one-row read took 0.09 ms back to back and 0.62–0.72 ms after
+ * 5 ms or more of idling (0.49 ms after 1 ms), a durable commit 0.20 against 1.1–1.2 ms. An answer
+ * comes after such a pause (the machine waited for the person, or for the client to see the
+ * request), so its floor is taken the same way.
+ */
+const IDLE_GAP_MS = 5;
+
+/**
  * The least an answer that runs its tool exactly once can wait, measured in the same run as Parley
  * and the peer: the answer must be durable before the tool goes on, so respond → resumed holds at
  * least one durable commit; Parley also reads the Interaction it answers before that commit (the
@@ -19,16 +29,6 @@ import { type Distribution, now, summarize, timeRuns } from "./lib/stats.js";
  * - `floor_respond_resumed_ms`: the floor of `respond_resumed_ms`: the request's p50 plus the idle
  *   read and commit's.
  */
-/**
- * How long the machine idles before each idle sample. Back to back, a round trip finds the database
- * backend and this process still running; after a pause it wakes them first. Measured on the 2-core
- * virtual machines the bench runs on, a one-row read took 0.09 ms back to back and 0.62–0.72 ms after
- * 5 ms or more of idling (0.49 ms after 1 ms), a durable commit 0.20 against 1.1–1.2 ms. An answer
- * comes after such a pause (the machine waited for the person, or for the client to see the
- * request), so its floor is taken the same way.
- */
-const IDLE_GAP_MS = 5;
-
 export async function measureAnswerFloor(databaseUrl: string, runs: number): Promise<Figure[]> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
