@@ -63,6 +63,8 @@ export class ProcessConnections {
           if (!this.#alive) throw this.#deadError();
           const result: unknown = await value.apply(target, args);
           await latency();
+          // Killed while the answer travelled: the call happened, the process never hears of it.
+          if (!this.#alive) throw this.#deadError();
           return result;
         };
       },
