@@ -1,7 +1,9 @@
+export * from "./approval-tool.js";
 export * from "./commit-faults.js";
 export * from "./event-bus-conformance.js";
 export * from "./fixtures.js";
 export * from "./gates.js";
+export * from "./interleaved-approvals.js";
 export * from "./mutation-recorder.js";
 export * from "./part-references.js";
 export {

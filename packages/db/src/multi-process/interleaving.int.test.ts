@@ -1,0 +1,72 @@
+import { type ComposedRuntime, composeRuntime } from "@parley/session-core";
+import {
+  interleavedApprovalAgent,
+  runInterleavedApprovals,
+  seededRandom,
+} from "@parley/session-core/testing";
+import { afterEach, expect, it } from "vitest";
+import { createDatabase, type ParleyDatabase } from "../create-database.js";
+import { createTestDatabase, type TestDatabase } from "../testing/test-database.js";
+
+// The in-memory scenario of `runInterleavedApprovals` on PostgreSQL: two runtimes, each with its own
+// pool, LISTEN connection and lease connection (two instances of the API in one process), started
+// as the API starts them (liveness pass included). Four sessions answer approvals at once through
+// either instance, twice at once, with steers and stops; the interleaving is whatever the database
+// and the event loop make of it, the choices seeded (`INTERLEAVING_SEED` repeats them).
+
+const AGENT_ID = "agent:interleaving";
+const SEED = Number(process.env.INTERLEAVING_SEED ?? Math.floor(Math.random() * 2 ** 31));
+
+let database: TestDatabase | undefined;
+const databases: ParleyDatabase[] = [];
+const runtimes: ComposedRuntime[] = [];
+
+afterEach(async () => {
+  for (const composed of runtimes.splice(0)) await composed.close();
+  for (const parley of databases.splice(0)) await parley.close();
+  await database?.drop();
+  database = undefined;
+});
+
+it(`approval cycles through two instances on PostgreSQL keep every tool exactly once (seed ${SEED})`, {
+  timeout: 180_000,
+}, async () => {
+  database = await createTestDatabase();
+  const { model, tools, effects } = interleavedApprovalAgent();
+  const processes = ["A", "B"] as const;
+  for (const name of processes) {
+    const parley = await createDatabase({
+      url: database.url,
+      holder_id: `test:${name}`,
+      migrate: name === "A",
+    });
+    databases.push(parley);
+    const composed = composeRuntime({ adapters: parley, agent: { agent_id: AGENT_ID, model, tools } });
+    runtimes.push(composed);
+    await composed.start();
+  }
+  const runtimeOf = (name: string) => {
+    const composed = runtimes[processes.indexOf(name as (typeof processes)[number])];
+    if (!composed) throw new Error(`no instance ${name}`);
+    return composed.runtime;
+  };
+  const sessions = await Promise.all(
+    [0, 1, 2, 3].map((index) =>
+      runtimeOf(index % 2 === 0 ? "A" : "B").createSession({ owner_id: "user:owner", agent_id: AGENT_ID }),
+    ),
+  );
+
+  const outcome = await runInterleavedApprovals({
+    open: (name, session_id) => runtimeOf(name).openSession(session_id),
+    processes,
+    session_ids: sessions.map((session) => session.id),
+    cycles: 8,
+    random: seededRandom(SEED),
+    stuck_ms: 30_000,
+  });
+
+  expect(outcome.problems).toEqual([]);
+  expect(outcome.doubles).toBeGreaterThan(0);
+  expect(effects).toHaveLength(outcome.approvals);
+  expect(new Set(effects).size).toBe(effects.length);
+});
