@@ -100,6 +100,7 @@ export async function runInterleavedApprovals(
   const pending = async (id: string) => (await (await via(id)).interactions())[0]?.interaction_id;
 
   const cyclesOf = async (id: string) => {
+    let answers = 0;
     for (let cycle = 0; cycle < options.cycles; cycle++) {
       const turn = await within(
         `prompt ${id} #${cycle}`,
@@ -136,7 +137,8 @@ export async function runInterleavedApprovals(
           await within(`stop ${id} #${cycle}`, (await via(id)).stop(), stuck_ms);
           break;
         }
-        if (random() < 0.2) {
+        // A session's first answer is always sent twice, so that every run races at least once.
+        if (answers === 0 || random() < 0.2) {
           outcome.doubles += 1;
           const [first, second] = processes;
           const answers = await within(
@@ -151,6 +153,7 @@ export async function runInterleavedApprovals(
         } else {
           await within(`answer ${id} #${cycle}`, (await via(id)).respond(approve(interaction_id)), stuck_ms);
         }
+        answers += 1;
         outcome.approvals += 1;
         waitingSince = Date.now();
         // The answered tool runs on; the Turn then asks again (a steer joined) or finishes.
