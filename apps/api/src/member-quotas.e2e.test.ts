@@ -1,4 +1,4 @@
-import { access } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type E2eEnvironment, startE2eEnvironment } from "./testing/e2e-environment.js";
@@ -115,24 +115,26 @@ describe("workspace bytes per member", () => {
     expect(output.exit_code).toBe(0);
     // Exactly at the quota: the next prompt passes, and its command adds one byte.
     await session.prompt("run printf x > one-more.bin");
-    await waitForFile(path.join(environment.api.workspace_root, session.id, "one-more.bin"));
+    await waitForBytes(path.join(environment.api.workspace_root, session.id, "one-more.bin"), 1);
     const refused = session.prompt("hello");
     await expect(refused).rejects.toMatchObject({ code: "limit_exceeded" });
     await expect(refused).rejects.toThrow(`Your session workspaces hold more than ${WORKSPACE_BYTES} bytes`);
   });
 });
 
-async function waitForFile(file: string): Promise<void> {
+/**
+ * Until `file` holds at least `bytes`: the shell creates the file (`>`) before the command writes
+ * to it, so a file that exists may still be empty, and a prompt checked then fits the quota.
+ */
+async function waitForBytes(file: string, bytes: number): Promise<void> {
   const deadline = Date.now() + 30_000;
   for (;;) {
-    if (
-      await access(file).then(
-        () => true,
-        () => false,
-      )
-    )
-      return;
-    if (Date.now() > deadline) throw new Error(`${file} never appeared`);
+    const size = await stat(file).then(
+      (stats) => stats.size,
+      () => -1,
+    );
+    if (size >= bytes) return;
+    if (Date.now() > deadline) throw new Error(`${file} never held ${bytes} bytes (it holds ${size})`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
