@@ -49,19 +49,13 @@ export async function measureAnswerFloor(databaseUrl: string, runs: number): Pro
         text: "UPDATE bench_floor_answer SET body = $1::jsonb WHERE id = 1",
         values: [payload],
       });
-    commit = await timeRuns({ runs, warmups: 20 }, write);
-    readCommit = await timeRuns({ runs, warmups: 20 }, async () => {
+    const readThenWrite = async () => {
       await read();
       await write();
-    });
-    readCommitIdle = await timeRuns(
-      { runs, warmups: 5 },
-      async () => {
-        await read();
-        await write();
-      },
-      IDLE_GAP_MS,
-    );
+    };
+    commit = await timeRuns({ runs, warmups: 20 }, write);
+    readCommit = await timeRuns({ runs, warmups: 20 }, readThenWrite);
+    readCommitIdle = await timeRuns({ runs, warmups: 5 }, readThenWrite, IDLE_GAP_MS);
   } finally {
     await client.query("DROP TABLE IF EXISTS bench_floor_answer").catch(() => undefined);
     await client.end();
