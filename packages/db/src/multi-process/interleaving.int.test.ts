@@ -1,6 +1,7 @@
 import { type ComposedRuntime, composeRuntime } from "@parley/session-core";
 import {
   interleavedApprovalAgent,
+  interleavingSeed,
   runInterleavedApprovals,
   seededRandom,
 } from "@parley/session-core/testing";
@@ -15,7 +16,7 @@ import { createTestDatabase, type TestDatabase } from "../testing/test-database.
 // and the event loop make of it, the choices seeded (`INTERLEAVING_SEED` repeats them).
 
 const AGENT_ID = "agent:interleaving";
-const SEED = Number(process.env.INTERLEAVING_SEED ?? Math.floor(Math.random() * 2 ** 31));
+const SEED = interleavingSeed(process.env.INTERLEAVING_SEED);
 
 let database: TestDatabase | undefined;
 const databases: ParleyDatabase[] = [];

@@ -10,6 +10,14 @@ import { createScriptedModel, type ScriptedModel } from "./scripted-model.js";
 // (`runtime/tests/interleaving.test.ts`) and on PostgreSQL (`@parley/db`'s
 // `interleaving.int.test.ts`); what it reports must hold for every interleaving.
 
+/**
+ * The seed of a run: `repeated` (a test passes `INTERLEAVING_SEED`, to run one again) when given,
+ * else a new one. A test puts it in its name, so that a failing interleaving can be run again.
+ */
+export function interleavingSeed(repeated: string | undefined): number {
+  return repeated === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(repeated);
+}
+
 /** mulberry32: a small seeded generator, so that a failing interleaving can be run again. */
 export function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
@@ -58,8 +66,6 @@ export interface InterleavedApprovalsOutcome {
   approvals: number;
   /** Interactions answered twice at once. */
   doubles: number;
-  steers: number;
-  stops: number;
   /** What went against the rules: several winners of one Interaction, a Turn that ended wrongly. */
   problems: string[];
 }
@@ -87,8 +93,6 @@ export async function runInterleavedApprovals(
   const outcome: InterleavedApprovalsOutcome = {
     approvals: 0,
     doubles: 0,
-    steers: 0,
-    stops: 0,
     problems: [],
   };
   const via = async (session_id: string, process?: string): Promise<Session> => {
@@ -125,7 +129,6 @@ export async function runInterleavedApprovals(
         if (roll < 0.25 && !steered) {
           // Joins the waiting Turn: after this answer, the Turn asks once more.
           steered = true;
-          outcome.steers += 1;
           await within(
             `steer ${id} #${cycle}`,
             (await via(id)).prompt({ query: `steer ${cycle}` }),
@@ -133,7 +136,6 @@ export async function runInterleavedApprovals(
           );
         } else if (roll > 0.92) {
           stopped = true;
-          outcome.stops += 1;
           await within(`stop ${id} #${cycle}`, (await via(id)).stop(), stuck_ms);
           break;
         }
@@ -141,14 +143,14 @@ export async function runInterleavedApprovals(
         if (answers === 0 || random() < 0.2) {
           outcome.doubles += 1;
           const [first, second] = processes;
-          const answers = await within(
+          const settled = await within(
             `two answers ${id} #${cycle}`,
             Promise.allSettled(
               [first, second].map(async (name) => (await via(id, name)).respond(approve(interaction_id))),
             ),
             stuck_ms,
           );
-          const won = answers.filter((answer) => answer.status === "fulfilled").length;
+          const won = settled.filter((answer) => answer.status === "fulfilled").length;
           if (won !== 1) outcome.problems.push(`${id} #${cycle}: ${won} of two simultaneous answers won`);
         } else {
           await within(`answer ${id} #${cycle}`, (await via(id)).respond(approve(interaction_id)), stuck_ms);

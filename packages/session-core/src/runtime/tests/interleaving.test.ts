@@ -1,6 +1,7 @@
 import { expect, it } from "vitest";
 import {
   interleavedApprovalAgent,
+  interleavingSeed,
   runInterleavedApprovals,
   seededRandom,
 } from "../../testing/interleaved-approvals.js";
@@ -13,7 +14,7 @@ import { RuntimeHarness } from "../../testing/runtime-harness.js";
 // a wake-up lost and picked up by the liveness pass a second later passes here
 // (`queue-wake.test.ts` holds such a case).
 
-const SEED = Number(process.env.INTERLEAVING_SEED ?? Math.floor(Math.random() * 2 ** 31));
+const SEED = interleavingSeed(process.env.INTERLEAVING_SEED);
 
 it(`approval cycles over two processes under random interleaving keep every tool exactly once (seed ${SEED})`, {
   timeout: 120_000,
