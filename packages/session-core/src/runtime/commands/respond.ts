@@ -13,6 +13,7 @@ import type { ClaimLease } from "../session/claim-lease.js";
 import type { Actor, RespondPrefetch } from "../session/session-facade.js";
 import type { SessionHost } from "../session/session-host.js";
 import type { SessionHosts } from "../session/session-hosts.js";
+import { type Checkpointed, TurnFencedError } from "../session/session-writer.js";
 import { markInteractionResumed, respondToInteraction } from "../transitions/interaction-transitions.js";
 
 /**
@@ -141,39 +142,45 @@ async function commitResponse(
   session: SessionRecord,
   answer_lock: AnswerLock | undefined,
 ): Promise<InteractionResult> {
+  const lease: ClaimLease | null = host.ownsTurn ? null : await host.claim(answer_lock);
+  // A tool of this process waiting for the answer goes on once its allowance is granted (below).
+  let granted: () => void = () => undefined;
+  if (allowance && !lease) {
+    host.context.waiters.holdUntil(
+      input.interaction_id,
+      new Promise<void>((resolve) => {
+        granted = resolve;
+      }),
+    );
+  }
+  try {
+    return await commitAndResume(host, { input, record, message }, actor, allowance, session, lease);
+  } finally {
+    granted();
+  }
+}
+
+async function commitAndResume(
+  host: SessionHost,
+  { input, record, message }: Answer,
+  actor: Actor | undefined,
+  allowance: ToolAllowance | null,
+  session: SessionRecord,
+  lease: ClaimLease | null,
+): Promise<InteractionResult> {
   // No copy here (another process runs the Turn, or it is about to be resumed): the message read with
   // the Interaction serves. Interactions and messages only move forward (pending → terminal,
   // streaming → closed), so this copy refuses only what a later read would refuse too; an outdated
   // copy fails its revision check and the writer reads the message again.
   const stored = host.writer.cached(record.message_id) === undefined ? message : undefined;
-  const lease: ClaimLease | null = host.ownsTurn ? null : await host.claim(answer_lock);
   const turn_id = record.interaction.request.turn_id;
   let result: InteractionResult | undefined;
   let committed_open: AssistantMessage | undefined;
   try {
-    const committed = await host.writer.updateAssistant(
-      record.message_id,
-      (current, now) => {
-        const answered = respondToInteraction(
-          current,
-          {
-            interaction_id: input.interaction_id,
-            response: input.response,
-            ...(actor === undefined ? {} : { responded_by: actor.user_id }),
-          },
-          now,
-        );
-        if (!answered || !lease) return answered;
-        // This process resumes the Turn it claims in this commit: the answer is handed over to the
-        // tool in the same revision (`resumed_at`), so a crash from here on fails the tool as
-        // interrupted and never runs its side effect twice.
-        const handedOver = markInteractionResumed(answered.message, input.interaction_id, now);
-        return handedOver ? { ...answered, message: handedOver.message } : answered;
-      },
-      {
-        ...(lease ? { claim: { holder: lease.holder_id, turn_id } } : {}),
-        ...(stored?.type === "assistant" ? { stored } : {}),
-      },
+    const committed = await commitAnswer(
+      host,
+      { input, actor, message_id: record.message_id, stored },
+      answerHandOver(host, lease, input.interaction_id, turn_id),
     );
     if (lease && committed) {
       if (committed.epoch === undefined) throw new Error("The answer's commit claimed no epoch");
@@ -222,6 +229,71 @@ async function commitResponse(
     if (host.parkWaitingTurns) host.resumeIfAnsweredInBackground();
   }
   return result;
+}
+
+/**
+ * Who continues the answered tool, decided before the answer commits: this process resumes the Turn
+ * it claims (`claim`), or a tool of the Turn this process runs waits for the answer (`epoch`: the
+ * Turn's; the commit is fenced by it), or another process runs the Turn and hands the answer over
+ * itself (none). In the first two, the answer is handed over in its own commit.
+ */
+type AnswerHandOver = { claim: { holder: string; turn_id: string } } | { epoch: number } | undefined;
+
+function answerHandOver(
+  host: SessionHost,
+  lease: ClaimLease | null,
+  interaction_id: string,
+  turn_id: string,
+): AnswerHandOver {
+  if (lease) return { claim: { holder: lease.holder_id, turn_id } };
+  const epoch = host.ownsTurn ? host.context.waiters.handOverEpoch(interaction_id) : undefined;
+  return epoch === undefined ? undefined : { epoch };
+}
+
+/**
+ * The answer's revision: the Interaction answered, its tool `running` (or still waiting for its
+ * other Interactions, or failed when denied), and — when `hand_over` names who continues — the
+ * answer handed over (`resumed_at`), so that a crash from here on fails the tool as interrupted and
+ * never runs its side effect twice.
+ */
+async function commitAnswer(
+  host: SessionHost,
+  answer: {
+    input: RespondInput;
+    actor: Actor | undefined;
+    message_id: string;
+    stored: SessionMessage | undefined;
+  },
+  hand_over: AnswerHandOver,
+): Promise<Checkpointed<InteractionResult>> {
+  const { input, actor, message_id, stored } = answer;
+  try {
+    return await host.writer.updateAssistant(
+      message_id,
+      (current, now) => {
+        const answered = respondToInteraction(
+          current,
+          {
+            interaction_id: input.interaction_id,
+            response: input.response,
+            ...(actor === undefined ? {} : { responded_by: actor.user_id }),
+          },
+          now,
+        );
+        if (!answered || !hand_over) return answered;
+        const handedOver = markInteractionResumed(answered.message, input.interaction_id, now);
+        return handedOver ? { ...answered, message: handedOver.message } : answered;
+      },
+      { ...hand_over, ...(stored?.type === "assistant" ? { stored } : {}) },
+    );
+  } catch (error) {
+    // The Turn stopped being this process's between the check and the commit: its new holder hands
+    // the answer over, so the answer commits as any other process's would.
+    if (hand_over && "epoch" in hand_over && error instanceof TurnFencedError) {
+      return commitAnswer(host, answer, undefined);
+    }
+    throw error;
+  }
 }
 
 function queuedAfterClaim(host: SessionHost): Promise<SessionCommand[]> {

@@ -183,12 +183,15 @@ export class RuntimeInteractionPort implements InteractionPort {
   #handOver(message_id: string): HandOver | undefined {
     const { epoch, writer } = this.#deps;
     if (epoch === undefined) return undefined;
-    return async (interaction) => {
-      await writer.updateAssistant(
-        message_id,
-        (current, now) => markInteractionResumed(current, interaction.interaction_id, now),
-        { epoch },
-      );
+    return {
+      epoch,
+      commit: async (interaction) => {
+        await writer.updateAssistant(
+          message_id,
+          (current, now) => markInteractionResumed(current, interaction.interaction_id, now),
+          { epoch },
+        );
+      },
     };
   }
 

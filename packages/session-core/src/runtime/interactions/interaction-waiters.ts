@@ -5,15 +5,23 @@ import { interactionResultOf } from "../transitions/interaction-transitions.js";
 interface Waiter {
   owner: object;
   tool_call_id: string | undefined;
+  hand_over_epoch: number | undefined;
+  /** Settled only once this settled (`holdUntil`). */
+  hold: Promise<void> | undefined;
   settle(result: InteractionResult, interaction: Interaction): void;
 }
 
 /**
- * Commits that the tool continues with a `resolved` answer, before it does (fenced by the Turn's
- * epoch). A rejection (e.g. `TurnFencedError`: the Turn is no longer ours) rejects the wait, so the
- * tool's code never runs on in this process.
+ * How a Turn's tool is handed a `resolved` answer: `commit` records that it continues (`resumed_at`)
+ * before it does, fenced by the Turn's `epoch`. A rejection (e.g. `TurnFencedError`: the Turn is no
+ * longer ours) rejects the wait, so the tool's code never runs on in this process. An answer
+ * committed in this process may record it itself, under the same `epoch` (`handOverEpoch`): then
+ * there is nothing left to commit.
  */
-export type HandOver = (interaction: Interaction) => Promise<void>;
+export interface HandOver {
+  epoch: number;
+  commit(interaction: Interaction): Promise<void>;
+}
 
 /**
  * Tools of this process waiting on `handle.result`. A waiter is settled only from committed state:
@@ -57,18 +65,25 @@ export class InteractionWaiters {
     tool_call_id?: string,
   ): Promise<InteractionResult> {
     const registered = new Promise<InteractionResult>((resolve, reject) => {
-      this.#waiters.set(interaction_id, {
+      const waiter: Waiter = {
         owner,
         tool_call_id,
+        hand_over_epoch: handOver?.epoch,
+        hold: undefined,
         settle: (result, interaction) => {
           this.#waiters.delete(interaction_id);
-          if (!handOver || result.status !== "resolved" || interaction.resumed_at !== undefined) {
-            resolve(result);
-            return;
-          }
-          handOver(interaction).then(() => resolve(result), reject);
+          const proceed = () => {
+            if (!handOver || result.status !== "resolved" || interaction.resumed_at !== undefined) {
+              resolve(result);
+              return;
+            }
+            handOver.commit(interaction).then(() => resolve(result), reject);
+          };
+          if (waiter.hold === undefined) proceed();
+          else void waiter.hold.then(proceed);
         },
-      });
+      };
+      this.#waiters.set(interaction_id, waiter);
     });
     this.#watchers.get(owner)?.();
     return registered;
@@ -96,6 +111,24 @@ export class InteractionWaiters {
     for (const [interaction_id, waiter] of this.#waiters) {
       if (waiter.owner === owner) this.#waiters.delete(interaction_id);
     }
+  }
+
+  /**
+   * The epoch under which a tool of this process waiting on `interaction_id` is handed its answer
+   * (undefined: none waits here, or its answer needs no hand-over). An answer committed in this
+   * process under that epoch, with `resumed_at`, reaches the tool with no commit of its own.
+   */
+  handOverEpoch(interaction_id: string): number | undefined {
+    return this.#waiters.get(interaction_id)?.hand_over_epoch;
+  }
+
+  /**
+   * The tool waiting on `interaction_id` here (if any) goes on only once `until` settled: an answer's
+   * grant of an allowance lands before the Turn it answers reaches its next Step checkpoint.
+   */
+  holdUntil(interaction_id: string, until: Promise<void>): void {
+    const waiter = this.#waiters.get(interaction_id);
+    if (waiter) waiter.hold = until;
   }
 
   has(interaction_id: string): boolean {

@@ -34,7 +34,7 @@ const MAX_CONFLICT_RETRIES = 20;
  * What a checkpoint committed (`value`: what its transition returned; `epoch` when it claimed the
  * Turn); null when nothing changed.
  */
-type Checkpointed<T> = { message: AssistantMessage; value: T | undefined; epoch?: number } | null;
+export type Checkpointed<T> = { message: AssistantMessage; value: T | undefined; epoch?: number } | null;
 
 interface WriterDeps {
   session_id: string;

@@ -99,14 +99,14 @@ describe("the revisions of one approval cycle", () => {
       // it holds (step-start, the tool's input, the end of the model stream) and its tool waiting,
       // the Interaction's row and feed entry in the same commit, published whole.
       "assistant@1 message:assistant stream=finished tool=waiting-user interactions=pending feed=created",
-      // Checkpoint 3: the answer with the tool's `running`; then the unpublished hand-over that lets
-      // the tool's code go on (recovery re-runs the tool until it is committed).
+      // Checkpoint 3: the answer with the tool's `running` and its hand-over (`resumed_at`, which
+      // lets the tool's code go on): the Turn runs in this process and its tool waits here, so the
+      // answer's one commit, fenced by the Turn's epoch, carries both.
       "assistant@2 part:tool stream=finished tool=running interactions=resolved feed=resolved",
-      "assistant@3 - stream=finished tool=running interactions=resolved",
       // Checkpoint 5: the tool's result.
-      "assistant@4 part:tool stream=finished tool=completed",
+      "assistant@3 part:tool stream=finished tool=completed",
       // Checkpoint 7: Step 2 streamed live; the close carries its text, with the Turn's finish.
-      "assistant@5 message:assistant+turn:finish stream=finished tool=completed ends-turn",
+      "assistant@4 message:assistant+turn:finish stream=finished tool=completed ends-turn",
     ]);
     // Everything else was live: published at once, never committed, each following the last durable
     // event (1: start, 2: prompt, 3: Interaction, 4: answer, 5: result) and building on the
@@ -116,10 +116,10 @@ describe("the revisions of one approval cycle", () => {
       "part:tool=input-streaming @0 after=2",
       "part:tool=input-streaming @0 after=2",
       "part:tool=ready @0 after=2",
-      "part:step-start @4 after=5",
-      "part:text @4 after=5",
-      "delta:text @4 after=5",
-      "part:text @4 after=5",
+      "part:step-start @3 after=5",
+      "part:text @3 after=5",
+      "delta:text @3 after=5",
+      "part:text @3 after=5",
     ]);
     expect(harness.liveMutations(session.id).every(isLiveMutation)).toBe(true);
     // Each is a valid mutation of the wire contract (the live message's `revision: 0` included).

@@ -221,11 +221,11 @@ describe("durable resume", () => {
     let fencedHandOvers = 0;
     harness.store.commit = async (change: SessionCommit) => {
       const handOver =
-        change.mutation === undefined &&
         change.epoch === 1 &&
         change.interactions?.some((record) => record.interaction.resumed_at !== undefined);
       if (handOver) {
-        // Another process took the session over between A observing the answer and handing it over.
+        // Another process took the session over between A deciding to hand the answer over and
+        // committing the hand-over.
         fencedHandOvers += 1;
         await harness.store.setLeaseEpoch(session.id, 2);
       }
@@ -233,7 +233,10 @@ describe("durable resume", () => {
     };
     await session.respond(approve(interaction_ids[0] ?? ""));
     await untilHostless(harness, "A");
-    expect(fencedHandOvers).toBe(1);
+    // Two, both refused: the answer's own (it then commits as a plain answer, as another process's
+    // would), and the waiting tool's when that answer reached it.
+    expect(fencedHandOvers).toBe(2);
+    expect((await harness.tool(session.id, "call_1")).interactions?.[0]?.status).toBe("resolved");
     expect(effects).toEqual([]);
     expect((await harness.tool(session.id, "call_1")).interactions?.[0]?.resumed_at).toBeUndefined();
     harness.store.commit = commit;
