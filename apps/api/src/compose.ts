@@ -31,7 +31,7 @@ export async function composeApi(
      * commands whose notice was lost.
      */
     recover_interval_ms: number;
-  } & Pick<ComposeRuntimeOptions, "park_waiting_turns" | "stream_checkpoint_ms">,
+  } & Pick<ComposeRuntimeOptions, "park_waiting_turns" | "park_grace_ms" | "stream_checkpoint_ms">,
 ): Promise<ComposedApi> {
   const { adapters, logger } = options;
   const { database, agent, models, workspaces, metrics } = adapters;
@@ -47,6 +47,7 @@ export async function composeApi(
     workspaces,
     logger: logger.child({ component: "runtime" }),
     park_waiting_turns: options.park_waiting_turns,
+    park_grace_ms: options.park_grace_ms,
     stream_checkpoint_ms: options.stream_checkpoint_ms,
     recover_interval_ms: options.recover_interval_ms,
   });

@@ -42,6 +42,13 @@ describe("parseEnv", () => {
     expect(() => parseEnv({ PARLEY_PARK_WAITING_TURNS: "yes" })).toThrow(/PARLEY_PARK_WAITING_TURNS/);
   });
 
+  it("holds a waiting Turn 500 ms before it parks unless set; 0 parks at once", () => {
+    expect(parseEnv({}).PARLEY_PARK_GRACE_MS).toBe(500);
+    expect(parseEnv({ PARLEY_PARK_GRACE_MS: "0" }).PARLEY_PARK_GRACE_MS).toBe(0);
+    expect(() => parseEnv({ PARLEY_PARK_GRACE_MS: "-1" })).toThrow(/PARLEY_PARK_GRACE_MS/);
+    expect(() => parseEnv({ PARLEY_PARK_GRACE_MS: "soon" })).toThrow(/PARLEY_PARK_GRACE_MS/);
+  });
+
   it("migrates unless PARLEY_MIGRATE=off; /metrics has no token or port unless set, its listener on loopback", () => {
     expect(parseEnv({}).PARLEY_MIGRATE).toBe("on");
     expect(parseEnv({ PARLEY_MIGRATE: "off" }).PARLEY_MIGRATE).toBe("off");

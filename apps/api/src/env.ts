@@ -50,6 +50,13 @@ export const envSchema = z.object({
    */
   PARLEY_PARK_WAITING_TURNS: z.enum(["on", "off"]).default("on"),
   /**
+   * How long a Turn whose open tools all wait for a person stays held before it parks (0: parks at
+   * once): an answer that comes within it (a service approving through the SDK) reaches the tool
+   * where it runs, in one commit with no take-over. At most 256 Turns per instance wait held at
+   * once (docs/behaviour.md#durability).
+   */
+  PARLEY_PARK_GRACE_MS: z.coerce.number().int().min(0).max(60_000).default(500),
+  /**
    * How often startup recovery re-runs to take over Turns whose owner died (within 2 s,
    * docs/behaviour.md#durability).
    */
@@ -156,11 +163,13 @@ export function memberQuotasFromEnv(env: Env): MemberQuotaLimits {
 /** How the runtime runs, as the environment sets it (`composeRuntime` of `@parley/session-core`). */
 export function runtimeSettingsFromEnv(env: Env): {
   park_waiting_turns: boolean;
+  park_grace_ms: number;
   recover_interval_ms: number;
   stream_checkpoint_ms: number;
 } {
   return {
     park_waiting_turns: env.PARLEY_PARK_WAITING_TURNS === "on",
+    park_grace_ms: env.PARLEY_PARK_GRACE_MS,
     recover_interval_ms: env.PARLEY_RECOVER_INTERVAL_MS,
     stream_checkpoint_ms: env.PARLEY_STREAM_CHECKPOINT_MS,
   };

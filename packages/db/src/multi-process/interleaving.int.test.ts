@@ -29,9 +29,8 @@ afterEach(async () => {
   database = undefined;
 });
 
-it(`approval cycles through two instances on PostgreSQL keep every tool exactly once (seed ${SEED})`, {
-  timeout: 180_000,
-}, async () => {
+/** The scenario on a new database; `park_grace_ms` omitted: production's grace. */
+async function interleavedCycles(park_grace_ms?: number) {
   database = await createTestDatabase();
   const { model, tools, effects } = interleavedApprovalAgent();
   const processes = ["A", "B"] as const;
@@ -42,7 +41,11 @@ it(`approval cycles through two instances on PostgreSQL keep every tool exactly 
       migrate: name === "A",
     });
     databases.push(parley);
-    const composed = composeRuntime({ adapters: parley, agent: { agent_id: AGENT_ID, model, tools } });
+    const composed = composeRuntime({
+      adapters: parley,
+      agent: { agent_id: AGENT_ID, model, tools },
+      ...(park_grace_ms === undefined ? {} : { park_grace_ms }),
+    });
     runtimes.push(composed);
     await composed.start();
   }
@@ -70,4 +73,21 @@ it(`approval cycles through two instances on PostgreSQL keep every tool exactly 
   expect(outcome.doubles).toBeGreaterThanOrEqual(4);
   expect(effects).toHaveLength(outcome.approvals);
   expect(new Set(effects).size).toBe(effects.length);
-});
+}
+
+it(
+  `approval cycles through two instances on PostgreSQL keep every tool exactly once (seed ${SEED})`,
+  {
+    timeout: 180_000,
+  },
+  () => interleavedCycles(),
+);
+
+// A grace of a millisecond: answers race the Turn's parking (the lease's release, the re-read after).
+it(
+  `variant: a 1 ms grace, answers racing the parking, keeps every tool exactly once (seed ${SEED})`,
+  {
+    timeout: 180_000,
+  },
+  () => interleavedCycles(1),
+);

@@ -30,7 +30,7 @@ export interface WorkspaceResolver {
 export interface ComposeRuntimeOptions
   extends Pick<
     SessionRuntimeOptions,
-    "clock" | "ids" | "stream_checkpoint_ms" | "command_sweep_ms" | "park_waiting_turns"
+    "clock" | "ids" | "stream_checkpoint_ms" | "command_sweep_ms" | "park_waiting_turns" | "park_grace_ms"
   > {
   adapters: RuntimeAdapters;
   /**
@@ -87,6 +87,7 @@ export function composeRuntime(options: ComposeRuntimeOptions): ComposedRuntime 
       options.command_sweep_ms ??
       (options.recover_interval_ms === undefined ? UNLOOPED_COMMAND_SWEEP_MS : undefined),
     park_waiting_turns: options.park_waiting_turns,
+    park_grace_ms: options.park_grace_ms,
   });
   let recovery: RecoveryLoop | null = null;
   return {

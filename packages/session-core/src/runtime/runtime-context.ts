@@ -9,6 +9,7 @@ import type { RuntimeIds } from "./ids.js";
 import type { InteractionWaiters } from "./interactions/interaction-waiters.js";
 import type { AgentDefinition } from "./session/session-facade.js";
 import type { RuntimeLogger } from "./session-runtime-options.js";
+import type { ParkGrace } from "./turn/park-grace.js";
 
 /** What every part of one runtime shares: the ports plus this process's waiters. */
 export interface RuntimeContext {
@@ -28,6 +29,8 @@ export interface RuntimeContext {
    * it waits.
    */
   park_waiting_turns: boolean;
+  /** The grace before a waiting Turn parks, and the Turns in it now. */
+  park_grace: ParkGrace;
   /** Aborted when the runtime shuts down. */
   closing: AbortSignal;
 }

@@ -41,6 +41,13 @@ export interface SessionRuntimeOptions {
    * while it waits.
    */
   park_waiting_turns?: boolean;
+  /**
+   * `PARLEY_PARK_GRACE_MS` (default 500; 0: none): how long a Turn whose open tools all wait for a
+   * person stays held before it parks, so that an answer that comes at once reaches it where it
+   * runs (one commit, no take-over). At most 256 Turns of a process wait held at once
+   * (`ParkGrace`).
+   */
+  park_grace_ms?: number;
 }
 
 export interface CreateSessionInput {

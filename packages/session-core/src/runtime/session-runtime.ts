@@ -14,6 +14,7 @@ import type {
   SessionRuntimeApi,
   SessionRuntimeOptions,
 } from "./session-runtime-options.js";
+import { DEFAULT_PARK_GRACE_MS, ParkGrace } from "./turn/park-grace.js";
 
 const DEFAULT_STREAM_CHECKPOINT_MS = 1_000;
 /** A session created without a title is untitled (`""`) until its first prompt or a rename names it. */
@@ -53,6 +54,7 @@ export class SessionRuntime implements SessionRuntimeApi {
       stream_checkpoint_ms: options.stream_checkpoint_ms ?? DEFAULT_STREAM_CHECKPOINT_MS,
       closing: this.#closing.signal,
       park_waiting_turns: options.park_waiting_turns ?? true,
+      park_grace: new ParkGrace(options.park_grace_ms ?? DEFAULT_PARK_GRACE_MS),
     };
     this.#hosts = new SessionHosts(this.#context);
     this.#pass = new DriverPass(this.#context, this.#hosts);

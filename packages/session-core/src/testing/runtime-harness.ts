@@ -54,6 +54,8 @@ export interface RuntimeHarnessOptions {
    * (DESIGN §10.7); `false` is the live-waiter variant, tested as such.
    */
   park_waiting_turns?: boolean;
+  /** `PARLEY_PARK_GRACE_MS` (default: production's, 500 ms): how long a waiting Turn stays held first. */
+  park_grace_ms?: number;
   /** How often each process sweeps queued commands (default: the runtime's; 0: only when called). */
   command_sweep_ms?: number;
   /**
@@ -147,6 +149,7 @@ export class RuntimeHarness {
       ids: this.#options.ids,
       stream_checkpoint_ms: this.#options.stream_checkpoint_ms ?? HARNESS_STREAM_CHECKPOINT_MS,
       park_waiting_turns: this.#options.park_waiting_turns ?? true,
+      ...(this.#options.park_grace_ms === undefined ? {} : { park_grace_ms: this.#options.park_grace_ms }),
       // With the loop on, its pass sweeps commands as in production: no timer of the runtime's own.
       ...(this.#options.command_sweep_ms !== undefined
         ? { command_sweep_ms: this.#options.command_sweep_ms }

@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { SessionCommit } from "../../ports/session-store.js";
 import { RuntimeHarness } from "../../testing/runtime-harness.js";
 import { createScriptedModel } from "../../testing/scripted-model.js";
@@ -46,23 +46,6 @@ describe("a waiting Turn is rows", () => {
     expect(await harness.runtime("B").recover()).toEqual({ resumed_session_ids: [] });
     expect(await session.status()).toMatchObject({ state: "running" });
     expect(await session.interactions()).toHaveLength(1);
-  });
-
-  it("parks once its writes settled, on no timer: no timer fires, and the Turn still gives its lease and host back", async () => {
-    // Timers never fire from here on; the Interaction's commit and the event loop's turns still run.
-    vi.useFakeTimers({ toFake: ["setTimeout", "setInterval"] });
-    try {
-      const { harness, session, effects } = await waitingInA(["call_1"], { recovery_loop: false });
-      // A bounded number of the event loop's turns, not a time (none passes for a timer).
-      for (let turn = 0; turn < 100 && harness.runtime("A").stats().hosts > 0; turn += 1) {
-        await new Promise((resolve) => setImmediate(resolve));
-      }
-      expect(harness.leases.holderOf(session.id)).toBeNull();
-      expect(harness.runtime("A").stats()).toEqual({ hosts: 0 });
-      expect(effects).toEqual([]);
-    } finally {
-      vi.useRealTimers();
-    }
   });
 
   it("the process that commits the answer resumes the Turn by replay; the side effect runs once", async () => {

@@ -10,9 +10,10 @@ import {
   transitionTurn,
 } from "./turn-lifecycle.js";
 
-const running = (park_check = false, released = false): TurnState => ({
+const running = (park_check = false, released = false, in_grace = false): TurnState => ({
   kind: "running",
   park_check,
+  in_grace,
   released,
 });
 const failing = (released = false): TurnState => ({ kind: "failing", released });
@@ -174,23 +175,60 @@ describe("the Turn lifecycle: parking", () => {
   });
 
   it("the check: not waiting clears it, writes in flight look again, all waiting parks", () => {
-    expect(transitionTurn(running(true), { kind: "park_checked", verdict: "not_waiting" })).toEqual(
-      unchanged(running(false)),
-    );
-    expect(transitionTurn(running(true), { kind: "park_checked", verdict: "writes_in_flight" })).toEqual({
+    expect(
+      transitionTurn(running(true), { kind: "park_checked", verdict: "not_waiting", grace: false }),
+    ).toEqual(unchanged(running(false)));
+    expect(
+      transitionTurn(running(true), { kind: "park_checked", verdict: "writes_in_flight", grace: false }),
+    ).toEqual({
       state: running(true),
       effects: [{ kind: "schedule_park_check" }],
     });
-    expect(transitionTurn(running(true), { kind: "park_checked", verdict: "waiting" })).toEqual({
+    expect(transitionTurn(running(true), { kind: "park_checked", verdict: "waiting", grace: false })).toEqual(
+      {
+        state: ended("parked"),
+        effects: gaveUp("parked"),
+      },
+    );
+  });
+
+  it("with room for a grace, all waiting first waits held; when the grace is over it looks again and parks", () => {
+    const held = transitionTurn(running(true), { kind: "park_checked", verdict: "waiting", grace: true });
+    expect(held).toEqual({ state: running(true, false, true), effects: [{ kind: "hold_for_grace" }] });
+    // A tool that ends or starts waiting meanwhile schedules nothing: the grace's end looks.
+    expect(transitionTurn(held.state, { kind: "park_wanted" })).toEqual(unchanged(held.state));
+    const over = transitionTurn(held.state, { kind: "grace_over" });
+    expect(over).toEqual({ state: held.state, effects: [{ kind: "schedule_park_check" }] });
+    // One grace per wait: still waiting, it parks, room or not.
+    expect(transitionTurn(over.state, { kind: "park_checked", verdict: "waiting", grace: true })).toEqual({
       state: ended("parked"),
       effects: gaveUp("parked"),
     });
   });
 
+  it("an answer in the grace: the grace's end finds the Turn running on, and its next wait has a grace again", () => {
+    const next = run(running(true, false, true), [
+      { kind: "grace_over" },
+      { kind: "park_checked", verdict: "not_waiting", grace: true },
+      { kind: "park_wanted" },
+      { kind: "park_checked", verdict: "waiting", grace: true },
+    ]);
+    expect(next).toEqual({
+      state: running(true, false, true),
+      effects: [{ kind: "schedule_park_check" }, { kind: "schedule_park_check" }, { kind: "hold_for_grace" }],
+    });
+  });
+
+  it("a grace over after the Turn ended or was stopped does nothing", () => {
+    for (const state of [stopping(), finished(), ended("finished"), ended("abandoned"), running()]) {
+      expect(transitionTurn(state, { kind: "grace_over" })).toEqual(unchanged(state));
+    }
+  });
+
   it("a park check racing an answer: the committed answer reads not parked, so the Turn runs on", () => {
     const next = run(running(), [
       { kind: "park_wanted" },
-      { kind: "park_checked", verdict: "not_waiting" },
+      { kind: "park_checked", verdict: "not_waiting", grace: false },
       { kind: "park_wanted" },
     ]);
     expect(next).toEqual({
@@ -204,7 +242,7 @@ describe("the Turn lifecycle: parking", () => {
       run(running(), [
         { kind: "park_wanted" },
         { kind: "abandon" },
-        { kind: "park_checked", verdict: "waiting" },
+        { kind: "park_checked", verdict: "waiting", grace: false },
       ]),
     ).toEqual({
       state: ended("abandoned"),
@@ -215,7 +253,7 @@ describe("the Turn lifecycle: parking", () => {
   it("a lease lost once parked changes nothing; the host then releases the lease once", () => {
     expect(
       run(running(true), [
-        { kind: "park_checked", verdict: "waiting" },
+        { kind: "park_checked", verdict: "waiting", grace: false },
         { kind: "abandon" },
         { kind: "release" },
         { kind: "release" },
@@ -230,7 +268,7 @@ describe("the Turn lifecycle: parking", () => {
     expect(
       run(running(true), [
         { kind: "stop", reason: "turn_stopped" },
-        { kind: "park_checked", verdict: "waiting" },
+        { kind: "park_checked", verdict: "waiting", grace: false },
       ]),
     ).toEqual({ state: stopping(), effects: [{ kind: "abort", why: "stopped" }] });
   });

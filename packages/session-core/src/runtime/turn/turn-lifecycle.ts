@@ -20,7 +20,8 @@ export const GIVEN_UP_ERROR: Record<GiveUp, string> = {
 /**
  * Where one Turn run by this process is in its life (docs/behaviour.md#durability):
  * - `running`: Steps run (including the commit of a completed finish, which a queued prompt may
- *   refuse); `park_check` when a check whether every open tool waits for a person is scheduled;
+ *   refuse); `park_check` when a check whether every open tool waits for a person is scheduled
+ *   (or the Turn waits held, in its grace: `in_grace`, see `ParkGrace`);
  * - `failing`: the loop failed; the failed finish is being written;
  * - `stopping`: a stop was asked; the loop unwinds, then the stopped finish is written;
  * - `finished`: a finish (completed, failed or stopped) is committed: the session reads as idle,
@@ -30,7 +31,7 @@ export const GIVEN_UP_ERROR: Record<GiveUp, string> = {
  * `released` is whether the Turn's lease was given back (once, whatever the state).
  */
 export type TurnState =
-  | { kind: "running"; park_check: boolean; released: boolean }
+  | { kind: "running"; park_check: boolean; in_grace: boolean; released: boolean }
   | { kind: "failing"; released: boolean }
   | { kind: "stopping"; reason: CancelReason; released: boolean }
   | { kind: "finished"; released: boolean }
@@ -47,9 +48,12 @@ export type TurnEvent =
   /**
    * The scheduled park check looked: `not_waiting` (some running tool does not wait for a person,
    * or the committed message does not read parked — e.g. an answer was just committed),
-   * `writes_in_flight` (look again once they settled), `waiting` (park now).
+   * `writes_in_flight` (look again once they settled), `waiting` (park now, or first wait held for
+   * the grace when `grace` says there is room: see `ParkGrace`).
    */
-  | { kind: "park_checked"; verdict: "not_waiting" | "writes_in_flight" | "waiting" }
+  | { kind: "park_checked"; verdict: "not_waiting" | "writes_in_flight" | "waiting"; grace: boolean }
+  /** The grace of a Turn waiting held is over: check again, and park if it still waits. */
+  | { kind: "grace_over" }
   /** The Turn's loop returned (`threw: false`) or threw. */
   | { kind: "loop_exited"; threw: boolean }
   /** A finish of this Turn was committed. */
@@ -67,6 +71,8 @@ export type TurnEffect =
   | { kind: "forget_waiters" }
   /** Run the park check once the current work settled. */
   | { kind: "schedule_park_check" }
+  /** Wait held for the grace (`grace_over` when it is over). */
+  | { kind: "hold_for_grace" }
   | { kind: "write_failed_finish" }
   | { kind: "write_stopped_finish"; reason: CancelReason }
   /** Deliver the Turn's result (`finished` resolves; the host learns the Turn ended). */
@@ -80,7 +86,12 @@ export interface TurnTransition {
   effects: TurnEffect[];
 }
 
-export const initialTurnState: TurnState = { kind: "running", park_check: false, released: false };
+export const initialTurnState: TurnState = {
+  kind: "running",
+  park_check: false,
+  in_grace: false,
+  released: false,
+};
 
 /** A finish of the Turn is committed: the session reads as idle, whatever the runner still does. */
 export function isFinishCommitted(state: TurnState): boolean {
@@ -117,14 +128,21 @@ export function transitionTurn(state: TurnState, event: TurnEvent): TurnTransiti
     case "park_wanted":
       if (state.kind !== "running" || state.park_check) return stay(state);
       return { state: { ...state, park_check: true }, effects: [{ kind: "schedule_park_check" }] };
+    case "grace_over":
+      if (state.kind !== "running" || !state.in_grace) return stay(state);
+      return stay(state, [{ kind: "schedule_park_check" }]);
     case "park_checked":
       if (state.kind !== "running") return stay(state);
       switch (event.verdict) {
         case "not_waiting":
-          return stay({ ...state, park_check: false });
+          return stay({ ...state, park_check: false, in_grace: false });
         case "writes_in_flight":
           return stay({ ...state, park_check: true }, [{ kind: "schedule_park_check" }]);
         case "waiting":
+          // One grace per wait: a Turn still waiting when its grace is over parks.
+          if (event.grace && !state.in_grace) {
+            return stay({ ...state, park_check: true, in_grace: true }, [{ kind: "hold_for_grace" }]);
+          }
           return giveUp(state, "parked");
         default: {
           const unknown: never = event.verdict;

@@ -74,6 +74,8 @@ export class TurnRunner {
   #lastText = "";
   readonly #records: TurnRecords;
   readonly #unwatch: () => void;
+  /** Ends the grace this Turn waits held in, if any (see `ParkGrace`). */
+  #endGrace: () => void = () => undefined;
 
   constructor(host: TurnHost, lease: TurnLease, turn_id: string) {
     this.#host = host;
@@ -164,8 +166,11 @@ export class TurnRunner {
           this.#host.context.waiters.abandon(this);
           break;
         case "schedule_park_check":
-          scheduleParkCheck(this.#host.writer, () => {
-            void this.#dispatch({ kind: "park_checked", verdict: this.#parkVerdict() });
+          scheduleParkCheck(this.#host.writer, () => void this.#dispatch(this.#parkChecked()));
+          break;
+        case "hold_for_grace":
+          this.#endGrace = this.#host.context.park_grace.hold(this, () => {
+            void this.#dispatch({ kind: "grace_over" });
           });
           break;
         case "write_failed_finish":
@@ -188,7 +193,12 @@ export class TurnRunner {
           });
           break;
         case "release_lease":
-          then(() => this.#releaseNow());
+          then(() =>
+            this.#lease.release().catch((error: unknown) => {
+              const { logger } = this.#host.context;
+              logger?.warn({ session_id: this.#host.session_id, err: error }, "releasing the lease failed");
+            }),
+          );
           break;
         default: {
           const unknown: never = effect;
@@ -197,17 +207,6 @@ export class TurnRunner {
       }
     }
     return pending ?? Promise.resolve();
-  }
-
-  async #releaseNow(): Promise<void> {
-    try {
-      await this.#lease.release();
-    } catch (error) {
-      this.#host.context.logger?.warn(
-        { session_id: this.#host.session_id, err: error },
-        "releasing the lease failed",
-      );
-    }
   }
 
   /** Whether the Turn stopped or gave the session up: its loop and tools unwind. */
@@ -347,9 +346,9 @@ export class TurnRunner {
   }
 
   /** What the scheduled park check finds (the lifecycle ignores it once the Turn ended). */
-  #parkVerdict(): "not_waiting" | "writes_in_flight" | "waiting" {
+  #parkChecked(): TurnEvent {
     const { writer, context } = this.#host;
-    return parkVerdict({
+    const verdict = parkVerdict({
       running: this.#state.kind === "running",
       running_tools: this.#tools.running,
       waitingTools: () => context.waiters.waitingTools(this),
@@ -360,6 +359,7 @@ export class TurnRunner {
         return messageId === undefined ? undefined : writer.committed(messageId);
       },
     });
+    return { kind: "park_checked", verdict, grace: context.park_grace.hasRoom };
   }
 
   /** A Step whose stream was cut by a crash is not replayed (docs/behaviour.md#durability). */
@@ -389,6 +389,7 @@ export class TurnRunner {
   /** The `settle` effects: the watch ends, the host learns the Turn ended, `finished` resolves. */
   #deliver(result: TurnResult): void {
     this.#unwatch();
+    this.#endGrace();
     // The session is idle for anyone who awaited `finished`.
     this.#host.turnEnded(this);
     this.#resolveFinished(result);
