@@ -9,7 +9,8 @@ import { planResume } from "./resume-plan.js";
 
 /*
  * Parking and resume (docs/behaviour.md#durability), in one place. A Turn whose open tools all wait
- * for a person parks: it gives the session up and holds no lease, lock or host while it waits, only
+ * for a person parks (after a short grace held, `ParkGrace`, in which an answer reaches the tool
+ * where it runs): it gives the session up and holds no lease, lock or host while it waits, only
  * rows. Whoever commits an answer resumes it by replay (`planResume` decides how), and so does a
  * process that finds an open Turn whose owner is gone.
  *
