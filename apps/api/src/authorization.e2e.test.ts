@@ -5,6 +5,7 @@ import {
   type E2eEnvironment,
   type E2eUser,
   isToolState,
+  isTurnFinish,
   latestInteractionIdOf,
   MutationRecorder,
   startE2eEnvironment,
@@ -187,5 +188,61 @@ describe("authorization matrix", () => {
     const inbox = await admin.admin.interactions({ status: "pending" });
     expect(inbox.items.map((item) => item.interaction.interaction_id)).toEqual([interaction_id]);
     expect(await bobClient.auth.whoami()).toEqual({ user_id: bob.user_id, name: "bob", role: "member" });
+  });
+});
+
+// The Turn held through a long grace (the variant PARLEY_PARK_GRACE_MS=60000), so that every answer
+// below is taken from memory, not read (`SessionRuntimeApi.heldAnswer`): access is checked the same.
+describe("an answer to a Turn held in its grace", () => {
+  let environment: E2eEnvironment;
+
+  afterAll(async () => {
+    await environment?.close();
+  });
+
+  it("from another member is session_not_found before its response is judged; the owner's answer resumes the Turn once", async () => {
+    environment = await startE2eEnvironment({ env: { PARLEY_PARK_GRACE_MS: "60000" } });
+    const alice = await environment.createMember("alice");
+    const bob = await environment.createMember("bob");
+    const session = await alice.client().sessions.create({ title: "alice's" });
+    const feed = new MutationRecorder(session, { after_event_id: 0 });
+    await session.prompt("write todo.md: buy milk");
+    const interaction_id = latestInteractionIdOf(await feed.waitFor(isToolState("waiting-user")));
+    const answer = (response: unknown) =>
+      callRaw({
+        url: environment.api.url,
+        token: bob.token,
+        path: "session.respond",
+        kind: "mutation",
+        input: { session_id: session.id, interaction_id, response },
+      });
+
+    for (const response of [
+      { type: "approval", outcome: "resolved", payload: { decision: "approved" } },
+      { type: "approval", outcome: "resolved", payload: { decision: "nonsense" } },
+    ]) {
+      const refused = await answer(response);
+      expect({ status: refused.status, parley_code: refused.error?.parley_code }).toEqual({
+        status: 404,
+        parley_code: "session_not_found",
+      });
+    }
+    expect((await session.interactions()).map((request) => request.interaction_id)).toEqual([interaction_id]);
+
+    await expect(
+      session.respond({
+        interaction_id,
+        response: { type: "approval", outcome: "resolved", payload: { decision: "approved" } },
+      }),
+    ).resolves.toMatchObject({ status: "resolved" });
+    expect(await feed.waitFor(isTurnFinish)).toMatchObject({ status: "completed" });
+    feed.stop();
+    expect(await session.interactions()).toEqual([]);
+    const tools = (await session.messages()).items.flatMap((message) =>
+      message.type === "assistant" ? message.parts.filter((part) => part.type === "tool") : [],
+    );
+    expect(tools.map((part) => [part.state, part.error, part.interactions?.[0]?.responded_by])).toEqual([
+      ["completed", undefined, alice.user_id],
+    ]);
   });
 });

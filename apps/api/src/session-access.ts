@@ -15,10 +15,16 @@ export function visibleRecord(
   session_id: string,
   record: SessionRecord | null,
 ): SessionRecord {
-  if (record === null || (context.user.role !== "admin" && record.owner_id !== context.user.user_id)) {
+  if (record === null) throw new ParleyError("session_not_found", `Session not found: ${session_id}`);
+  assertVisibleOwner(context, session_id, record.owner_id);
+  return record;
+}
+
+/** The caller may see a session owned by `owner_id` (else `session_not_found`, as `findVisibleSession`). */
+export function assertVisibleOwner(context: AuthedContext, session_id: string, owner_id: string): void {
+  if (context.user.role !== "admin" && owner_id !== context.user.user_id) {
     throw new ParleyError("session_not_found", `Session not found: ${session_id}`);
   }
-  return record;
 }
 
 /**

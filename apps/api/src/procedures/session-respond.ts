@@ -1,6 +1,6 @@
 import { type AnswerContext, interactionResultSchema, parseRespondInput } from "@parley/session-core";
 import { sessionRespondInputSchema } from "@parley/session-core/contract";
-import { openVisibleSession } from "../session-access.js";
+import { assertVisibleOwner, openVisibleSession } from "../session-access.js";
 import { authedProcedure } from "../trpc.js";
 
 /**
@@ -11,6 +11,13 @@ export const sessionRespond = authedProcedure
   .input(sessionRespondInputSchema)
   .output(interactionResultSchema)
   .mutation(async ({ ctx, input }) => {
+    // This instance runs the Turn and its tool waits here: checked and answered from memory.
+    const held = ctx.services.runtime.heldAnswer(input.session_id, input.interaction_id);
+    if (held) {
+      assertVisibleOwner(ctx, input.session_id, held.owner_id);
+      const answer = parseRespondInput({ interaction_id: input.interaction_id, response: input.response });
+      return held.session.respond(answer, { user_id: ctx.user.user_id });
+    }
     // The session's lock is asked for beside the read: an answer that resumes a parked Turn claims
     // it (`AnswerLock`); given back, whatever the outcome, unless the claim took it.
     const answer_lock = ctx.services.runtime.lockForAnswer(input.session_id);

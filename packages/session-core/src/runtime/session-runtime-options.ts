@@ -81,6 +81,13 @@ export interface SessionRuntimeApi {
    */
   lockForAnswer(session_id: string): AnswerLock | undefined;
   /**
+   * When this process runs the session's Turn and a tool of it waits here for `interaction_id`: the
+   * session's owner (for the caller's access check) and its facade, read from nothing; its
+   * `respond` to that Interaction reads nothing either (docs/behaviour.md#durability). Undefined
+   * otherwise (read the session as usual).
+   */
+  heldAnswer(session_id: string, interaction_id: string): { owner_id: string; session: Session } | undefined;
+  /**
    * The liveness pass: takes over and resumes every open Turn whose owner is gone, and drives every
    * queued command that needs a driver, from one read (startup recovery; the recovery loop runs it
    * every second, so that a takeover or a command whose notice was lost happens within 2 s).

@@ -1,6 +1,7 @@
 import { ParleyError } from "../errors.js";
 import { systemClock } from "../ports/clock.js";
 import type { SessionRecord } from "../schema/session.js";
+import { heldAnswer } from "./commands/held-answer.js";
 import { DriverPass } from "./driver-pass.js";
 import { createRandomIdSource, RuntimeIds } from "./ids.js";
 import { InteractionWaiters } from "./interactions/interaction-waiters.js";
@@ -123,6 +124,13 @@ export class SessionRuntime implements SessionRuntimeApi {
       throw new ParleyError("invalid_input", `Unknown agent: ${record.agent_id}`);
     }
     return new SessionHandle(this.#hosts, session_id, known);
+  }
+
+  heldAnswer(session_id: string, interaction_id: string): { owner_id: string; session: Session } | undefined {
+    if (this.#shutDown) return undefined;
+    const host = this.#hosts.peek(session_id);
+    if (!host || heldAnswer(host, interaction_id) === undefined) return undefined;
+    return { owner_id: host.owner_id, session: new SessionHandle(this.#hosts, session_id) };
   }
 
   lockForAnswer(session_id: string): AnswerLock | undefined {

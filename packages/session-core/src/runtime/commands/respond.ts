@@ -15,6 +15,7 @@ import type { SessionHost } from "../session/session-host.js";
 import type { SessionHosts } from "../session/session-hosts.js";
 import { type Checkpointed, TurnFencedError } from "../session/session-writer.js";
 import { markInteractionResumed, respondToInteraction } from "../transitions/interaction-transitions.js";
+import { heldAnswer } from "./held-answer.js";
 
 /**
  * `session.respond()`'s input, validated before anything else happens
@@ -63,16 +64,47 @@ export async function respondToSessionInteraction(
    */
   known: RespondPrefetch & { session?: SessionRecord } = {},
 ): Promise<InteractionResult> {
+  if (known.interaction === undefined) {
+    // The Turn runs here and the tool waits here: judged on what this process committed, no read.
+    const host = hosts.peek(session_id);
+    const held = heldAnswer(host, input.interaction_id);
+    if (host && held) {
+      const session = { closed: host.isClosed, agent_id: host.agent.agent_id, record: known.session };
+      return respondWith(hosts, session_id, input, actor, { session, found: held }, undefined);
+    }
+  }
   // Read here: the session's lock is asked for beside the read (a caller that read asked before).
   const own_lock = known.interaction === undefined ? AnswerLock.start(hosts, session_id) : undefined;
   let session: SessionRecord | null = known.session ?? null;
   try {
     const read = await readAnswerContext(hosts, session_id, input.interaction_id, known);
     session = read.session;
-    return await respondWith(hosts, session_id, input, actor, read, own_lock ?? known.answer_lock);
+    const judged = session && {
+      closed: session.closed_at !== null,
+      agent_id: session.agent_id,
+      record: session,
+    };
+    return await respondWith(
+      hosts,
+      session_id,
+      input,
+      actor,
+      { session: judged, found: read.found },
+      own_lock ?? known.answer_lock,
+    );
   } finally {
     await own_lock?.settle(session);
   }
+}
+
+/**
+ * The session an answer is judged against: closed or not, its agent, and its record when it was read
+ * (an answer taken from memory, `heldAnswer`, has none: the host knows the rest).
+ */
+interface AnswerSession {
+  closed: boolean;
+  agent_id: string;
+  record: SessionRecord | undefined;
 }
 
 /** The checks of `respondToSessionInteraction`, then the answer's commit. */
@@ -81,7 +113,7 @@ async function respondWith(
   session_id: string,
   input: RespondInput,
   actor: Actor | undefined,
-  { session, found }: { session: SessionRecord | null; found: InteractionWithMessage | null },
+  { session, found }: { session: AnswerSession | null; found: InteractionWithMessage | null },
   answer_lock: AnswerLock | undefined,
 ): Promise<InteractionResult> {
   const prefetched_id = found?.record.interaction.interaction_id;
@@ -89,7 +121,7 @@ async function respondWith(
     throw new Error(`Prefetched Interaction ${prefetched_id} is not ${input.interaction_id}`);
   }
   if (!session) throw new ParleyError("session_not_found", `Session not found: ${session_id}`);
-  if (session.closed_at !== null || hosts.peek(session_id)?.isClosed) {
+  if (session.closed || hosts.peek(session_id)?.isClosed) {
     throw new ParleyError("session_closed", `Session is closed: ${session_id}`);
   }
   if (!found || found.record.session_id !== session_id) {
@@ -104,8 +136,9 @@ async function respondWith(
   const allowance = allowanceOfAnswer(record.interaction, input.response);
   return hosts.use(
     session_id,
-    async (host) => commitResponse(host, { input, record, message }, actor, allowance, session, answer_lock),
-    session,
+    async (host) =>
+      commitResponse(host, { input, record, message }, actor, allowance, session.record, answer_lock),
+    session.record,
   );
 }
 
@@ -139,7 +172,7 @@ async function commitResponse(
   { input, record, message }: Answer,
   actor: Actor | undefined,
   allowance: ToolAllowance | null,
-  session: SessionRecord,
+  session: SessionRecord | undefined,
   answer_lock: AnswerLock | undefined,
 ): Promise<InteractionResult> {
   const lease: ClaimLease | null = host.ownsTurn ? null : await host.claim(answer_lock);
@@ -165,7 +198,7 @@ async function commitAndResume(
   { input, record, message }: Answer,
   actor: Actor | undefined,
   allowance: ToolAllowance | null,
-  session: SessionRecord,
+  session: SessionRecord | undefined,
   lease: ClaimLease | null,
 ): Promise<InteractionResult> {
   // No copy here (another process runs the Turn, or it is about to be resumed): the message read with
@@ -218,8 +251,8 @@ async function commitAndResume(
         // The queued commands the resumed Turn starts from: as the claiming commit reported them
         // (see `QueuedCommandsSeen`), else read (see `KnownUnderLease`).
         commands: queuedAfterClaim(host),
-        // A granted allowance changed the record since it was read.
-        ...(allowance ? {} : { record: session }),
+        // A granted allowance changed the record since it was read (none read: the resume reads it).
+        ...(allowance || session === undefined ? {} : { record: session }),
       },
     });
   } else if (!host.ownsTurn) {
@@ -246,7 +279,7 @@ function answerHandOver(
   turn_id: string,
 ): AnswerHandOver {
   if (lease) return { claim: { holder: lease.holder_id, turn_id } };
-  const epoch = host.ownsTurn ? host.context.waiters.handOverEpoch(interaction_id) : undefined;
+  const epoch = host.ownsTurn ? host.context.waiters.handOverOf(interaction_id)?.epoch : undefined;
   return epoch === undefined ? undefined : { epoch };
 }
 

@@ -185,6 +185,7 @@ export class RuntimeInteractionPort implements InteractionPort {
     if (epoch === undefined) return undefined;
     return {
       epoch,
+      message_id,
       commit: async (interaction) => {
         await writer.updateAssistant(
           message_id,

@@ -5,7 +5,8 @@ import { interactionResultOf } from "../transitions/interaction-transitions.js";
 interface Waiter {
   owner: object;
   tool_call_id: string | undefined;
-  hand_over_epoch: number | undefined;
+  /** The Turn's epoch and the message of the tool's part, when the answer is handed over. */
+  hand_over: { epoch: number; message_id: string } | undefined;
   /** Settled only once this settled (`holdUntil`). */
   hold: Promise<void> | undefined;
   settle(result: InteractionResult, interaction: Interaction): void;
@@ -15,11 +16,13 @@ interface Waiter {
  * How a Turn's tool is handed a `resolved` answer: `commit` records that it continues (`resumed_at`)
  * before it does, fenced by the Turn's `epoch`. A rejection (e.g. `TurnFencedError`: the Turn is no
  * longer ours) rejects the wait, so the tool's code never runs on in this process. An answer
- * committed in this process may record it itself, under the same `epoch` (`handOverEpoch`): then
+ * committed in this process may record it itself, under the same `epoch` (`handOverOf`): then
  * there is nothing left to commit.
  */
 export interface HandOver {
   epoch: number;
+  /** The message that holds the tool's part. */
+  message_id: string;
   commit(interaction: Interaction): Promise<void>;
 }
 
@@ -68,7 +71,7 @@ export class InteractionWaiters {
       const waiter: Waiter = {
         owner,
         tool_call_id,
-        hand_over_epoch: handOver?.epoch,
+        hand_over: handOver && { epoch: handOver.epoch, message_id: handOver.message_id },
         hold: undefined,
         settle: (result, interaction) => {
           this.#waiters.delete(interaction_id);
@@ -114,12 +117,13 @@ export class InteractionWaiters {
   }
 
   /**
-   * The epoch under which a tool of this process waiting on `interaction_id` is handed its answer
-   * (undefined: none waits here, or its answer needs no hand-over). An answer committed in this
-   * process under that epoch, with `resumed_at`, reaches the tool with no commit of its own.
+   * How a tool of this process waiting on `interaction_id` is handed its answer: under which epoch,
+   * in which message (undefined: none waits here, or its answer needs no hand-over). An answer
+   * committed in this process under that epoch, with `resumed_at`, reaches the tool with no commit
+   * of its own.
    */
-  handOverEpoch(interaction_id: string): number | undefined {
-    return this.#waiters.get(interaction_id)?.hand_over_epoch;
+  handOverOf(interaction_id: string): { epoch: number; message_id: string } | undefined {
+    return this.#waiters.get(interaction_id)?.hand_over;
   }
 
   /**

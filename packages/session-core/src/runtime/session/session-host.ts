@@ -37,6 +37,8 @@ import { SessionWriter } from "./session-writer.js";
  */
 export class SessionHost implements TurnHost, LeaseHolder {
   readonly session_id: string;
+  /** The session's owner (it never changes). */
+  readonly owner_id: string;
   readonly writer: SessionWriter;
   readonly context: RuntimeContext;
   readonly agent: AgentDefinition;
@@ -58,6 +60,7 @@ export class SessionHost implements TurnHost, LeaseHolder {
   ) {
     this.context = context;
     this.session_id = record.session_id;
+    this.owner_id = record.owner_id;
     this.agent = agent;
     this.workspace = context.resolveWorkspace?.(record);
     this.settings = new SessionSettings({

@@ -56,15 +56,29 @@ describe("the grace before a waiting Turn parks", () => {
     }
   });
 
-  it("an answer in the grace, where the Turn runs: one commit between respond and the side effect (resolved, running, handed over, fenced by the Turn's epoch), no claim, no take-over", async () => {
+  it("an answer in the grace, where the Turn runs: one commit between respond and the side effect (resolved, running, handed over, fenced by the Turn's epoch), no read, no claim, no take-over", async () => {
     const { harness, session, turn, interaction_id, effects } = await waitingInA();
     const commits: SessionCommit[] = [];
-    const commit = harness.store.commit.bind(harness.store);
-    harness.store.commit = async (change) => {
+    const reads: string[] = [];
+    const { store } = harness;
+    const commit = store.commit.bind(store);
+    store.commit = async (change) => {
       // Only those before the side effect: respond → the tool's code going on.
       if (effects.length === 0) commits.push(change);
       return commit(change);
     };
+    for (const name of [
+      "getAnswerContext",
+      "getSession",
+      "getMessage",
+      "listOpenAssistantMessages",
+    ] as const) {
+      const read = store[name].bind(store) as (...args: unknown[]) => Promise<unknown>;
+      (store as unknown as Record<string, unknown>)[name] = (...args: unknown[]) => {
+        if (effects.length === 0) reads.push(name);
+        return read(...args);
+      };
+    }
     expect(harness.leases.holderOf(session.id)).toEqual({ process_id: "A", epoch: 1 });
     const finished = turnFinish(harness, turn.id);
     await session.respond(approve(interaction_id));
@@ -73,6 +87,8 @@ describe("the grace before a waiting Turn parks", () => {
     expect(effects).toEqual(["a.txt"]);
 
     expect(commits).toHaveLength(1);
+    // Judged on what this process committed last: nothing read.
+    expect(reads).toEqual([]);
     const [answer] = commits;
     expect(answer?.claim).toBeUndefined();
     expect(answer?.epoch).toBe(1);
@@ -89,6 +105,27 @@ describe("the grace before a waiting Turn parks", () => {
     expect(harness.takenOverBy("A")).toEqual([]);
     expect(harness.logs.filter((entry) => entry.message.includes("resuming"))).toEqual([]);
     expect(harness.toolStates(session.id, "call_1")).toEqual(["waiting-user", "running", "completed"]);
+  });
+
+  it("two answers at once where the Turn runs, both judged on the copy in memory: one wins, the other is refused as the stored state says, the side effect runs once", async () => {
+    const { harness, session, turn, interaction_id, effects } = await waitingInA();
+    const deny = {
+      interaction_id,
+      response: { type: "approval", outcome: "denied" as const, payload: { decision: "denied" } },
+    };
+    const outcomes = await Promise.allSettled([
+      session.respond(approve(interaction_id)),
+      session.respond(deny),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(["fulfilled", "rejected"]);
+    const refused = outcomes[1]?.status === "rejected" ? outcomes[1].reason : undefined;
+    expect(refused).toMatchObject({ code: "interaction_not_pending" });
+    expect(await turn.finished).toMatchObject({ success: true, text: "all done" });
+    expect(effects).toEqual(["a.txt"]);
+    expect((await harness.tool(session.id, "call_1")).interactions?.[0]).toMatchObject({
+      status: "resolved",
+      resumed_at: expect.any(Number),
+    });
   });
 
   it("an answer in the grace through another process: committed there without a claim; the holder hands it over and runs the side effect once", async () => {

@@ -1,0 +1,31 @@
+import type { InteractionWithMessage } from "../../ports/session-store.js";
+import type { SessionHost } from "../session/session-host.js";
+
+/**
+ * The Interaction `interaction_id` with its message, as this process last committed them, when the
+ * session's Turn runs here (held live, or in its grace before parking) and the Interaction's tool
+ * waits here for the answer: an answer to it reads nothing (docs/behaviour.md#durability).
+ * Undefined otherwise. Judging an answer on this copy refuses only what a read would refuse too:
+ * Interactions only move forward (pending → terminal), and the answer's commit is checked against
+ * the stored revision — a copy outdated by another instance's commit is read again and judged again.
+ */
+export function heldAnswer(
+  host: SessionHost | undefined,
+  interaction_id: string,
+): InteractionWithMessage | undefined {
+  if (!host?.ownsTurn) return undefined;
+  const hand_over = host.context.waiters.handOverOf(interaction_id);
+  const message = hand_over && host.writer.committed(hand_over.message_id);
+  if (!message) return undefined;
+  for (const part of message.parts) {
+    if (part.type !== "tool") continue;
+    const ordinal = (part.interactions ?? []).findIndex((item) => item.interaction_id === interaction_id);
+    const interaction = part.interactions?.[ordinal];
+    if (!interaction) continue;
+    const { session_id } = host;
+    const { message_id } = message;
+    const { tool_call_id, tool_name } = part;
+    return { record: { session_id, message_id, tool_call_id, tool_name, ordinal, interaction }, message };
+  }
+  return undefined;
+}
