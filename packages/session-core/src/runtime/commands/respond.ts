@@ -193,6 +193,10 @@ async function commitResponse(
   }
 }
 
+/**
+ * The answer's commit (see `commitAnswer`), its allowance's grant, then the Turn's resume where this
+ * process claimed it (the tool of a Turn held here goes on from the committed mutation).
+ */
 async function commitAndResume(
   host: SessionHost,
   { input, record, message }: Answer,
