@@ -1,3 +1,4 @@
+import type { SessionCommit } from "../../ports/session-store.js";
 import { RuntimeHarness, type RuntimeHarnessOptions } from "../../testing/runtime-harness.js";
 import { createScriptedModel } from "../../testing/scripted-model.js";
 import { createApprovalTool } from "./tools.js";
@@ -39,4 +40,17 @@ export function turnFinish(harness: RuntimeHarness, turn_id: string) {
   return harness.waitFor(
     (mutation) => mutation.variant === "turn" && mutation.type === "finish" && mutation.turn_id === turn_id,
   );
+}
+
+/**
+ * The answered tool as `commit` writes it: its state, its first Interaction's status, and whether
+ * the answer is handed over (`resumed_at`) in that same commit.
+ */
+export function answeredToolIn(commit: SessionCommit | undefined): [string, string, boolean] | [] {
+  const snapshot = commit?.message?.snapshot;
+  const tool =
+    snapshot?.type === "assistant" ? snapshot.parts.find((part) => part.type === "tool") : undefined;
+  if (tool?.type !== "tool") return [];
+  const interaction = tool.interactions?.[0];
+  return [tool.state, interaction?.status ?? "none", interaction?.resumed_at !== undefined];
 }

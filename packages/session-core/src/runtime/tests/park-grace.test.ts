@@ -3,7 +3,7 @@ import type { SessionCommit } from "../../ports/session-store.js";
 import { RuntimeHarness } from "../../testing/runtime-harness.js";
 import { createScriptedModel } from "../../testing/scripted-model.js";
 import { DEFAULT_PARK_GRACE_MS } from "../turn/park-grace.js";
-import { approve, turnFinish, untilHostless } from "./durable-fixtures.js";
+import { answeredToolIn, approve, turnFinish, untilHostless } from "./durable-fixtures.js";
 import { createApprovalTool } from "./tools.js";
 
 /**
@@ -32,6 +32,14 @@ describe("the grace before a waiting Turn parks", () => {
     }
   }
 
+  /** Within the event loop's turns: A gave the lease and host back, and the tool did nothing. */
+  async function expectParkedByA(harness: RuntimeHarness, session_id: string, effects: string[]) {
+    await loopTurns(() => harness.runtime("A").stats().hosts === 0);
+    expect(harness.leases.holderOf(session_id)).toBeNull();
+    expect(harness.runtime("A").stats()).toEqual({ hosts: 0 });
+    expect(effects).toEqual([]);
+  }
+
   it("the Turn stays held through its grace and parks when the grace's one timer fires", async () => {
     // Timers fire only when the test moves them; the commits and the event loop's turns still run.
     vi.useFakeTimers({ toFake: ["setTimeout", "setInterval"] });
@@ -47,10 +55,7 @@ describe("the grace before a waiting Turn parks", () => {
       await loopTurns(() => false);
       expect(harness.runtime("A").stats()).toEqual({ hosts: 1 });
       vi.advanceTimersByTime(1);
-      await loopTurns(() => harness.runtime("A").stats().hosts === 0);
-      expect(harness.leases.holderOf(session.id)).toBeNull();
-      expect(harness.runtime("A").stats()).toEqual({ hosts: 0 });
-      expect(effects).toEqual([]);
+      await expectParkedByA(harness, session.id, effects);
     } finally {
       vi.useRealTimers();
     }
@@ -92,15 +97,7 @@ describe("the grace before a waiting Turn parks", () => {
     const [answer] = commits;
     expect(answer?.claim).toBeUndefined();
     expect(answer?.epoch).toBe(1);
-    const tool =
-      answer?.message?.snapshot.type === "assistant"
-        ? answer.message.snapshot.parts.find((part) => part.type === "tool")
-        : undefined;
-    expect(
-      tool?.type === "tool"
-        ? [tool.state, tool.interactions?.[0]?.status, tool.interactions?.[0]?.resumed_at !== undefined]
-        : [],
-    ).toEqual(["running", "resolved", true]);
+    expect(answeredToolIn(answer)).toEqual(["running", "resolved", true]);
     // The Turn went on where it waited: nobody took it over, and the model was not asked again.
     expect(harness.takenOverBy("A")).toEqual([]);
     expect(harness.logs.filter((entry) => entry.message.includes("resuming"))).toEqual([]);
@@ -160,10 +157,7 @@ describe("the grace before a waiting Turn parks", () => {
     vi.useFakeTimers({ toFake: ["setTimeout", "setInterval"] });
     try {
       const { harness, session, effects } = await waitingInA({ park_grace_ms: 0, recovery_loop: false });
-      await loopTurns(() => harness.runtime("A").stats().hosts === 0);
-      expect(harness.leases.holderOf(session.id)).toBeNull();
-      expect(harness.runtime("A").stats()).toEqual({ hosts: 0 });
-      expect(effects).toEqual([]);
+      await expectParkedByA(harness, session.id, effects);
     } finally {
       vi.useRealTimers();
     }

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { SessionCommit } from "../../ports/session-store.js";
 import { RuntimeHarness } from "../../testing/runtime-harness.js";
 import { createScriptedModel } from "../../testing/scripted-model.js";
-import { approve, turnFinish, untilHostless, waitingInA } from "./durable-fixtures.js";
+import { answeredToolIn, approve, turnFinish, untilHostless, waitingInA } from "./durable-fixtures.js";
 import { createApprovalTool } from "./tools.js";
 
 describe("a waiting Turn is rows", () => {
@@ -77,15 +77,7 @@ describe("a waiting Turn is rows", () => {
     const [answer] = commits;
     expect(answer?.claim).toEqual({ holder: "B", turn_id: turn.id });
     expect(answer?.epoch).toBeUndefined();
-    const tool =
-      answer?.message?.snapshot.type === "assistant"
-        ? answer.message.snapshot.parts.find((part) => part.type === "tool")
-        : undefined;
-    expect(
-      tool?.type === "tool"
-        ? [tool.state, tool.interactions?.[0]?.status, tool.interactions?.[0]?.resumed_at !== undefined]
-        : [],
-    ).toEqual(["running", "resolved", true]);
+    expect(answeredToolIn(answer)).toEqual(["running", "resolved", true]);
     expect(await harness.store.getActiveTurn(session.id)).toBeNull();
   });
 
