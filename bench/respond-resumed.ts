@@ -7,7 +7,9 @@
 // (every connection of this process) of the last cycle. BENCH_LATENCY_MS=n (in memory only) delays
 // every store call and lease acquisition by n ms, a simulated database round trip: the result then
 // shows how many round trips the runtime waits for one after another, undisturbed by the machine's
-// load. Not a test: numbers vary with the load.
+// load. BENCH_PARK_GRACE_MS=n sets both runtimes' grace before parking (0: every answer claims a
+// parked Turn; the default grace: "same" answers reach the held Turn, "cross" ones cannot claim it).
+// Not a test: numbers vary with the load.
 import { createDatabase } from "@parley/db";
 import { createScratchDatabase } from "@parley/db/testing";
 import { InMemoryEventBus, InMemoryLeaseRegistry, InMemorySessionStore } from "@parley/session-core";
@@ -17,6 +19,8 @@ import { summarizeMs } from "./lib/stats.js";
 
 const CYCLES = Number(process.env.BENCH_CYCLES ?? 200);
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 0);
+const PARK_GRACE_MS =
+  process.env.BENCH_PARK_GRACE_MS === undefined ? undefined : Number(process.env.BENCH_PARK_GRACE_MS);
 
 function report({ same, cross, calls_until_resumed }: RespondResumedSamples) {
   return { same_process: summarizeMs(same), cross_process: summarizeMs(cross), calls_until_resumed };
@@ -30,7 +34,7 @@ if (url === undefined) {
   const samples = await measureRespondResumed(
     { store, bus, leases: leases.forProcess("A") },
     { store, bus, leases: leases.forProcess("B") },
-    { cycles: CYCLES, latency_ms: LATENCY_MS },
+    { cycles: CYCLES, latency_ms: LATENCY_MS, park_grace_ms: PARK_GRACE_MS },
   );
   console.log(
     JSON.stringify({ ports: "in-memory", latency_ms: LATENCY_MS, cycles: CYCLES, ...report(samples) }),
@@ -46,10 +50,16 @@ if (url === undefined) {
       if (statements.count !== undefined) statements.count += 1;
       return (query as (...forwarded: unknown[]) => unknown).apply(this, args);
     } as typeof query;
-    const samples = await measureRespondResumed(a, b, { cycles: CYCLES, statements });
+    const samples = await measureRespondResumed(a, b, {
+      cycles: CYCLES,
+      statements,
+      park_grace_ms: PARK_GRACE_MS,
+    });
     await a.close();
     await b.close();
-    console.log(JSON.stringify({ ports: "postgres", cycles: CYCLES, ...report(samples) }));
+    console.log(
+      JSON.stringify({ ports: "postgres", cycles: CYCLES, park_grace_ms: PARK_GRACE_MS, ...report(samples) }),
+    );
   } finally {
     await scratch.drop();
   }

@@ -25,6 +25,12 @@ export interface RespondResumedOptions {
    */
   latency_ms?: number;
   /**
+   * `PARLEY_PARK_GRACE_MS` of both runtimes (default: the runtime's). The answers follow their
+   * questions at once, so with a grace the "same" answers reach a held Turn and the "cross" ones
+   * cannot claim it; with 0 every answer claims a parked Turn.
+   */
+  park_grace_ms?: number;
+  /**
    * SQL statements counter the caller increments while `count` is a number: each measured respond
    * sets it to 0 and the cycle's count is reported with the store calls.
    */
@@ -119,6 +125,7 @@ export async function measureRespondResumed(
     composeRuntime({
       adapters: { ...ports, store: calls.wrap(ports.store) },
       agent: { agent_id: "agent:bench", model, tools: { gated: tool } },
+      ...(options.park_grace_ms === undefined ? {} : { park_grace_ms: options.park_grace_ms }),
     });
   const composedA = runtime({ ...a, leases: slowLeases(a.leases, latency_ms) });
   const composedB = runtime({ ...b, leases: slowLeases(b.leases, latency_ms) });
