@@ -1,5 +1,6 @@
 import type { InteractionWithMessage } from "../../ports/session-store.js";
 import type { SessionHost } from "../session/session-host.js";
+import { locateInteraction } from "../transitions/interaction-transitions.js";
 
 /**
  * The Interaction `interaction_id` with its message, as this process last committed them, when the
@@ -17,15 +18,11 @@ export function heldAnswer(
   const hand_over = host.context.waiters.handOverOf(interaction_id);
   const message = hand_over && host.writer.committed(hand_over.message_id);
   if (!message) return undefined;
-  for (const part of message.parts) {
-    if (part.type !== "tool") continue;
-    const ordinal = (part.interactions ?? []).findIndex((item) => item.interaction_id === interaction_id);
-    const interaction = part.interactions?.[ordinal];
-    if (!interaction) continue;
-    const { session_id } = host;
-    const { message_id } = message;
-    const { tool_call_id, tool_name } = part;
-    return { record: { session_id, message_id, tool_call_id, tool_name, ordinal, interaction }, message };
-  }
-  return undefined;
+  const found = locateInteraction(message, interaction_id);
+  if (!found) return undefined;
+  const { part, ordinal, interaction } = found;
+  const { session_id } = host;
+  const { message_id } = message;
+  const { tool_call_id, tool_name } = part;
+  return { record: { session_id, message_id, tool_call_id, tool_name, ordinal, interaction }, message };
 }

@@ -5,8 +5,8 @@ import { interactionResultOf } from "../transitions/interaction-transitions.js";
 interface Waiter {
   owner: object;
   tool_call_id: string | undefined;
-  /** The Turn's epoch and the message of the tool's part, when the answer is handed over. */
-  hand_over: { epoch: number; message_id: string } | undefined;
+  /** How the answer is handed over to the tool (none: it goes on with the answer as it is). */
+  handOver: HandOver | undefined;
   /** Settled only once this settled (`holdUntil`). */
   hold: Promise<void> | undefined;
   settle(result: InteractionResult, interaction: Interaction): void;
@@ -71,7 +71,7 @@ export class InteractionWaiters {
       const waiter: Waiter = {
         owner,
         tool_call_id,
-        hand_over: handOver && { epoch: handOver.epoch, message_id: handOver.message_id },
+        handOver,
         hold: undefined,
         settle: (result, interaction) => {
           this.#waiters.delete(interaction_id);
@@ -122,8 +122,8 @@ export class InteractionWaiters {
    * committed in this process under that epoch, with `resumed_at`, reaches the tool with no commit
    * of its own.
    */
-  handOverOf(interaction_id: string): { epoch: number; message_id: string } | undefined {
-    return this.#waiters.get(interaction_id)?.hand_over;
+  handOverOf(interaction_id: string): Pick<HandOver, "epoch" | "message_id"> | undefined {
+    return this.#waiters.get(interaction_id)?.handOver;
   }
 
   /**

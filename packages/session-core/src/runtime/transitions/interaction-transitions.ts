@@ -73,7 +73,8 @@ export function requestInteraction(
   };
 }
 
-function locateInteraction(message: AssistantMessage, interaction_id: string) {
+/** The tool part holding Interaction `interaction_id` (its index, and the Interaction's ordinal in it). */
+export function locateInteraction(message: AssistantMessage, interaction_id: string) {
   for (const [index, part] of message.parts.entries()) {
     if (part.type !== "tool") continue;
     const ordinal = (part.interactions ?? []).findIndex((item) => item.interaction_id === interaction_id);
