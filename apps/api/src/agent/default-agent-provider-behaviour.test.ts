@@ -69,13 +69,26 @@ describe("what the real provider path brings to a Turn (openai-compatible over H
     expect(reasoning).toMatchObject({ text: "The user wants a file.", state: "done" });
   });
 
-  it("a provider error becomes the Turn's error message", async () => {
-    const runtime = await start([{ http_error: { status: 500, message: "the model is overloaded" } }]);
+  it("a provider error that is not transient becomes the Turn's error message, with no retry", async () => {
+    const runtime = await start([{ http_error: { status: 400, message: "the prompt is malformed" } }]);
     const session = await runtime.createSession();
     const turn = await session.prompt({ query: "hello" });
     const result = await turn.finished;
     expect(result.success).toBe(false);
-    expect(result.error).toContain("the model is overloaded");
+    expect(result.error).toContain("the prompt is malformed");
+    expect(stub?.requests).toHaveLength(1);
+  });
+
+  it("a transient provider error (503) is tried again after 2 s, and the Turn completes", async () => {
+    const runtime = await start([
+      { http_error: { status: 503, message: "the model is overloaded" } },
+      { text_chunks: ["Back again."] },
+    ]);
+    const session = await runtime.createSession();
+    const turn = await session.prompt({ query: "hello" });
+    expect(await turn.finished).toMatchObject({ success: true, text: "Back again." });
+    expect(stub?.requests).toHaveLength(2);
+    expect(stub?.requests[1]?.body).toEqual(stub?.requests[0]?.body);
   });
 
   it("stop() aborts the provider's HTTP stream", async () => {

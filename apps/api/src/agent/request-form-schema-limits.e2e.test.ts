@@ -58,10 +58,20 @@ function replyForForms(request: StubRequest, index: number): StubReply {
   return { tool_calls: [{ id: `call_form_${index}`, name: "request_form", argument_chunks: pieces(input) }] };
 }
 
-function turnFinished(turn_id: string) {
-  return (mutation: SessionMutation) =>
-    mutation.variant === "turn" && mutation.type === "finish" && mutation.turn_id === turn_id;
+/**
+ * How the Turn finished: its status and text, and its error (absent when it completed) — named
+ * here because a `toMatchObject` failure shows only the properties it expected, not why it failed.
+ */
+async function finishOf(feed: MutationRecorder, turn_id: string) {
+  const finish = await feed.waitFor(
+    (mutation: SessionMutation) =>
+      mutation.variant === "turn" && mutation.type === "finish" && mutation.turn_id === turn_id,
+  );
+  if (finish.variant !== "turn") throw new Error("not a Turn mutation");
+  return { status: finish.status, text: finish.text, error: finish.error };
 }
+
+const COMPLETED = { status: "completed", text: "Done.", error: undefined };
 
 /** `/healthz` asked every 100 ms in the background; each probe's outcome is kept. */
 function probeHealth(url: string): { stop(): Promise<Array<{ ok: boolean; ms: number }>> } {
@@ -131,7 +141,7 @@ describe("request_form schemas chosen by a model (real API, openai-compatible st
     expect(part?.state).toBe("failed");
     expect(part?.error).toMatch(/^response_schema is refused \(invalid_input\): /);
     expect(part?.error).toContain(problem);
-    expect(await feed.waitFor(turnFinished(turn_id))).toMatchObject({ status: "completed", text: "Done." });
+    expect(await finishOf(feed, turn_id)).toEqual(COMPLETED);
     feed.stop();
 
     expect(await session.interactions()).toEqual([]);
@@ -167,7 +177,7 @@ describe("request_form schemas chosen by a model (real API, openai-compatible st
     });
 
     await answer("a".repeat(40));
-    expect(await feed.waitFor(turnFinished(turn_id))).toMatchObject({ status: "completed", text: "Done." });
+    expect(await finishOf(feed, turn_id)).toEqual(COMPLETED);
     feed.stop();
   });
 
@@ -175,7 +185,7 @@ describe("request_form schemas chosen by a model (real API, openai-compatible st
     const session = await environment.admin.client().sessions.create({ title: "afterwards" });
     const feed = new MutationRecorder(session, { after_event_id: 0 });
     const { turn_id } = await session.prompt("hello");
-    expect(await feed.waitFor(turnFinished(turn_id))).toMatchObject({ status: "completed", text: "Done." });
+    expect(await finishOf(feed, turn_id)).toEqual(COMPLETED);
     feed.stop();
 
     const probes = await health.stop();

@@ -4,6 +4,7 @@ import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { createDemoModel } from "./demo-model.js";
 import { ModelSettingError } from "./model-setting-error.js";
+import { withTransientRetries } from "./transient-retries.js";
 
 /** The settings a model may need; `apps/api/src/env.ts` provides them (nothing here reads `process.env`). */
 export interface ModelEnv {
@@ -49,7 +50,8 @@ function isProvider(value: string): value is ModelProvider {
 
 /**
  * Builds a model from a `PARLEY_MODEL`-style setting (README "Configuration"). The runtime drives it one Step at a
- * time through `doStream`.
+ * time through `doStream`; a provider's call that fails transiently is tried again
+ * (`withTransientRetries`).
  *
  * `openai:<id>` uses OpenAI's Responses API (the provider's default and OpenAI's recommended API),
  * also when `OPENAI_BASE_URL` points at a proxy of OpenAI. Servers that only speak chat completions
@@ -75,13 +77,15 @@ export function createModelFromSetting(
   switch (provider) {
     case "openai": {
       if (apiKey === undefined) throw new ModelSettingError(value, "OPENAI_API_KEY is not set", variable);
-      return createOpenAI({ apiKey, ...(baseURL === undefined ? {} : { baseURL }) }).responses(modelId);
+      return withTransientRetries(
+        createOpenAI({ apiKey, ...(baseURL === undefined ? {} : { baseURL }) }).responses(modelId),
+      );
     }
     case "anthropic": {
       const anthropicKey = nonEmpty(env.ANTHROPIC_API_KEY);
       if (anthropicKey === undefined)
         throw new ModelSettingError(value, "ANTHROPIC_API_KEY is not set", variable);
-      return createAnthropic({ apiKey: anthropicKey })(modelId);
+      return withTransientRetries(createAnthropic({ apiKey: anthropicKey })(modelId));
     }
     default: {
       if (baseURL === undefined) {
@@ -91,12 +95,14 @@ export function createModelFromSetting(
           variable,
         );
       }
-      return createOpenAICompatible({
-        name: "openai-compatible",
-        baseURL,
-        includeUsage: true,
-        ...(apiKey === undefined ? {} : { apiKey }),
-      }).chatModel(modelId);
+      return withTransientRetries(
+        createOpenAICompatible({
+          name: "openai-compatible",
+          baseURL,
+          includeUsage: true,
+          ...(apiKey === undefined ? {} : { apiKey }),
+        }).chatModel(modelId),
+      );
     }
   }
 }
