@@ -1,3 +1,4 @@
+import { NOTIFY_STATEMENT } from "@parley/db";
 import pg from "pg";
 import {
   clockTicksPerSecond,
@@ -21,10 +22,12 @@ import {
 export const LIVENESS_PASS = "liveness pass (dead holders, orphaned commands)";
 
 const HEARTBEAT_STATEMENTS: Record<string, { what: string; transactions: number; prefix?: true }> = {
-  // packages/db event-bus/listen-connection.ts: the LISTEN connection NOTIFYs itself every second.
-  // Two transactions: the NOTIFY's, and the one in which the listening backend reads the queue
-  // when it is signalled (async.c); one API process has one listening backend.
-  "SELECT pg_notify($1, $2)": { what: "LISTEN connection heartbeat", transactions: 2 },
+  // packages/db event-bus/listen-connection.ts: the LISTEN connection NOTIFYs itself every second,
+  // with the bus's notice statement (imported, not copied: a copy went stale once, and the report
+  // then counted the heartbeat as work beyond it); at rest nothing else sends a notice. Two
+  // transactions: the NOTIFY's, and the one in which the listening backend reads the queue when it
+  // is signalled (async.c); one API process has one listening backend.
+  [NOTIFY_STATEMENT]: { what: "LISTEN connection heartbeat", transactions: 2 },
   // packages/db leases/postgres-turn-lease-manager.ts: the lease connection is probed every 500 ms
   // while it is open.
   "SELECT $1": { what: "lease connection probe", transactions: 1 },

@@ -16,6 +16,7 @@ export { createEventBus, isNatsBusUrl } from "./event-bus/create-event-bus.js";
 export { NatsEventBus, type NatsEventBusOptions } from "./event-bus/nats-event-bus.js";
 export { NoticeEventBus, type NoticeEventBusOptions } from "./event-bus/notice-event-bus.js";
 export type { NotifyPayload } from "./event-bus/notify-payload.js";
+export { NOTIFY_STATEMENT } from "./event-bus/notify-statement.js";
 export { PostgresEventBus, type PostgresEventBusOptions } from "./event-bus/postgres-event-bus.js";
 export {
   PostgresTurnLeaseManager,
