@@ -16,7 +16,7 @@ export const sessionRespond = authedProcedure
     if (held) {
       assertVisibleOwner(ctx, input.session_id, held.owner_id);
       const answer = parseRespondInput({ interaction_id: input.interaction_id, response: input.response });
-      return held.session.respond(answer, { user_id: ctx.user.user_id });
+      return held.respond(answer, { user_id: ctx.user.user_id });
     }
     // The session's lock is asked for beside the read: an answer that resumes a parked Turn claims
     // it (`AnswerLock`); given back, whatever the outcome, unless the claim took it.

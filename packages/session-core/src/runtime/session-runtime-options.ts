@@ -4,10 +4,11 @@ import type { RuntimeLogger } from "../ports/logger.js";
 import type { SessionStore } from "../ports/session-store.js";
 import type { TurnLeaseManager } from "../ports/turn-lease.js";
 import type { ApprovalMode } from "../schema/approval-mode.js";
+import type { InteractionResult, RespondInput } from "../schema/interaction.js";
 import type { SessionRecord } from "../schema/session.js";
 import type { WorkspaceRef } from "../tools/define-agent-tool.js";
 import type { AnswerLock } from "./session/answer-lock.js";
-import type { AgentDefinition, Session } from "./session/session-facade.js";
+import type { Actor, AgentDefinition, Session } from "./session/session-facade.js";
 
 // A port (adapters log too); re-exported here, where the runtime's modules have always found it.
 export type { RuntimeLogger } from "../ports/logger.js";
@@ -65,6 +66,17 @@ export interface CreateSessionInput {
  * The process-wide host of sessions: composes the ports, owns every Turn this process runs, and
  * resumes Turns that no live process owns (docs/behaviour.md#durability).
  */
+/**
+ * An answer this process can take from memory (`SessionRuntimeApi.heldAnswer`). `respond` judges it
+ * on the copy found, so call it in the same synchronous block, after the caller's own checks (an
+ * `input` already parsed, `parseRespondInput`, for that Interaction); a copy outdated by another
+ * instance's commit fails the commit's revision check and is read and judged again.
+ */
+export interface HeldAnswer {
+  owner_id: string;
+  respond(input: RespondInput, actor?: Actor): Promise<InteractionResult>;
+}
+
 export interface SessionRuntimeApi {
   createSession(input: CreateSessionInput): Promise<Session>;
   /**
@@ -82,11 +94,11 @@ export interface SessionRuntimeApi {
   lockForAnswer(session_id: string): AnswerLock | undefined;
   /**
    * When this process runs the session's Turn and a tool of it waits here for `interaction_id`: the
-   * session's owner (for the caller's access check) and its facade, read from nothing; its
-   * `respond` to that Interaction reads nothing either (docs/behaviour.md#durability). Undefined
-   * otherwise (read the session as usual).
+   * session's owner (for the caller's access check), read from nothing, and the answer to that
+   * Interaction, which reads nothing either (docs/behaviour.md#durability). Undefined otherwise
+   * (read the session as usual).
    */
-  heldAnswer(session_id: string, interaction_id: string): { owner_id: string; session: Session } | undefined;
+  heldAnswer(session_id: string, interaction_id: string): HeldAnswer | undefined;
   /**
    * The liveness pass: takes over and resumes every open Turn whose owner is gone, and drives every
    * queued command that needs a driver, from one read (startup recovery; the recovery loop runs it

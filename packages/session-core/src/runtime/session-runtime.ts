@@ -2,6 +2,7 @@ import { ParleyError } from "../errors.js";
 import { systemClock } from "../ports/clock.js";
 import type { SessionRecord } from "../schema/session.js";
 import { heldAnswer } from "./commands/held-answer.js";
+import { respondToHeld } from "./commands/respond.js";
 import { DriverPass } from "./driver-pass.js";
 import { createRandomIdSource, RuntimeIds } from "./ids.js";
 import { InteractionWaiters } from "./interactions/interaction-waiters.js";
@@ -12,6 +13,7 @@ import { SessionHandle } from "./session/session-handle.js";
 import { SessionHosts } from "./session/session-hosts.js";
 import type {
   CreateSessionInput,
+  HeldAnswer,
   SessionRuntimeApi,
   SessionRuntimeOptions,
 } from "./session-runtime-options.js";
@@ -126,11 +128,23 @@ export class SessionRuntime implements SessionRuntimeApi {
     return new SessionHandle(this.#hosts, session_id, known);
   }
 
-  heldAnswer(session_id: string, interaction_id: string): { owner_id: string; session: Session } | undefined {
+  heldAnswer(session_id: string, interaction_id: string): HeldAnswer | undefined {
     if (this.#shutDown) return undefined;
     const host = this.#hosts.peek(session_id);
-    if (!host || heldAnswer(host, interaction_id) === undefined) return undefined;
-    return { owner_id: host.owner_id, session: new SessionHandle(this.#hosts, session_id) };
+    const held = heldAnswer(host, interaction_id);
+    if (!host || held === undefined) return undefined;
+    const hosts = this.#hosts;
+    return {
+      owner_id: host.owner_id,
+      respond: (input, actor) => {
+        if (input.interaction_id !== interaction_id) {
+          return Promise.reject(
+            new Error(`This held answer is for ${interaction_id}, not ${input.interaction_id}`),
+          );
+        }
+        return respondToHeld(hosts, host, input, actor, held);
+      },
+    };
   }
 
   lockForAnswer(session_id: string): AnswerLock | undefined {

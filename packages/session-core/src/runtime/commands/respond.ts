@@ -68,10 +68,7 @@ export async function respondToSessionInteraction(
     // The Turn runs here and the tool waits here: judged on what this process committed, no read.
     const host = hosts.peek(session_id);
     const held = heldAnswer(host, input.interaction_id);
-    if (host && held) {
-      const session = { closed: host.isClosed, agent_id: host.agent.agent_id, record: known.session };
-      return respondWith(hosts, session_id, input, actor, { session, found: held }, undefined);
-    }
+    if (host && held) return respondToHeld(hosts, host, input, actor, held, known.session);
   }
   // Read here: the session's lock is asked for beside the read (a caller that read asked before).
   const own_lock = known.interaction === undefined ? AnswerLock.start(hosts, session_id) : undefined;
@@ -105,6 +102,22 @@ interface AnswerSession {
   closed: boolean;
   agent_id: string;
   record: SessionRecord | undefined;
+}
+
+/**
+ * An answer to the Interaction `heldAnswer` found (`held`, in `host`), judged on that copy: the
+ * caller found it in the same synchronous block (nothing can have changed it since).
+ */
+export function respondToHeld(
+  hosts: SessionHosts,
+  host: SessionHost,
+  input: RespondInput,
+  actor: Actor | undefined,
+  held: InteractionWithMessage,
+  record?: SessionRecord,
+): Promise<InteractionResult> {
+  const session = { closed: host.isClosed, agent_id: host.agent.agent_id, record };
+  return respondWith(hosts, host.session_id, input, actor, { session, found: held }, undefined);
 }
 
 /** The checks of `respondToSessionInteraction`, then the answer's commit. */

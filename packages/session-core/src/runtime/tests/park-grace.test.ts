@@ -142,10 +142,35 @@ describe("the grace before a waiting Turn parks", () => {
     expect(harness.leases.holderOf(session.id)).toBeNull();
   });
 
+  it("runtime.heldAnswer (the API's way in): the owner and an answer judged on memory where the tool waits, nothing elsewhere", async () => {
+    const { harness, session, turn, interaction_id, effects } = await waitingInA();
+    const runtime = harness.runtime("A");
+    expect(runtime.heldAnswer(session.id, "interaction_unknown")).toBeUndefined();
+    expect(harness.runtime("B").heldAnswer(session.id, interaction_id)).toBeUndefined();
+    const held = runtime.heldAnswer(session.id, interaction_id);
+    const record = await harness.store.getSession(session.id);
+    expect(held?.owner_id).toBe(record?.owner_id);
+    // Bound to its Interaction: an answer to another one is a caller's bug, refused before any check.
+    await expect(held?.respond(approve("interaction_other"))).rejects.toThrow(
+      `This held answer is for ${interaction_id}, not interaction_other`,
+    );
+
+    expect(await held?.respond(approve(interaction_id), { user_id: "user_ada" })).toMatchObject({
+      status: "resolved",
+      interaction_id,
+    });
+    expect(await turn.finished).toMatchObject({ success: true, text: "all done" });
+    expect(effects).toEqual(["a.txt"]);
+    const answered = await harness.store.getInteraction(interaction_id);
+    expect(answered?.interaction).toMatchObject({ status: "resolved", responded_by: "user_ada" });
+    expect(runtime.heldAnswer(session.id, interaction_id)).toBeUndefined();
+  });
+
   it("an answer after the grace resumes the parked Turn where it is committed", async () => {
     const { harness, session, turn, interaction_id, effects } = await waitingInA({ park_grace_ms: 20 });
     await untilHostless(harness, "A");
     expect(harness.leases.holderOf(session.id)).toBeNull();
+    expect(harness.runtime("A").heldAnswer(session.id, interaction_id)).toBeUndefined();
     const finished = turnFinish(harness, turn.id);
     const remote = await harness.runtime("B").openSession(session.id);
     await remote?.respond(approve(interaction_id));
