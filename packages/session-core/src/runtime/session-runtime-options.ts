@@ -63,10 +63,6 @@ export interface CreateSessionInput {
 }
 
 /**
- * The process-wide host of sessions: composes the ports, owns every Turn this process runs, and
- * resumes Turns that no live process owns (docs/behaviour.md#durability).
- */
-/**
  * An answer this process can take from memory (`SessionRuntimeApi.heldAnswer`). `respond` judges it
  * on the copy found, so call it in the same synchronous block, after the caller's own checks (an
  * `input` already parsed, `parseRespondInput`, for that Interaction); a copy outdated by another
@@ -77,6 +73,10 @@ export interface HeldAnswer {
   respond(input: RespondInput, actor?: Actor): Promise<InteractionResult>;
 }
 
+/**
+ * The process-wide host of sessions: composes the ports, owns every Turn this process runs, and
+ * resumes Turns that no live process owns (docs/behaviour.md#durability).
+ */
 export interface SessionRuntimeApi {
   createSession(input: CreateSessionInput): Promise<Session>;
   /**
