@@ -1,18 +1,18 @@
 import { APICallError, type LanguageModelV3 } from "@ai-sdk/provider";
 import pRetry from "p-retry";
 
-/**
- * How a provider call that failed before it answered is tried again: the AI SDK's own defaults for
- * `streamText` (two retries, 2 s then 4 s), which the runtime does not get because it drives
- * `doStream` itself.
- */
-export const MODEL_RETRIES = { retries: 2, first_delay_ms: 2_000, factor: 2 } as const;
-
 export interface ModelRetries {
   retries: number;
   first_delay_ms: number;
   factor: number;
 }
+
+/**
+ * How a provider call that failed before it answered is tried again: the AI SDK's own defaults for
+ * `streamText` (two retries, 2 s then 4 s), which the runtime does not get because it drives
+ * `doStream` itself.
+ */
+export const MODEL_RETRIES: ModelRetries = { retries: 2, first_delay_ms: 2_000, factor: 2 };
 
 /**
  * `model`, whose calls are tried again when the provider says the failure is transient

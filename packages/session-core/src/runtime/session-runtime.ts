@@ -136,14 +136,8 @@ export class SessionRuntime implements SessionRuntimeApi {
     const hosts = this.#hosts;
     return {
       owner_id: host.owner_id,
-      respond: (input, actor) => {
-        if (input.interaction_id !== interaction_id) {
-          return Promise.reject(
-            new Error(`This held answer is for ${interaction_id}, not ${input.interaction_id}`),
-          );
-        }
-        return respondToHeld(hosts, host, input, actor, held);
-      },
+      // `respondWith` refuses an input for another Interaction than the one found.
+      respond: (input, actor) => respondToHeld(hosts, host, input, actor, held),
     };
   }
 

@@ -152,7 +152,7 @@ describe("the grace before a waiting Turn parks", () => {
     expect(held?.owner_id).toBe(record?.owner_id);
     // Bound to its Interaction: an answer to another one is a caller's bug, refused before any check.
     await expect(held?.respond(approve("interaction_other"))).rejects.toThrow(
-      `This held answer is for ${interaction_id}, not interaction_other`,
+      `Prefetched Interaction ${interaction_id} is not interaction_other`,
     );
 
     expect(await held?.respond(approve(interaction_id), { user_id: "user_ada" })).toMatchObject({
