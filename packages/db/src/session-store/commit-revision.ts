@@ -145,7 +145,10 @@ function interactionsWrite(commit: SessionCommit, accepted: Prisma.Sql): Prisma.
   const key = ["session_id", "interaction_id"];
   // A stored row is updated in place and a new one inserted (an upsert would also write WAL for the
   // row lock it takes first); the INSERT stays an upsert for a row another writer committed after
-  // this statement's snapshot. The values hold the written columns, then `inbox_at`.
+  // this statement's snapshot. The values hold the written columns, then `inbox_at`. The update also
+  // names its rows by key as a parameter: joined on the recordset alone (which the planner guesses
+  // at 100 rows), the statement's generic plan scanned every Interaction in each answer up to tens
+  // of thousands of rows (generic-plan-commits.int.test.ts).
   return Prisma.sql`, interaction_values AS MATERIALIZED (
       SELECT ${Prisma.join(selected)}, COALESCE(r.resolved_at, r.created_at) AS inbox_at
         FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
@@ -154,7 +157,8 @@ function interactionsWrite(commit: SessionCommit, accepted: Prisma.Sql): Prisma.
     ), interactions_updated AS (
       UPDATE interactions i SET ${replacingAssignmentList(INTERACTION_COLUMNS, key, "v")}
         FROM interaction_values v
-       WHERE i.session_id = v.session_id AND i.interaction_id = v.interaction_id
+       WHERE i.interaction_id = ANY(${rows.map((row) => row.interaction_id)}::text[])
+         AND i.session_id = v.session_id AND i.interaction_id = v.interaction_id
       RETURNING i.interaction_id
     ), indexed AS (
       INSERT INTO interactions (${columns})
