@@ -15,11 +15,11 @@ import { PrismaSessionStore } from "./prisma-session-store.js";
 
 /*
  * A revision is one named statement, so Postgres may run one generic plan for it whatever the
- * values, planned when the tables were small. Its Interaction rows come from a JSON recordset the
- * planner guesses at 100 rows: joined on the key alone, the generic plan hashed them against a scan
- * of every Interaction (measured: a Seq Scan of `interactions` in each answer). These cases commit
- * on a connection that plans generically, beside many Interactions the commit must not visit, and
- * check the plan of the statement it ran.
+ * values. Its Interaction and part rows come from JSON recordsets the planner guesses at 100 rows:
+ * joined on those alone, the generic plan hashed them against a scan of every Interaction, and of
+ * every part (measured: a Seq Scan of each table in each answer). These cases commit on a
+ * connection that plans generically, beside many rows the commit must not visit, and check the
+ * plan of the statement it ran.
  */
 
 /** Pending Interactions of other sessions. */
@@ -151,5 +151,62 @@ describe("commits under a generic plan", () => {
       /Index Scan (using|on) interactions_pkey[^\n]*\n\s+Index Cond: \(+interaction_id = ANY/,
     );
     expect(plan).not.toMatch(/Seq Scan on interactions/);
+  });
+});
+
+describe("a long session's commits under a generic plan", () => {
+  it("a revision's part update reads its own message's parts, not the session's", async () => {
+    const session_id = "session:long";
+    await pool.query(
+      `INSERT INTO sessions (session_id, owner_id, agent_id, title, created_at, updated_at, approval_mode,
+                             effective_approval_mode, last_event_id)
+       VALUES ($1, 'user:1', 'agent:1', '', 1, 1, 'ask', 'ask', 0)`,
+      [session_id],
+    );
+    // 400 earlier messages of the session, three parts each.
+    await pool.query(
+      `INSERT INTO messages (session_id, message_id, sequence, revision, type, status, turn_id, created_at,
+                             updated_at, snapshot)
+       SELECT $1, 'message:' || n, n, 1, 'assistant', 'completed', NULL, 1, 1, '{}'
+         FROM generate_series(1, 400) AS n`,
+      [session_id],
+    );
+    await pool.query(
+      `INSERT INTO message_parts (session_id, message_sequence, part_id, sequence, revision, body)
+       SELECT $1, n, 'text:' || k, k, 1, '{"type": "text", "text": "earlier", "state": "done"}'
+         FROM generate_series(1, 400) AS n, generate_series(1, 3) AS k`,
+      [session_id],
+    );
+    await pool.query("ANALYZE");
+    const store = recordingStore();
+    const tool = buildToolPart({ sequence: 1, tool_call_id: "call:long", state: "running" });
+    const open = buildAssistantMessage({
+      session_id,
+      message_id: "message:latest",
+      sequence: 401,
+      status: "streaming",
+      parts: [tool],
+    });
+    await store.commit({
+      session_id,
+      message: { snapshot: open, expected_revision: 0 },
+      mutation: messageMutationOf(open),
+    });
+    const done = { ...tool, state: "completed" as const, output: { ok: true } };
+    const next = { ...open, revision: 2, updated_at: open.updated_at + 1, parts: [done] };
+    await store.commit({
+      session_id,
+      message: { snapshot: next, expected_revision: 1, changed_part_ids: [done.part_id] },
+      mutation: partMutationOf(next, done),
+    });
+
+    const stored = await pool.query(
+      "SELECT body->>'state' AS state FROM message_parts WHERE session_id = $1 AND message_sequence = 401",
+      [session_id],
+    );
+    expect(stored.rows).toEqual([{ state: "completed" }]);
+    const plan = await planOfLast("parts_updated");
+    const update = plan.slice(plan.indexOf("Update on message_parts p"));
+    expect(update).toMatch(/Index Cond: \(\(session_id = \$\d+\) AND \(message_sequence = \$\d+\)/);
   });
 });

@@ -156,7 +156,10 @@ export function storedMessage(message: SessionMessage): DomainRow<typeof MESSAGE
  * A stored part is updated and a new one inserted, rather than upserted: an upsert writes WAL for
  * its row lock, or for its speculative insert's confirmation, on top of the row. A plain INSERT is
  * safe because the message's optimistic check passed: any revision that stored parts of this
- * message committed before it, so this statement's snapshot sees them (and updates them).
+ * message committed before it, so this statement's snapshot sees them (and updates them). The
+ * update names the message's `sequence` (it never changes) as a parameter: joined on `written`
+ * alone, the statement's generic plan read every part of the table, or of the session, in each
+ * revision (generic-plan-commits.int.test.ts).
  */
 export function partsWrite(commit: SessionCommit): Prisma.Sql | null {
   const snapshot = commit.message?.snapshot;
@@ -168,8 +171,8 @@ export function partsWrite(commit: SessionCommit): Prisma.Sql | null {
     ), parts_updated AS (
       UPDATE message_parts p SET sequence = v.sequence, revision = ${snapshot.revision}::int, body = v.body
         FROM part_values v
-       WHERE p.session_id = ${snapshot.session_id} AND p.message_sequence = v.message_sequence
-         AND p.part_id = v.part_id
+       WHERE p.session_id = ${snapshot.session_id} AND p.message_sequence = ${snapshot.sequence}::int
+         AND p.message_sequence = v.message_sequence AND p.part_id = v.part_id
       RETURNING p.part_id
     ), parted AS (
       INSERT INTO message_parts (session_id, message_sequence, part_id, sequence, revision, body)
