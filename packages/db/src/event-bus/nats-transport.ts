@@ -80,7 +80,7 @@ export class NatsTransport implements BusTransport {
       const notice = decodeNotifyPayload(message.string());
       if (notice) handlers.onNotice(notice);
     };
-    // Every session: this process's runtime listens to all of them (see ListenerRegistry).
+    // Every session's notices: the bus drops those of sessions nobody here listens to (no read).
     this.#subscriptions.push(connection.subscribe(`${this.#prefix}.session.>`, { callback: receive }));
     this.#subscriptions.push(connection.subscribe(`${this.#prefix}.interactions`, { callback: receive }));
     await connection.flush();

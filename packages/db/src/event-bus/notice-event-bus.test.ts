@@ -112,7 +112,7 @@ describe("NoticeEventBus live mutations", () => {
 
   it("does no work for a live notice of a session nobody in this process takes live mutations of", async () => {
     const { bus, transport, statements } = await startBus();
-    // As the runtime does: every session's durable events, no live mutation.
+    // A listener of every session's durable events, of no live mutation.
     bus.subscribe({ onSessionEvent: () => {} });
     const seen: SessionMutation[] = [];
     bus.subscribe({ session_id: "other", onLiveMutation: (mutation) => seen.push(mutation) });

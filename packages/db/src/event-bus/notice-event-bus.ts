@@ -65,8 +65,8 @@ export class NoticeEventBus implements EventBus {
   #liveNotCarried = 0;
   /**
    * How many listeners take live mutations, by session (key `undefined`: every session). The
-   * runtime listens to every session's durable events but to no live mutation, so live notices
-   * need an interest of their own to be skipped where nobody wants them.
+   * runtime listens to the durable events of the sessions it holds but to no live mutation, so live
+   * notices need an interest of their own to be skipped where nobody wants them.
    */
   readonly #liveInterest = new Map<string | undefined, number>();
   readonly #maxTrackedSessions: number;

@@ -37,7 +37,6 @@ export interface SessionRuntimeStats {
 export class SessionRuntime implements SessionRuntimeApi {
   readonly #context: RuntimeContext;
   readonly #hosts: SessionHosts;
-  readonly #unsubscribe: () => void;
   readonly #closing = new AbortController();
   readonly #pass: DriverPass;
   readonly #sweepTimer: ReturnType<typeof setInterval> | undefined;
@@ -61,15 +60,6 @@ export class SessionRuntime implements SessionRuntimeApi {
     };
     this.#hosts = new SessionHosts(this.#context);
     this.#pass = new DriverPass(this.#context, this.#hosts);
-    this.#unsubscribe = options.bus.subscribe({
-      onSessionEvent: (event) => {
-        this.#context.waiters.observe(event);
-        const { mutation } = event;
-        if (mutation.variant === "session" && mutation.type === "closed") {
-          this.#hosts.peek(event.session_id)?.observeClosed();
-        }
-      },
-    });
     // No timer by default: the liveness pass (`recover()`, every second) sweeps commands too.
     const sweep_ms = options.command_sweep_ms ?? 0;
     if (sweep_ms > 0) {
@@ -160,7 +150,6 @@ export class SessionRuntime implements SessionRuntimeApi {
     this.#shutDown = true;
     if (this.#sweepTimer !== undefined) clearInterval(this.#sweepTimer);
     this.#closing.abort();
-    this.#unsubscribe();
     await this.#hosts.shutdown();
   }
 

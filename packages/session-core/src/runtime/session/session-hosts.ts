@@ -26,6 +26,8 @@ export class SessionHosts {
   readonly #hosts = new Map<string, SessionHost>();
   /** Subscribers of this process by session; a subscribed session keeps its host. */
   readonly #subscribers = new Map<string, number>();
+  /** Each held host's subscription to its session's committed events (`#listen`). */
+  readonly #listening = new Map<SessionHost, () => void>();
   #shutDown = false;
 
   constructor(context: RuntimeContext) {
@@ -75,6 +77,7 @@ export class SessionHosts {
     if (created) return created;
     const host = SessionHost.create(this.#context, stored, (idle) => this.#evictIfIdle(idle));
     if (this.#shutDown) void host.shutdown();
+    else this.#listening.set(host, this.#listen(host));
     this.#hosts.set(session_id, host);
     host.pin();
     return host;
@@ -102,10 +105,31 @@ export class SessionHosts {
     };
   }
 
-  /** Every host from now on is shut down: it takes no work and starts no Turn. */
+  /** Every host from now on is shut down: it takes no work and starts no Turn, nor hears events. */
   async shutdown(): Promise<void> {
     this.#shutDown = true;
+    for (const stop of this.#listening.values()) stop();
+    this.#listening.clear();
     await Promise.all(this.values().map((host) => host.shutdown()));
+  }
+
+  /**
+   * The host hears its session's committed events, whichever process committed them: a tool of
+   * its Turn waiting for an answer is woken by the mutation that answered it, and a close elsewhere
+   * reaches the Turn. Only held sessions are listened to: a bus reads the events of a notice from
+   * another process only for a session someone here listens to, so listening to every session made
+   * each instance read every other instance's commits (N − 1 reads per commit with N instances).
+   */
+  #listen(host: SessionHost): () => void {
+    const { waiters } = this.#context;
+    return this.#context.bus.subscribe({
+      session_id: host.session_id,
+      onSessionEvent: (event) => {
+        waiters.observe(event);
+        const { mutation } = event;
+        if (mutation.variant === "session" && mutation.type === "closed") host.observeClosed();
+      },
+    });
   }
 
   #pinned(session_id: string): SessionHost | undefined {
@@ -117,6 +141,8 @@ export class SessionHosts {
   #evictIfIdle(host: SessionHost): void {
     if (this.#hosts.get(host.session_id) === host && host.isIdle && !this.#subscribers.has(host.session_id)) {
       this.#hosts.delete(host.session_id);
+      this.#listening.get(host)?.();
+      this.#listening.delete(host);
     }
   }
 }
