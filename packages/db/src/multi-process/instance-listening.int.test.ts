@@ -1,8 +1,8 @@
-import { type ComposedRuntime, composeRuntime, type Session } from "@parley/session-core";
+import type { Session, SessionRuntime } from "@parley/session-core";
 import { createApprovalTool, createScriptedModel } from "@parley/session-core/testing";
 import pg from "pg";
 import { afterEach, expect, it } from "vitest";
-import { createDatabase, type ParleyDatabase } from "../create-database.js";
+import { startInProcessInstances } from "../test-support/in-process-instances.js";
 import { createTestDatabase, type TestDatabase } from "../testing/test-database.js";
 
 // Two instances on one database (each its own pool and LISTEN connection, as two API processes).
@@ -14,14 +14,13 @@ const AGENT_ID = "agent:listening";
 const SESSION_EVENTS_READ = /FROM session_events s/;
 
 let database: TestDatabase | undefined;
-const databases: ParleyDatabase[] = [];
-const runtimes: ComposedRuntime[] = [];
+let closeInstances: (() => Promise<void>) | undefined;
 const originalQuery = pg.Pool.prototype.query;
 
 afterEach(async () => {
   pg.Pool.prototype.query = originalQuery;
-  for (const composed of runtimes.splice(0)) await composed.close();
-  for (const parley of databases.splice(0)) await parley.close();
+  await closeInstances?.();
+  closeInstances = undefined;
   await database?.drop();
   database = undefined;
 });
@@ -53,23 +52,17 @@ async function twoInstances() {
     [{ tool_call: { id: "call_1", name: "delete_file", input: { path: "notes.txt" } } }],
     [{ text: "deleted" }],
   ]);
-  for (const name of ["A", "B"]) {
-    const parley = await createDatabase({
-      url: database.url,
-      holder_id: `test:${name}`,
-      migrate: name === "A",
-    });
-    databases.push(parley);
-    const composed = composeRuntime({
-      adapters: parley,
-      agent: { agent_id: AGENT_ID, model, tools: { delete_file: approval.tool } },
-    });
-    runtimes.push(composed);
-    await composed.start();
-  }
-  const [a, b] = runtimes as [ComposedRuntime, ComposedRuntime];
-  const [poolB] = databases.slice(1).map((parley) => parley.pool) as [pg.Pool];
-  return { a: a.runtime, b: b.runtime, poolB, effects: approval.effects };
+  const started = await startInProcessInstances(database.url, ["A", "B"], {
+    agent: { agent_id: AGENT_ID, model, tools: { delete_file: approval.tool } },
+  });
+  closeInstances = started.close;
+  const [a, b] = started.instances.map((instance) => instance.composed.runtime) as [
+    SessionRuntime,
+    SessionRuntime,
+  ];
+  const poolB = started.instances[1]?.database.pool;
+  if (!poolB) throw new Error("no instance B");
+  return { a, b, poolB, effects: approval.effects };
 }
 
 /** Follows `session` from its start; `titled(title)` resolves once its rename to `title` arrived. */

@@ -1,4 +1,3 @@
-import { type ComposedRuntime, composeRuntime } from "@parley/session-core";
 import {
   interleavedApprovalAgent,
   interleavingSeed,
@@ -6,7 +5,7 @@ import {
   seededRandom,
 } from "@parley/session-core/testing";
 import { afterEach, expect, it } from "vitest";
-import { createDatabase, type ParleyDatabase } from "../create-database.js";
+import { startInProcessInstances } from "../test-support/in-process-instances.js";
 import { createTestDatabase, type TestDatabase } from "../testing/test-database.js";
 
 // The in-memory scenario of `runInterleavedApprovals` on PostgreSQL: two runtimes, each with its own
@@ -19,12 +18,11 @@ const AGENT_ID = "agent:interleaving";
 const SEED = interleavingSeed(process.env.INTERLEAVING_SEED);
 
 let database: TestDatabase | undefined;
-const databases: ParleyDatabase[] = [];
-const runtimes: ComposedRuntime[] = [];
+let closeInstances: (() => Promise<void>) | undefined;
 
 afterEach(async () => {
-  for (const composed of runtimes.splice(0)) await composed.close();
-  for (const parley of databases.splice(0)) await parley.close();
+  await closeInstances?.();
+  closeInstances = undefined;
   await database?.drop();
   database = undefined;
 });
@@ -34,25 +32,15 @@ async function interleavedCycles(park_grace_ms?: number) {
   database = await createTestDatabase();
   const { model, tools, effects } = interleavedApprovalAgent();
   const processes = ["A", "B"] as const;
-  for (const name of processes) {
-    const parley = await createDatabase({
-      url: database.url,
-      holder_id: `test:${name}`,
-      migrate: name === "A",
-    });
-    databases.push(parley);
-    const composed = composeRuntime({
-      adapters: parley,
-      agent: { agent_id: AGENT_ID, model, tools },
-      ...(park_grace_ms === undefined ? {} : { park_grace_ms }),
-    });
-    runtimes.push(composed);
-    await composed.start();
-  }
+  const started = await startInProcessInstances(database.url, processes, {
+    agent: { agent_id: AGENT_ID, model, tools },
+    park_grace_ms,
+  });
+  closeInstances = started.close;
   const runtimeOf = (name: string) => {
-    const composed = runtimes[processes.indexOf(name as (typeof processes)[number])];
-    if (!composed) throw new Error(`no instance ${name}`);
-    return composed.runtime;
+    const instance = started.instances[processes.indexOf(name as (typeof processes)[number])];
+    if (!instance) throw new Error(`no instance ${name}`);
+    return instance.composed.runtime;
   };
   const sessions = await Promise.all(
     [0, 1, 2, 3].map((index) =>

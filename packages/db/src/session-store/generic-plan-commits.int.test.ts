@@ -10,6 +10,7 @@ import {
 } from "@parley/session-core/testing";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { genericPlanningPool, insertSessions, numberedSessionIds } from "../test-support/generic-planning.js";
 import { createTestDatabase, type TestDatabase } from "../testing/test-database.js";
 import { PrismaSessionStore } from "./prisma-session-store.js";
 
@@ -39,19 +40,8 @@ const sent: pg.QueryConfig[] = [];
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  pool = new pg.Pool({
-    connectionString: database.url,
-    max: 1,
-    options: "-c plan_cache_mode=force_generic_plan",
-  });
-  await pool.query(
-    `INSERT INTO sessions (session_id, owner_id, agent_id, title, created_at, updated_at, approval_mode,
-                           effective_approval_mode, last_event_id)
-     SELECT 'session:' || n, 'user:1', 'agent:1', '', 1, 1, 'ask', 'ask', 0
-       FROM generate_series(0, $1::int) AS n
-     UNION ALL SELECT $2, 'user:1', 'agent:1', '', 1, 1, 'ask', 'ask', 0`,
-    [OTHER_INTERACTIONS, SESSION],
-  );
+  pool = genericPlanningPool(database.url);
+  await insertSessions(pool, [...numberedSessionIds(OTHER_INTERACTIONS), SESSION]);
   await pool.query(
     `INSERT INTO interactions (session_id, interaction_id, message_id, message_sequence, part_sequence,
                                tool_call_id, tool_name, ordinal, type, status, turn_id, request, created_at,
@@ -157,12 +147,7 @@ describe("commits under a generic plan", () => {
 describe("a long session's commits under a generic plan", () => {
   it("a revision's part update reads its own message's parts, not the session's", async () => {
     const session_id = "session:long";
-    await pool.query(
-      `INSERT INTO sessions (session_id, owner_id, agent_id, title, created_at, updated_at, approval_mode,
-                             effective_approval_mode, last_event_id)
-       VALUES ($1, 'user:1', 'agent:1', '', 1, 1, 'ask', 'ask', 0)`,
-      [session_id],
-    );
+    await insertSessions(pool, [session_id]);
     // 400 earlier messages of the session, three parts each.
     await pool.query(
       `INSERT INTO messages (session_id, message_id, sequence, revision, type, status, turn_id, created_at,

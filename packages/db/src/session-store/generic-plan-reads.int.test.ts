@@ -6,6 +6,7 @@ import {
 } from "@parley/session-core/testing";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { genericPlanningPool, insertSessions, numberedSessionIds } from "../test-support/generic-planning.js";
 import { createTestDatabase, type TestDatabase } from "../testing/test-database.js";
 import { PrismaSessionStore } from "./prisma-session-store.js";
 
@@ -26,26 +27,11 @@ let pool: pg.Pool;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  // One connection, planning every named statement generically: the plan cannot depend on values.
-  pool = new pg.Pool({
-    connectionString: database.url,
-    max: 1,
-    options: "-c plan_cache_mode=force_generic_plan",
-  });
-  await pool.query(
-    `INSERT INTO sessions (session_id, owner_id, agent_id, title, created_at, updated_at, approval_mode,
-                           effective_approval_mode, last_event_id)
-     SELECT 'session:' || n, 'user:1', 'agent:1', '', 1, 1, 'ask', 'ask', 0
-       FROM generate_series(0, $1::int) AS n`,
-    [OTHER_OPEN_SESSIONS],
-  );
+  pool = genericPlanningPool(database.url);
+  await insertSessions(pool, numberedSessionIds(OTHER_OPEN_SESSIONS));
   const store = new PrismaSessionStore(pool);
   const user = buildUserMessage({ session_id: "session:long", message_id: "message:1", sequence: 1 });
-  await pool.query(
-    `INSERT INTO sessions (session_id, owner_id, agent_id, title, created_at, updated_at, approval_mode,
-                           effective_approval_mode, last_event_id)
-     VALUES ('session:long', 'user:1', 'agent:1', '', 1, 1, 'ask', 'ask', 0)`,
-  );
+  await insertSessions(pool, ["session:long"]);
   await store.commit({
     session_id: "session:long",
     message: { snapshot: user, expected_revision: 0 },
